@@ -1,0 +1,218 @@
+"""The rule parameters and the four presets (RULES.md, "Presets").
+
+One rules engine, parameters not forks: every difference between the seed
+documents is a field of :class:`Rules`. A position may name a preset
+(``rules=pagat``) and override any field (``target=21``, ``hit=1,5``).
+
+>>> PRESETS["lmodire"].hit
+(1, 5, 10)
+>>> PRESETS["french"].with_overrides({"target": "21"}).target
+21
+>>> deal_sizes(PRESETS["french"], 4)
+(4, 3, 2)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+
+class RulesError(ValueError):
+    """An unknown preset or parameter, or a parameter value that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The parameters of one reading of the rules.
+
+    Units: every ``*_points``/value field is in game points; ``target`` in
+    points; ``first_deal_4p`` in cards a player.
+
+    Fields (source seed in brackets, see RULES.md):
+
+    - ``name``: preset name the rules came from.
+    - ``players``: player counts the preset knows (2, 3 or 4; 4 = S+N v E+W).
+    - ``target``: match target (41 [002, 003], 51 [000]).
+    - ``seven_ten_adjacent``: 7 and 10 are consecutive in runs (all but 000).
+    - ``table_rule``: ``"distinct"`` opening table [002, 003] or ``"free"``.
+    - ``ronda``: points of a Ronda (pair in hand), 0 = no declarations [001].
+    - ``tringa``: points of a Tringa (three of a kind); 0 = a three of a kind
+      counts as a Ronda of that rank [000].
+    - ``declare_tie``: ``"nobody"`` [002, 000] or ``"split"`` (each tied side
+      gets half, rounded up) [003] when opposing sides hold the same best hand.
+    - ``declare_contested``: points for the best hand when the other side
+      declared too (seed 000: the higher Ronda takes 2); 0 = the hand's own
+      value.
+    - ``hit``: points of a hit, the answer for 5 and the answer for 10;
+      ``(1,)`` means hits and no answers [000].
+    - ``missa``: points of a missa (clearing a non-empty table).
+    - ``missa_on_last_card``: whether a missa counts on the very last card of
+      the hand (no in 002, 003).
+    - ``capture_point``: points for every capture [000: 1].
+    - ``last_capture_bonus``: points for the last capturer at the end [000: 1].
+    - ``win_check``: ``"immediate"`` [002, 003] or ``"end_of_hand"`` [000].
+    - ``first_deal_4p``: cards a player on the first deal of a four-player
+      hand (4 in 000, else 3); later deals give 3 while the stock allows and
+      the last deal splits the rest evenly.
+    - ``voleur``: the Ronda voleur variant [000] (not implemented yet).
+    """
+
+    name: str = "lmodire"
+    players: tuple[int, ...] = (2,)
+    target: int = 41
+    seven_ten_adjacent: bool = True
+    table_rule: str = "distinct"
+    ronda: int = 1
+    tringa: int = 5
+    declare_tie: str = "nobody"
+    declare_contested: int = 0
+    hit: tuple[int, ...] = (1, 5, 10)
+    missa: int = 1
+    missa_on_last_card: bool = False
+    capture_point: int = 0
+    last_capture_bonus: int = 0
+    win_check: str = "immediate"
+    first_deal_4p: int = 3
+    voleur: bool = False
+
+    def with_overrides(self, overrides: dict[str, str]) -> "Rules":
+        """A copy with parameters replaced from their notation text
+        (``{"target": "21", "hit": "1,5"}``).
+
+        Raises RulesError naming the parameter for an unknown name or a value
+        of the wrong shape.
+        """
+        changes: dict[str, object] = {}
+        for key, text in overrides.items():
+            if key not in _FIELD_TYPES or key == "name":
+                raise RulesError(f"unknown rule parameter {key!r}")
+            changes[key] = _parse_value(key, text)
+        rules = dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        rules.validate()
+        return rules
+
+    def validate(self) -> None:
+        """Raise RulesError if the parameters cannot be played."""
+        if self.table_rule not in ("distinct", "free"):
+            raise RulesError(f"table_rule must be distinct or free, not {self.table_rule!r}")
+        if self.declare_tie not in ("nobody", "split"):
+            raise RulesError(f"declare_tie must be nobody or split, not {self.declare_tie!r}")
+        if self.win_check not in ("immediate", "end_of_hand"):
+            raise RulesError(f"win_check must be immediate or end_of_hand, not {self.win_check!r}")
+        if not 1 <= len(self.hit) <= 3 or any(h < 0 for h in self.hit):
+            raise RulesError(f"hit takes 1 to 3 non-negative values, not {self.hit!r}")
+        if not self.players or any(p not in (2, 3, 4) for p in self.players):
+            raise RulesError(f"players must be among 2, 3, 4, not {self.players!r}")
+        if self.first_deal_4p not in (3, 4):
+            raise RulesError(f"first_deal_4p must be 3 or 4, not {self.first_deal_4p}")
+        if self.voleur:
+            raise RulesError("the Ronda voleur variant is not implemented yet")
+
+    def overrides_from(self, base: "Rules") -> dict[str, str]:
+        """The parameters where this differs from ``base``, as notation text."""
+        out = {}
+        for f in dataclasses.fields(self):
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name):
+                out[f.name] = format_value(getattr(self, f.name))
+        return out
+
+
+_FIELD_TYPES: dict[str, str] = {
+    f.name: str(f.type) for f in dataclasses.fields(Rules)
+}
+
+
+def format_value(value: object) -> str:
+    """Notation text of a parameter value (``(1, 5)`` -> ``"1,5"``, ``True`` -> ``"yes"``)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _parse_value(key: str, text: str) -> object:
+    kind = _FIELD_TYPES[key]
+    try:
+        if kind == "bool":
+            low = text.lower()
+            if low in ("yes", "true", "1", "on"):
+                return True
+            if low in ("no", "false", "0", "off"):
+                return False
+            raise ValueError
+        if kind == "int":
+            return int(text)
+        if kind.startswith("tuple"):
+            return tuple(int(v) for v in text.split(","))
+        return text
+    except ValueError:
+        raise RulesError(f"parameter {key} cannot be {text!r}") from None
+
+
+PRESETS: dict[str, Rules] = {
+    # seed 002 (Lmodire, English): the default.
+    "lmodire": Rules(),
+    # seed 003 (Korean, after pagat.com): 2 or 4 players, tied declarations split.
+    "pagat": Rules(name="pagat", players=(2, 4), declare_tie="split"),
+    # seed 001 (Ronda MOD 1.15, Ukrainian): free table, no declarations,
+    # missa on the last card counts.
+    "mod": Rules(name="mod", table_rule="free", ronda=0, tringa=0,
+                 missa_on_last_card=True),
+    # seed 000 (French): 7 and 10 not adjacent, free table, Ronda only
+    # (higher takes 2), hits without answers, capture point, last-capture
+    # bonus, end-of-hand win at 51, 4 cards on the first four-player deal.
+    "french": Rules(name="french", players=(2, 3, 4), target=51,
+                    seven_ten_adjacent=False, table_rule="free", ronda=1,
+                    tringa=0, declare_contested=2, hit=(1,),
+                    missa_on_last_card=True, capture_point=1,
+                    last_capture_bonus=1, win_check="end_of_hand",
+                    first_deal_4p=4),
+}
+
+DEFAULT_PRESET = "lmodire"
+
+
+def preset(name: str) -> Rules:
+    """The preset called ``name``; raises RulesError for an unknown name."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(
+            f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+
+
+def deal_sizes(rules: Rules, players: int) -> tuple[int, ...]:
+    """Cards each player receives on each deal of a hand, in order.
+
+    36 cards are dealt (40 less the 4 on the table): 3 a player a deal,
+    except that with ``first_deal_4p = 4`` (seed 000) four players get 4 on
+    the first deal, then 3 while the stock allows, then the rest evenly.
+
+    >>> deal_sizes(PRESETS["lmodire"], 2)
+    (3, 3, 3, 3, 3, 3)
+    >>> deal_sizes(PRESETS["french"], 3)
+    (3, 3, 3, 3)
+    """
+    left = 36
+    sizes: list[int] = []
+    if players == 4 and rules.first_deal_4p == 4:
+        sizes.append(4)
+        left -= 16
+    while left >= 3 * players:
+        sizes.append(3)
+        left -= 3 * players
+    if left:
+        sizes.append(left // players)
+    return tuple(sizes)
+
+
+def stock_sizes(rules: Rules, players: int) -> dict[int, int]:
+    """Valid stock sizes (cards) mapped to the index of the deal that stock
+    will give next (``len(deal_sizes)`` when the stock is empty)."""
+    sizes = deal_sizes(rules, players)
+    out = {}
+    for k in range(len(sizes) + 1):
+        out[sum(sizes[k:]) * players] = k
+    return out
