@@ -1,0 +1,377 @@
+"""The compact rules engine the search runs on (RULES.md, "A turn").
+
+Everything on the hot path is a small int or a tuple of ints:
+
+- a *card set* (table or one hand) is a 40-bit int, one nibble a rank index
+  (0..9), the count written in unary (0, 1, 3, 7, 15), so that
+  ``int.bit_count`` counts cards and ``x & LOW`` tells which ranks are there;
+- all hands are one int, seat ``k``'s hand at bits ``40*k``;
+- a state is the tuple ``(table, hands, seat, prev, show, last, spos)``:
+  ``seat`` the seat to move, ``prev`` the rank index of the previous
+  player's lone card in this deal or -1, ``show`` ``rank*4 + size`` of a hit
+  pile on show or 0, ``last`` the seat of the last capture or -1, ``spos``
+  how many stock cards have been dealt.
+
+:class:`Game` gives the search its small interface (``moves``, ``play``,
+``tt_key``, ``is_terminal``) and knows nothing of how it searches. Values
+inside the engine are *half-points* of margin for the mover's side: each
+card won counts one half-point, because the card count of a hand in which
+all 40 cards end in the two piles is exactly ``(own - other) / 2`` points.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .rules import Rules, deal_sizes
+
+# --- card sets -------------------------------------------------------------
+
+NRANKS = 10
+#: lowest bit of each nibble: ``cards & LOW`` marks the ranks present.
+LOW = sum(1 << (4 * i) for i in range(NRANKS))
+MASK40 = (1 << 40) - 1
+HAND_BITS = 40
+
+CardSet = int   # unary-nibble card set, see module docstring
+State = tuple   # (table, hands, seat, prev, show, last, spos)
+
+
+def cardset(ranks: Iterable[int]) -> CardSet:
+    """The card set of rank indices (repeats allowed, at most 4 a rank).
+
+    >>> cardset([0, 0, 9]) == 0b11 | (1 << 36)
+    True
+    """
+    s = 0
+    for r in ranks:
+        nib = (s >> (4 * r)) & 15
+        if nib == 15:
+            raise ValueError(f"rank index {r} more than 4 times")
+        s += (nib + 1) << (4 * r)
+    return s
+
+
+def ranks_of(s: CardSet) -> list[int]:
+    """The rank indices of a card set, ascending, with repeats.
+
+    >>> ranks_of(cardset([3, 1, 3]))
+    [1, 3, 3]
+    """
+    out = []
+    for r in range(NRANKS):
+        out.extend([r] * ((s >> (4 * r)) & 15).bit_count())
+    return out
+
+
+def count(s: CardSet, r: int) -> int:
+    """How many cards of rank index ``r`` the set holds."""
+    return ((s >> (4 * r)) & 15).bit_count()
+
+
+#: distinct rank indices present, keyed by ``cards & LOW``.
+MOVES: dict[int, tuple[int, ...]] = {}
+for _pattern in range(1 << NRANKS):
+    _key = sum(1 << (4 * i) for i in range(NRANKS) if _pattern >> i & 1)
+    MOVES[_key] = tuple(i for i in range(NRANKS) if _pattern >> i & 1)
+
+
+# --- events ----------------------------------------------------------------
+
+EV_CAPTURE = 1    # the card captured (table cards, or an answer)
+EV_HIT = 2        # it took the previous player's lone card with the same rank
+EV_ANSWER5 = 4    # it answered a hit: the third card, hit[1] points
+EV_ANSWER10 = 8   # it answered an answer: the fourth card, hit[2] points
+EV_MISSA = 16     # it cleared a non-empty table (and the missa counts)
+EV_DEAL = 32      # it was the last card of a deal; a new deal followed
+EV_END = 64       # it was the last card of the hand
+
+EVENT_NAMES: tuple[tuple[int, str], ...] = (
+    (EV_CAPTURE, "capture"), (EV_HIT, "hit"), (EV_ANSWER5, "answer 5"),
+    (EV_ANSWER10, "answer 10"), (EV_MISSA, "missa"), (EV_DEAL, "deal"),
+    (EV_END, "end of hand"),
+)
+
+
+def event_names(ev: int) -> list[str]:
+    """The names of the event bits set in ``ev``."""
+    return [name for bit, name in EVENT_NAMES if ev & bit]
+
+
+def event_points(rules: Rules, ev: int) -> int:
+    """Points the mover scores for the events of one play (not the deal or
+    end-of-hand parts). The one place where hit, answer, missa and capture
+    points are read (RULES.md "A turn", items 3, 4, 6, 7).
+
+    >>> from .rules import PRESETS
+    >>> event_points(PRESETS["french"], EV_CAPTURE | EV_HIT | EV_MISSA)
+    3
+    >>> event_points(PRESETS["lmodire"], EV_CAPTURE | EV_ANSWER5)
+    5
+    """
+    pts = 0
+    hit = rules.hit + (0, 0)    # answers the rules lack never happen
+    if ev & EV_CAPTURE:
+        pts += rules.capture_point
+    if ev & EV_HIT:
+        pts += hit[0]
+    if ev & EV_ANSWER5:
+        pts += hit[1]
+    if ev & EV_ANSWER10:
+        pts += hit[2]
+    if ev & EV_MISSA:
+        pts += rules.missa
+    return pts
+
+
+# --- declarations ----------------------------------------------------------
+
+RONDA, TRINGA = 1, 2
+
+
+def best_declaration(rules: Rules, hand: Sequence[int]) -> tuple[int, int] | None:
+    """The best declaration a hand holds, ``(kind, rank index)`` with kind
+    RONDA or TRINGA, or None (RULES.md "Declarations").
+
+    Three or four of a kind is a Tringa when ``rules.tringa`` is non-zero,
+    else a Ronda of that rank (seed 000). With four cards (seed 000's first
+    four-player deal) the best of its pairs counts.
+
+    >>> from .rules import PRESETS
+    >>> best_declaration(PRESETS["lmodire"], [4, 4, 9])
+    (1, 4)
+    >>> best_declaration(PRESETS["lmodire"], [2, 2, 2])
+    (2, 2)
+    >>> best_declaration(PRESETS["french"], [2, 2, 2]) is None
+    False
+    """
+    if not rules.ronda:
+        return None
+    best = None
+    for r in set(hand):
+        c = hand.count(r)
+        if c >= 3 and rules.tringa:
+            cand = (TRINGA, r)
+        elif c >= 2:
+            cand = (RONDA, r)
+        else:
+            continue
+        if best is None or cand > best:
+            best = cand
+    return best
+
+
+def declaration_points(rules: Rules, hands: Sequence[Sequence[int]],
+                       sides: Sequence[int]) -> list[int]:
+    """Points each side scores for the declarations of one deal.
+
+    ``hands``: rank indices per seat; ``sides``: the side of each seat.
+    Only the single best hand at the table scores, for its side; partners
+    who tie count once; opposing sides that tie follow ``declare_tie``
+    (``nobody`` [002, 000], ``split``: each gets half rounded up [003]).
+    With ``declare_contested`` (seed 000: 2) the best hand scores that much
+    when another side declared too.
+
+    >>> from .rules import PRESETS
+    >>> declaration_points(PRESETS["lmodire"], [[1, 1, 5], [3, 3, 3]], [0, 1])
+    [0, 5]
+    >>> declaration_points(PRESETS["pagat"], [[3, 3, 3], [3, 3, 3]], [0, 1])
+    [3, 3]
+    >>> declaration_points(PRESETS["french"], [[1, 1, 5], [3, 3, 0]], [0, 1])
+    [0, 2]
+    """
+    nsides = max(sides) + 1
+    pts = [0] * nsides
+    decl = [best_declaration(rules, h) for h in hands]
+    declared = [d for d in decl if d is not None]
+    if not declared:
+        return pts
+    best = max(declared)
+    winners = sorted({sides[i] for i, d in enumerate(decl) if d == best})
+    others = {sides[i] for i, d in enumerate(decl) if d is not None} - set(winners)
+    value = rules.tringa if best[0] == TRINGA else rules.ronda
+    if len(winners) == 1:
+        if rules.declare_contested and others:
+            value = rules.declare_contested
+        pts[winners[0]] = value
+    elif rules.declare_tie == "split":
+        for s in winners:
+            pts[s] = (value + 1) // 2
+    return pts
+
+
+# --- the game --------------------------------------------------------------
+
+class Game:
+    """One hand of Ronda with a known stock, compiled for search.
+
+    ``rules``: the Rules; ``players``: 2, 3 or 4; ``leader``: the seat that
+    leads every deal (the one after the dealer); ``stock``: the undealt rank
+    indices in dealing order (known stock; perfect information).
+
+    Interface for the search (it knows nothing else of the game):
+
+    - ``moves(state)``: distinct rank indices the mover may play (a tuple);
+    - ``play(state, move)``: ``(child, gain, ev)``, gain in half-points for
+      the mover's side, ev the event bits;
+    - ``is_terminal(state)``: the hand is over;
+    - ``tt_key(state)``: a transposition-table key at the start of a round
+      (the leader to move), else None;
+    - ``same_side(a, b)``: two seats on one side.
+
+    Raises ValueError for a stock that does not fill whole deals.
+    """
+
+    def __init__(self, rules: Rules, players: int, leader: int,
+                 stock: Sequence[int]) -> None:
+        self.rules = rules
+        self.players = players
+        self.leader = leader
+        self.stock = tuple(stock)
+        self.sides = tuple(s % 2 if players == 4 else s for s in range(players))
+        sizes = deal_sizes(rules, players)
+        total = len(self.stock)
+        k = len(sizes)
+        while total > 0 and k > 0:
+            k -= 1
+            total -= sizes[k] * players
+        if total != 0:
+            raise ValueError(f"a stock of {len(self.stock)} cards does not fill whole deals")
+        self.deals: dict[int, tuple[int, list[int]]] = {}
+        pos = 0
+        for size in sizes[k:]:
+            hands_ranks = [[] for _ in range(players)]
+            for i in range(players):
+                seat = (leader + i) % players
+                hands_ranks[seat] = list(self.stock[pos:pos + size])
+                pos += size
+            packed = 0
+            for seat, h in enumerate(hands_ranks):
+                packed |= cardset(h) << (HAND_BITS * seat)
+            decl = declaration_points(rules, hands_ranks, self.sides)
+            start = pos - size * players
+            self.deals[start] = (packed, decl)
+        self.play = self._compile_play()
+
+    # The hot path: one closure, its constants in cells.
+    def _compile_play(self):  # noqa: C901 - one function on purpose (speed)
+        rules = self.rules
+        players = self.players
+        leader = self.leader
+        sides = self.sides
+        nstock = len(self.stock)
+        two_sided = players in (2, 4)
+        hit = rules.hit
+        answer_levels = len(hit)
+        missa_last = rules.missa_on_last_card
+        pts_of = [event_points(rules, ev) for ev in range(32)]
+        bonus = rules.last_capture_bonus
+        below = [(1 << (4 * r)) - 1 for r in range(NRANKS)]
+        brk = [0] * NRANKS
+        if not rules.seven_ten_adjacent:
+            for r in range(7):          # ranks 1..7 stop before the 10
+                brk[r] = 1 << 28
+        sentinel = 1 << 40
+        shift = [HAND_BITS * s for s in range(players)]
+        # deals: spos -> (hands, declaration gain in half-points for side 0)
+        deal_of = {}
+        for spos, (packed, decl) in self.deals.items():
+            dg = 2 * (decl[0] - decl[1]) if two_sided else 0
+            deal_of[spos] = (packed, dg, spos + bin(packed).count("1"))
+        side0 = [sides[s] == 0 for s in range(players)]
+
+        def play(state, r):
+            table, hands, seat, prev, show, last, spos = state
+            sh = shift[seat] + 4 * r
+            nib = (hands >> sh) & 15
+            hands -= ((nib + 1) >> 1) << sh
+            if show and show >> 2 == r:
+                # answer: the shown cards (size) move to the mover's side
+                size = show & 3
+                ev = 1 | (4 if size == 2 else 8)
+                gain = 2 * pts_of[ev] + 2 * size + 1
+                show = (r << 2) | (size + 1) if size + 1 <= answer_levels else 0
+                prev = -1
+                last = seat
+            elif (table >> (4 * r)) & 1:
+                absent = ((~table) & LOW) | sentinel | brk[r]
+                absent &= ~below[r]
+                mask = ((absent & -absent) - 1) ^ below[r]
+                taken = table & mask
+                table ^= taken
+                ev = 1
+                if prev == r:
+                    ev = 3
+                    show = (r << 2) | 2 if answer_levels > 1 else 0
+                else:
+                    show = 0
+                if not table and (missa_last or hands or spos != nstock):
+                    ev |= 16
+                gain = 2 * pts_of[ev] + taken.bit_count() + 1
+                prev = -1
+                last = seat
+            else:
+                nt = (table >> (4 * r)) & 15
+                table += (nt + 1) << (4 * r)
+                ev = 0
+                gain = 0
+                prev = r
+                show = 0
+            if hands:
+                return (table, hands, (seat + 1) % players, prev, show, last, spos), gain, ev
+            # last card of a deal
+            if spos != nstock:
+                packed, dg, nspos = deal_of[spos]
+                if two_sided:
+                    gain += dg if side0[seat] else -dg
+                return (table, packed, leader, -1, 0, last, nspos), gain, ev | EV_DEAL
+            # last card of the hand: the table goes to the last capturer
+            if last >= 0:
+                swept = table.bit_count() + 2 * bonus
+                if two_sided:
+                    gain += swept if sides[last] == sides[seat] else -swept
+                table = 0
+            return (table, 0, (seat + 1) % players, -1, 0, last, spos), gain, ev | EV_END
+
+        return play
+
+    # --- the rest of the search interface ----------------------------------
+
+    def moves(self, state: State) -> tuple[int, ...]:
+        """Distinct rank indices the mover holds (equivalent cards once)."""
+        return MOVES[(state[1] >> (HAND_BITS * state[2])) & MASK40 & LOW]
+
+    @staticmethod
+    def is_terminal(state: State) -> bool:
+        """The hand is over (no card in any hand; the stock was dealt)."""
+        return state[1] == 0
+
+    def tt_key(self, state: State):
+        """Transposition key at the start of a round (the leader to move):
+        everything the rest of the hand depends on, with the last capturer
+        as a side relative to the mover. None elsewhere."""
+        table, hands, seat, prev, show, last, spos = state
+        if seat != self.leader:
+            return None
+        rel = -1 if last < 0 else (self.sides[last] != self.sides[seat])
+        return (table, hands, prev, show, rel, spos)
+
+    def same_side(self, a: int, b: int) -> bool:
+        """Seats ``a`` and ``b`` score for one side."""
+        return self.sides[a] == self.sides[b]
+
+    def hand(self, state: State, seat: int) -> CardSet:
+        """The card set of one seat's hand."""
+        return (state[1] >> (HAND_BITS * seat)) & MASK40
+
+    def initial_state(self, table: Sequence[int], hands: Sequence[Sequence[int]],
+                      turn: int, prev: int = -1, show: int = 0,
+                      last: int = -1) -> State:
+        """The compact state of a position: rank indices for the table and
+        each seat's hand, the seat to move, ``prev`` rank index or -1,
+        ``show`` as ``rank*4 + size`` or 0, ``last`` the last capturer's seat
+        or -1. The stock is the Game's."""
+        packed = 0
+        for seat, h in enumerate(hands):
+            packed |= cardset(h) << (HAND_BITS * seat)
+        return (cardset(table), packed, turn, prev, show, last, 0)

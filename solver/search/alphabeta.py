@@ -1,0 +1,166 @@
+"""Exact perfect-information search: negamax alpha-beta with a
+transposition table storing bounds and the best move, move ordering by the
+immediate gain, every root move scored exactly, principal variation.
+
+The game interface (see :class:`solver.game.Game`): ``moves(s)``,
+``play(s, m) -> (child, gain, ev)``, ``is_terminal(s)``, ``tt_key(s)``; the
+side to move alternates every ply (two players, or two partnerships), so
+``value(s) = max_m gain(s, m) - value(child)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tt import INF
+
+
+@dataclass
+class SearchStats:
+    """Counters of one search: ``nodes`` (states entered), ``tt_hits``
+    (table entries that ended a node), ``tt_size`` (entries stored)."""
+
+    nodes: int = 0
+    tt_hits: int = 0
+    tt_size: int = 0
+
+
+class AlphaBeta:
+    """Negamax alpha-beta over one perfect-information game.
+
+    ``game``: an object with the search interface. The transposition table
+    lives as long as this object, so several searches of one game (every
+    root move, the principal variation) share it.
+    """
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.tt: dict = {}
+        self.stats = SearchStats()
+        self._negamax = self._compile()
+
+    def _compile(self):
+        game = self.game
+        play = game.play
+        moves = game.moves
+        tt_key = game.tt_key
+        is_terminal = game.is_terminal
+        tt = self.tt
+        get = tt.get
+        stats = self.stats
+        counter = [0, 0]
+
+        def negamax(state, alpha, beta):
+            counter[0] += 1
+            key = tt_key(state)
+            first = -1
+            if key is not None:
+                entry = get(key)
+                if entry is not None:
+                    lo, hi, first = entry
+                    if lo >= beta or lo == hi:
+                        counter[1] += 1
+                        return lo
+                    if hi <= alpha:
+                        counter[1] += 1
+                        return hi
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+            ms = moves(state)
+            if len(ms) == 1:
+                child, gain, _ev = play(state, ms[0])
+                if is_terminal(child):
+                    return gain
+                # a forced move is not stored: its child is
+                return gain - negamax(child, gain - beta, gain - alpha)
+            alpha0 = alpha
+            children = []
+            for m in ms:
+                child, gain, _ev = play(state, m)
+                children.append((gain + 1000 if m == first else gain, m, child))
+            children.sort(reverse=True)
+            best = -INF
+            best_move = -1
+            for order, m, child in children:
+                gain = order - 1000 if m == first else order
+                if is_terminal(child):
+                    v = gain
+                else:
+                    v = gain - negamax(child, gain - beta, gain - alpha)
+                if v > best:
+                    best = v
+                    best_move = m
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            if key is not None:
+                if entry is None:
+                    lo, hi = -INF, INF
+                if best <= alpha0:
+                    if best < hi:
+                        hi = best
+                elif best >= beta:
+                    if best > lo:
+                        lo = best
+                else:
+                    lo = hi = best
+                tt[key] = (lo, hi, best_move)
+            return best
+
+        def sync():
+            stats.nodes = counter[0]
+            stats.tt_hits = counter[1]
+            stats.tt_size = len(tt)
+
+        self._sync = sync
+        self._counter = counter
+        return negamax
+
+    def value(self, state, alpha: int = -INF, beta: int = INF) -> int:
+        """The negamax value of ``state`` for the side to move, in the game's
+        unit, exact when it lies strictly inside (alpha, beta); otherwise a
+        bound on the right side (fail-soft)."""
+        if self.game.is_terminal(state):
+            return 0
+        v = self._negamax(state, alpha, beta)
+        self._sync()
+        return v
+
+    def root_values(self, state) -> dict[int, int]:
+        """Every legal move of ``state`` with its exact value (DDS
+        "solutions = 3"): ``{move: gain - value(child)}``."""
+        out = {}
+        for m in self.game.moves(state):
+            child, gain, _ev = self.game.play(state, m)
+            out[m] = gain - self.value(child)
+        return out
+
+    def principal_variation(self, state, max_plies: int = 200) -> list[int]:
+        """The moves of one optimal line from ``state`` to the end of the
+        hand: at each ply the first move that keeps the value. Uses exact
+        searches, sharing the table."""
+        pv = []
+        game = self.game
+        while not game.is_terminal(state) and len(pv) < max_plies:
+            values = self.root_values(state)
+            target = max(values.values())
+            m = next(m for m, v in values.items() if v == target)
+            pv.append(m)
+            state = game.play(state, m)[0]
+        return pv
+
+
+def solve(game, state) -> tuple[dict[int, int], list[int], SearchStats]:
+    """Score every root move exactly and give a principal variation.
+
+    Returns ``(values, pv, stats)``: values in the game's unit per move,
+    stats of the scoring (the PV walk not counted).
+    """
+    ab = AlphaBeta(game)
+    values = ab.root_values(state)
+    stats = SearchStats(ab.stats.nodes, ab.stats.tt_hits, ab.stats.tt_size)
+    pv = ab.principal_variation(state)
+    return values, pv, stats
