@@ -9,8 +9,9 @@ Everything on the hot path is a small int or a tuple of ints:
 - a state is the tuple ``(table, hands, seat, prev, show, last, spos)``:
   ``seat`` the seat to move, ``prev`` the rank index of the previous
   player's lone card in this deal or -1, ``show`` ``rank*4 + size`` of a hit
-  pile on show or 0, ``last`` the seat of the last capture or -1, ``spos``
-  how many stock cards have been dealt.
+  pile on show or 0, ``last`` the side (not the seat) of the last capture
+  or -1, ``spos`` how many stock cards have been dealt. The state is its
+  own transposition key.
 
 :class:`Game` gives the search its small interface (``moves``, ``play``,
 ``tt_key``, ``is_terminal``) and knows nothing of how it searches. Values
@@ -215,8 +216,9 @@ class Game:
     - ``play(state, move)``: ``(child, gain, ev)``, gain in half-points for
       the mover's side, ev the event bits;
     - ``is_terminal(state)``: the hand is over;
-    - ``tt_key(state)``: a transposition-table key at the start of a round
-      (the leader to move), else None;
+    - ``children(state)``: every play with an ordering guess, see
+      :meth:`_compile_play`;
+    - ``tt_key(state)``: a transposition-table key (the state itself);
     - ``same_side(a, b)``: two seats on one side.
 
     Raises ValueError for a stock that does not fill whole deals.
@@ -280,6 +282,17 @@ class Game:
             deal_of[spos] = (packed, dg, spos + bin(packed).count("1"))
         side0 = [sides[s] == 0 for s in range(players)]
 
+        def capture(table, r):
+            """The table cards a play of rank index r takes (0 if none):
+            every card of rank r, then the upward run (the same three lines
+            as in play, which inlines them for speed)."""
+            if not (table >> (4 * r)) & 1:
+                return 0
+            absent = (((~table) & LOW) | sentinel | brk[r]) & ~below[r]
+            return table & (((absent & -absent) - 1) ^ below[r])
+
+        self.capture = capture
+
         def play(state, r):
             table, hands, seat, prev, show, last, spos = state
             sh = shift[seat] + 4 * r
@@ -292,12 +305,10 @@ class Game:
                 gain = 2 * pts_of[ev] + 2 * size + 1
                 show = (r << 2) | (size + 1) if size + 1 <= answer_levels else 0
                 prev = -1
-                last = seat
+                last = sides[seat]
             elif (table >> (4 * r)) & 1:
-                absent = ((~table) & LOW) | sentinel | brk[r]
-                absent &= ~below[r]
-                mask = ((absent & -absent) - 1) ^ below[r]
-                taken = table & mask
+                absent = (((~table) & LOW) | sentinel | brk[r]) & ~below[r]
+                taken = table & (((absent & -absent) - 1) ^ below[r])
                 table ^= taken
                 ev = 1
                 if prev == r:
@@ -309,7 +320,7 @@ class Game:
                     ev |= 16
                 gain = 2 * pts_of[ev] + taken.bit_count() + 1
                 prev = -1
-                last = seat
+                last = sides[seat]
             else:
                 nt = (table >> (4 * r)) & 15
                 table += (nt + 1) << (4 * r)
@@ -329,10 +340,27 @@ class Game:
             if last >= 0:
                 swept = table.bit_count() + 2 * bonus
                 if two_sided:
-                    gain += swept if sides[last] == sides[seat] else -swept
+                    gain += swept if last == sides[seat] else -swept
                 table = 0
             return (table, 0, (seat + 1) % players, -1, 0, last, spos), gain, ev | EV_END
 
+        def children(state):
+            """Every distinct play: ``[(order, gain, move, child), ...]`` in
+            move-generation order, ``child`` None when the hand ends with it.
+            ``order`` is the gain, less 3 for a lone card the next player
+            could hit at once (perfect information: their hand is known)."""
+            out = []
+            for m in MOVES[(state[1] >> shift[state[2]]) & MASK40 & LOW]:
+                child, gain, ev = play(state, m)
+                if not child[1]:
+                    out.append((gain, gain, m, None))
+                elif not ev and (child[1] >> (shift[child[2]] + 4 * m)) & 1:
+                    out.append((gain - 3, gain, m, child))
+                else:
+                    out.append((gain, gain, m, child))
+            return out
+
+        self.children = children
         return play
 
     # --- the rest of the search interface ----------------------------------
@@ -346,15 +374,11 @@ class Game:
         """The hand is over (no card in any hand; the stock was dealt)."""
         return state[1] == 0
 
-    def tt_key(self, state: State):
-        """Transposition key at the start of a round (the leader to move):
-        everything the rest of the hand depends on, with the last capturer
-        as a side relative to the mover. None elsewhere."""
-        table, hands, seat, prev, show, last, spos = state
-        if seat != self.leader:
-            return None
-        rel = -1 if last < 0 else (self.sides[last] != self.sides[seat])
-        return (table, hands, prev, show, rel, spos)
+    @staticmethod
+    def tt_key(state: State) -> State:
+        """The transposition key of a state: the state itself (the last
+        capturer is kept as a side, so nothing in it is history)."""
+        return state
 
     def same_side(self, a: int, b: int) -> bool:
         """Seats ``a`` and ``b`` score for one side."""
@@ -369,9 +393,10 @@ class Game:
                       last: int = -1) -> State:
         """The compact state of a position: rank indices for the table and
         each seat's hand, the seat to move, ``prev`` rank index or -1,
-        ``show`` as ``rank*4 + size`` or 0, ``last`` the last capturer's seat
-        or -1. The stock is the Game's."""
+        ``show`` as ``rank*4 + size`` or 0, ``last`` the last capturer's
+        seat or -1. The stock is the Game's."""
         packed = 0
         for seat, h in enumerate(hands):
             packed |= cardset(h) << (HAND_BITS * seat)
-        return (cardset(table), packed, turn, prev, show, last, 0)
+        side = self.sides[last] if last >= 0 else -1
+        return (cardset(table), packed, turn, prev, show, side, 0)

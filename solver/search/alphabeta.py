@@ -3,8 +3,9 @@ transposition table storing bounds and the best move, move ordering by the
 immediate gain, every root move scored exactly, principal variation.
 
 The game interface (see :class:`solver.game.Game`): ``moves(s)``,
-``play(s, m) -> (child, gain, ev)``, ``is_terminal(s)``, ``tt_key(s)``; the
-side to move alternates every ply (two players, or two partnerships), so
+``play(s, m) -> (child, gain, ev)``, ``children(s) -> [(order, gain, m,
+child or None at the end)]``, ``is_terminal(s)``, ``tt_key(s)``; the side to
+move alternates every ply (two players, or two partnerships), so
 ``value(s) = max_m gain(s, m) - value(child)``.
 """
 
@@ -41,10 +42,8 @@ class AlphaBeta:
 
     def _compile(self):
         game = self.game
-        play = game.play
-        moves = game.moves
+        children_of = game.children
         tt_key = game.tt_key
-        is_terminal = game.is_terminal
         tt = self.tt
         get = tt.get
         stats = self.stats
@@ -53,39 +52,35 @@ class AlphaBeta:
         def negamax(state, alpha, beta):
             counter[0] += 1
             key = tt_key(state)
-            first = -1
-            if key is not None:
-                entry = get(key)
-                if entry is not None:
-                    lo, hi, first = entry
-                    if lo >= beta or lo == hi:
-                        counter[1] += 1
-                        return lo
-                    if hi <= alpha:
-                        counter[1] += 1
-                        return hi
-                    if lo > alpha:
-                        alpha = lo
-                    if hi < beta:
-                        beta = hi
-            ms = moves(state)
-            if len(ms) == 1:
-                child, gain, _ev = play(state, ms[0])
-                if is_terminal(child):
-                    return gain
-                # a forced move is not stored: its child is
-                return gain - negamax(child, gain - beta, gain - alpha)
+            entry = get(key)
+            if entry is not None:
+                lo, hi, first = entry
+                if lo >= beta or lo == hi:
+                    counter[1] += 1
+                    return lo
+                if hi <= alpha:
+                    counter[1] += 1
+                    return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            else:
+                lo, hi, first = -INF, INF, -1
+            kids = children_of(state)
+            if len(kids) > 1:
+                kids.sort(reverse=True)
+                if first >= 0 and kids[0][2] != first:
+                    for i, kid in enumerate(kids):
+                        if kid[2] == first:
+                            del kids[i]
+                            kids.insert(0, kid)
+                            break
             alpha0 = alpha
-            children = []
-            for m in ms:
-                child, gain, _ev = play(state, m)
-                children.append((gain + 1000 if m == first else gain, m, child))
-            children.sort(reverse=True)
             best = -INF
             best_move = -1
-            for order, m, child in children:
-                gain = order - 1000 if m == first else order
-                if is_terminal(child):
+            for _order, gain, m, child in kids:
+                if child is None:
                     v = gain
                 else:
                     v = gain - negamax(child, gain - beta, gain - alpha)
@@ -96,18 +91,15 @@ class AlphaBeta:
                         alpha = v
                         if alpha >= beta:
                             break
-            if key is not None:
-                if entry is None:
-                    lo, hi = -INF, INF
-                if best <= alpha0:
-                    if best < hi:
-                        hi = best
-                elif best >= beta:
-                    if best > lo:
-                        lo = best
-                else:
-                    lo = hi = best
-                tt[key] = (lo, hi, best_move)
+            if best <= alpha0:
+                if best < hi:
+                    hi = best
+            elif best >= beta:
+                if best > lo:
+                    lo = best
+            else:
+                lo = hi = best
+            tt[key] = (lo, hi, best_move)
             return best
 
         def sync():
@@ -116,7 +108,6 @@ class AlphaBeta:
             stats.tt_size = len(tt)
 
         self._sync = sync
-        self._counter = counter
         return negamax
 
     def value(self, state, alpha: int = -INF, beta: int = INF) -> int:

@@ -1,0 +1,146 @@
+"""From a friendly :class:`~solver.position.Position` to the compact game
+and state the search runs on, and the sampling of unknown cards.
+
+Unknown cards (``?`` in a hand, a ``~`` or ``?`` stock) are drawn
+uniformly from the cards not seen: the 40 less the table, the known hands,
+the ``gone`` pile and, with a ``~`` stock, less the stock's own cards. A
+hidden hand that declared a Ronda or Tringa (``declared=``) is drawn so
+that it holds it (rejection sampling).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from .cards import RANK_INDEX
+from .game import Game, State, best_declaration, RONDA, TRINGA
+from .position import Position, n_sides, side_of
+
+
+class CompileError(ValueError):
+    """A position the search cannot take (e.g. three players, or unknown
+    cards that cannot be drawn consistently)."""
+
+
+def is_perfect_information(pos: Position) -> bool:
+    """Every card's place is known: known stock order, no ``?`` in a hand."""
+    return pos.stock_kind == "known" and all(c is not None for h in pos.hands for c in h)
+
+
+def unseen_pool(pos: Position) -> list[int]:
+    """Rank indices of the cards whose place is unknown to everybody: the 40
+    less the table, known hand cards, ``gone`` and a known or ``~`` stock.
+    Raises CompileError when cards were captured but ``gone`` is missing."""
+    counts = Counter({r: 4 for r in range(10)})
+    seen = list(pos.table) + [c for h in pos.hands for c in h if c is not None]
+    if pos.stock_kind != "unknown":
+        seen += pos.stock
+    if pos.gone is not None:
+        seen += pos.gone
+    elif sum(pos.pile_sizes()):
+        raise CompileError("unknown cards need gone= once anything was captured")
+    for c in seen:
+        counts[c.index] -= 1
+    if any(v < 0 for v in counts.values()):
+        raise CompileError("a rank appears more than 4 times")
+    return sorted(counts.elements())
+
+
+def _check_search_players(pos: Position) -> None:
+    if pos.players not in (2, 4):
+        raise CompileError(
+            "the search takes two sides: 2 players or 4 in partnerships "
+            f"(this position has {pos.players} players)")
+
+
+def _compact(pos: Position, hands: list[list[int]], stock: list[int]) -> tuple[Game, State]:
+    game = Game(pos.rules, pos.players, pos.leader(), stock)
+    prev = pos.prev.index if pos.prev is not None else -1
+    show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
+    last = pos.last if pos.last is not None else -1
+    state = game.initial_state([c.index for c in pos.table], hands, pos.turn,
+                               prev, show, last)
+    return game, state
+
+
+def compile_known(pos: Position) -> tuple[Game, State]:
+    """The game and state of a perfect-information position.
+
+    Raises CompileError for unknown cards or a player count the search does
+    not take."""
+    _check_search_players(pos)
+    if not is_perfect_information(pos):
+        raise CompileError("the position has unknown cards; sample them first")
+    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
+    return _compact(pos, hands, [c.index for c in pos.stock])
+
+
+def _declared_ok(pos: Position, seat: int, hand: list[int]) -> bool:
+    for d in pos.declared:
+        if d.seat != seat:
+            continue
+        got = best_declaration(pos.rules, hand)
+        kind = TRINGA if d.kind == "tringa" else RONDA
+        if got is None:
+            return False
+        if d.rank is not None:
+            r = RANK_INDEX[d.rank]
+            if hand.count(r) < (3 if kind == TRINGA else 2):
+                return False
+        elif kind == TRINGA and got[0] != TRINGA:
+            return False
+    return True
+
+
+def sampler(pos: Position):
+    """A function ``sample(rng) -> (game, state)`` drawing one
+    determinisation of the unknown cards of ``pos``, uniformly among those
+    consistent with what is seen and declared.
+
+    Raises CompileError when no consistent drawing is found.
+    """
+    _check_search_players(pos)
+    pool = unseen_pool(pos)
+    hidden_seats = [(s, sum(1 for c in h if c is None)) for s, h in enumerate(pos.hands)]
+    n_hidden = sum(k for _s, k in hidden_seats)
+    nstock = len(pos.stock) if pos.stock_kind != "unknown" else len(pool) - n_hidden
+    if nstock < 0 or (pos.stock_kind != "unknown" and n_hidden != len(pool)):
+        raise CompileError(
+            f"{len(pool)} unseen cards cannot fill {n_hidden} hidden hand cards"
+            + ("" if pos.stock_kind == "unknown" else " exactly"))
+    known_hands = [[c.index for c in h if c is not None] for h in pos.hands]
+    known_stock = [c.index for c in pos.stock]
+
+    def sample(rng: random.Random) -> tuple[Game, State]:
+        for _attempt in range(10000):
+            cards = pool[:]
+            rng.shuffle(cards)
+            hands = [h[:] for h in known_hands]
+            i = 0
+            for seat, k in hidden_seats:
+                hands[seat].extend(cards[i:i + k])
+                i += k
+            if not all(_declared_ok(pos, s, hands[s]) for s, k in hidden_seats if k):
+                continue
+            if pos.stock_kind == "known":
+                stock = known_stock
+            elif pos.stock_kind == "shuffled":
+                stock = known_stock[:]
+                rng.shuffle(stock)
+            else:
+                stock = cards[i:]
+            return _compact(pos, hands, stock)
+        raise CompileError("no drawing of the unknown cards agrees with declared=")
+
+    return sample
+
+
+def pile_margin(pos: Position) -> int:
+    """Cards already in the mover's side's pile less the other side's
+    (``taken=``): the part of the card count the past has decided."""
+    taken = pos.pile_sizes()
+    if n_sides(pos.players) != 2:
+        return 0
+    me = side_of(pos.turn, pos.players)
+    return taken[me] - taken[1 - me]
