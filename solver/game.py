@@ -346,15 +346,30 @@ class Game:
 
         def children(state):
             """Every distinct play: ``[(order, gain, move, child), ...]`` in
-            move-generation order, ``child`` None when the hand ends with it.
+            move-generation order. ``child`` is None when the hand ends with
+            the play or when every play after it is forced (the last round
+            of the last deal: one card a hand): the forced plays are made
+            here and ``gain`` is the net gain to the end of the hand.
             ``order`` is the gain, less 3 for a lone card the next player
             could hit at once (perfect information: their hand is known)."""
             out = []
             for m in MOVES[(state[1] >> shift[state[2]]) & MASK40 & LOW]:
                 child, gain, ev = play(state, m)
-                if not child[1]:
+                hands = child[1]
+                if not hands:
                     out.append((gain, gain, m, None))
-                elif not ev and (child[1] >> (shift[child[2]] + 4 * m)) & 1:
+                    continue
+                if child[6] == nstock and ((hands >> shift[child[2]]) & MASK40).bit_count() == 1:
+                    sign = -1
+                    while hands:
+                        seat = child[2]
+                        r = MOVES[(hands >> shift[seat]) & MASK40 & LOW][0]
+                        child, g, _ev = play(child, r)
+                        gain += sign * g
+                        sign = -sign
+                        hands = child[1]
+                    out.append((gain, gain, m, None))
+                elif not ev and (hands >> (shift[child[2]] + 4 * m)) & 1:
                     out.append((gain - 3, gain, m, child))
                 else:
                     out.append((gain, gain, m, child))
@@ -373,6 +388,9 @@ class Game:
     def is_terminal(state: State) -> bool:
         """The hand is over (no card in any hand; the stock was dealt)."""
         return state[1] == 0
+
+    #: the search may use a state as its own transposition key
+    state_is_key = True
 
     @staticmethod
     def tt_key(state: State) -> State:

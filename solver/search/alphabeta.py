@@ -43,7 +43,8 @@ class AlphaBeta:
     def _compile(self):
         game = self.game
         children_of = game.children
-        tt_key = game.tt_key
+        # a game whose states are their own keys says so (no call per node)
+        tt_key = None if getattr(game, "state_is_key", False) else game.tt_key
         tt = self.tt
         get = tt.get
         stats = self.stats
@@ -51,7 +52,7 @@ class AlphaBeta:
 
         def negamax(state, alpha, beta):
             counter[0] += 1
-            key = tt_key(state)
+            key = state if tt_key is None else tt_key(state)
             entry = get(key)
             if entry is not None:
                 lo, hi, first = entry

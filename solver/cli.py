@@ -1,0 +1,107 @@
+"""The ``ronda-solve`` command: parse arguments, call the library, render.
+
+``ronda-solve FILE...`` evaluates every position line of each file (``-``
+reads standard input). Exit status: 0 when every line was evaluated and
+every ``bm``/``am``/``v`` opcode agrees, 1 when a line could not be read or
+searched, 2 for a usage error, 3 when a test-suite opcode disagrees.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.console import Console
+
+from . import __version__
+from .analysis import METHODS, evaluate
+from .compile import CompileError
+from .notation import NotationError, parse_file
+from .render import analysis_json, analysis_renderable
+from .suite import verdicts
+
+
+class DefaultGroup(click.Group):
+    """A group whose default command is ``solve``: ``ronda-solve FILE``
+    means ``ronda-solve solve FILE``."""
+
+    def parse_args(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+            args = ["solve", *args]
+        elif not args:
+            args = ["solve", "--help"]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ronda-solve")
+def main() -> None:
+    """Ronda analysis engine. `ronda-solve FILE` evaluates every position in FILE."""
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
+              help="exact: every card known; determinised: sample unknown cards; auto: pick.")
+@click.option("--samples", type=click.IntRange(1), default=200, show_default=True,
+              help="Determinisations (sampled stock orders) for unknown cards.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+def solve(files, as_json, method, samples, seed) -> None:
+    """Evaluate every position line in FILES (`-` for standard input)."""
+    out = Console(soft_wrap=False)
+    err = Console(stderr=True)
+    results, errors = [], []
+    failed = mismatch = False
+    agree = disagree = 0
+    for f in files:
+        name = getattr(f, "name", "-")
+        try:
+            text = f.read()
+        except UnicodeDecodeError as e:
+            errors.append({"file": name, "line": None, "error": f"not UTF-8 text ({e.reason})"})
+            failed = True
+            continue
+        for lineno, item in parse_file(text):
+            if isinstance(item, NotationError):
+                errors.append({"file": name, "line": lineno, "error": str(item)})
+                failed = True
+                if not as_json:
+                    err.print(f"[bold red]{name}: {item}[/]", highlight=False)
+                continue
+            try:
+                a = evaluate(item, method=method, samples=samples, seed=seed)
+            except (CompileError, ValueError) as e:
+                msg = f"line {lineno}, position: {e}"
+                errors.append({"file": name, "line": lineno, "error": msg})
+                failed = True
+                if not as_json:
+                    err.print(f"[bold red]{name}: {msg}[/]", highlight=False)
+                continue
+            checks = verdicts(a)
+            agree += sum(1 for _op, ok, _s in checks if ok)
+            disagree += sum(1 for _op, ok, _s in checks if not ok)
+            mismatch = mismatch or disagree > 0
+            if as_json:
+                doc = analysis_json(a, lineno)
+                doc["file"] = name
+                doc["suite"] = [{"opcode": op, "agrees": ok, "text": s} for op, ok, s in checks]
+                results.append(doc)
+            else:
+                out.print(analysis_renderable(a, lineno, [s for _op, _ok, s in checks]))
+                out.print()
+    if as_json:
+        json.dump({"positions": results, "errors": errors}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif agree or disagree:
+        style = "bold red" if disagree else "bold green"
+        out.print(f"[{style}]test suite: {agree} agree, {disagree} disagree[/]")
+    if failed:
+        sys.exit(1)
+    if mismatch:
+        sys.exit(3)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

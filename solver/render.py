@@ -1,0 +1,133 @@
+"""Pictures of positions and analyses for the terminal (rich), and the
+JSON form of an analysis. Nothing here computes a value."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from .analysis import Analysis
+from .cards import Card, format_cards
+from .notation import format_position
+from .position import Position, side_names, seat_names
+
+
+def _cards(cards: list[Card | None]) -> str:
+    if not cards:
+        return "-"
+    return " ".join("?" if c is None else str(c) for c in cards)
+
+
+def position_panel(pos: Position, title: str = "") -> Panel:
+    """A readable drawing of a position: table, hands, stock, scores."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    grid.add_row("table", _cards(list(pos.table)) + (f"   (just played: {pos.prev})" if pos.prev else ""))
+    names = seat_names(pos.players)
+    leader = pos.leader()
+    for seat, hand in enumerate(pos.hands):
+        mark = "  ← to play" if seat == pos.turn else ""
+        role = " (leads)" if seat == leader and pos.players > 1 else ""
+        grid.add_row(names[seat], _cards(list(hand)) + role + mark)
+    if pos.stock_kind == "known":
+        stock = f"{len(pos.stock)} cards, known order: {_cards(list(pos.stock))}" if pos.stock else "empty"
+    elif pos.stock_kind == "shuffled":
+        stock = f"{len(pos.stock)} cards, unknown order: {format_cards(sorted(pos.stock, key=lambda c: c.index))}"
+    else:
+        stock = "unknown (every card not seen)"
+    grid.add_row("stock", stock)
+    sides = side_names(pos.players)
+    grid.add_row("score", "  ".join(f"{s} {v}" for s, v in zip(sides, pos.scores()))
+                 + f"   target {pos.rules.target}")
+    piles = "  ".join(f"{s} {v}" for s, v in zip(sides, pos.pile_sizes()))
+    last = f", last capture {names[pos.last]}" if pos.last is not None else ""
+    grid.add_row("piles", piles + last)
+    if pos.show:
+        grid.add_row("on show", f"{pos.show.size} × {pos.show.rank}")
+    grid.add_row("rules", pos.preset + (" " + " ".join(f"{k}={v}" for k, v in pos.overrides.items())
+                                        if pos.overrides else ""))
+    return Panel(grid, title=title, title_align="left")
+
+
+def analysis_table(a: Analysis) -> Table:
+    """Every play with its value, loss against the best, and effect."""
+    sampled = a.method != "exact"
+    t = Table(show_edge=False, header_style="bold")
+    t.add_column("play")
+    t.add_column("value", justify="right")
+    if sampled:
+        t.add_column("± s.e.", justify="right")
+        t.add_column("best in", justify="right")
+    t.add_column("loss", justify="right")
+    t.add_column("now")
+    for mv in a.moves:
+        loss = a.value - mv.value
+        row = [Text(mv.move, style="bold green" if mv.move in a.best else ""),
+               f"{mv.value:+.2f}" if sampled else f"{mv.value:+g}"]
+        if sampled:
+            row.append("-" if mv.stderr is None else f"{mv.stderr:.2f}")
+            row.append(f"{100 * (mv.best_rate or 0):.0f}%")
+        row.append("" if loss <= 1e-9 else (f"{loss:.2f}" if sampled else f"{loss:g}"))
+        row.append(mv.effect)
+        t.add_row(*row)
+    return t
+
+
+def analysis_renderable(a: Analysis, line: int, verdicts: list[str]) -> Group:
+    """The whole human report of one analysed position line."""
+    pos = a.position
+    title = f"line {line}"
+    name = pos.opcode("id")
+    if name:
+        title += f"  {name}"
+    title += f"  ·  {pos.seat_name(pos.turn)} to play"
+    parts = [position_panel(pos, title), analysis_table(a)]
+    best = ", ".join(a.best)
+    value = f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None else f"{a.value:+g}"
+    summary = Text()
+    summary.append("best ", style="bold")
+    summary.append(best, style="bold green")
+    summary.append(f"   value {value} points for {pos.seat_name(pos.turn)}'s side\n")
+    if a.pv:
+        summary.append("line  ", style="bold")
+        summary.append(_pv_text(pos, a.pv) + "\n")
+    summary.append(f"{a.method}: {a.note}; {a.nodes:,} nodes, {a.seconds:.3f} s", style="dim")
+    parts.append(summary)
+    for v in verdicts:
+        parts.append(Text(v, style="green" if "agrees" in v else "bold red"))
+    return Group(*parts)
+
+
+def _pv_text(pos: Position, pv: list[str]) -> str:
+    names = seat_names(pos.players)
+    out = []
+    seat = pos.turn
+    for i, move in enumerate(pv):
+        out.append(f"{names[seat]}:{move}")
+        seat = (seat + 1) % pos.players
+    return " ".join(out)
+
+
+def analysis_json(a: Analysis, line: int) -> dict:
+    """The JSON document of one analysed position (see README)."""
+    pos = a.position
+    return {
+        "line": line,
+        "position": format_position(pos),
+        "turn": pos.seat_name(pos.turn),
+        "method": a.method,
+        "value": a.value,
+        "stderr": a.stderr,
+        "moves": [{"move": mv.move, "value": mv.value, "stderr": mv.stderr,
+                   "effect": mv.effect, "best_rate": mv.best_rate} for mv in a.moves],
+        "best": a.best,
+        "pv": a.pv,
+        "nodes": a.nodes,
+        "seconds": round(a.seconds, 6),
+        "samples": a.samples,
+        "seed": a.seed,
+        "note": a.note,
+    }
