@@ -1,0 +1,383 @@
+"""An independent, slow, obviously-correct reference for Ronda hand values.
+
+Written from RULES.md only ("A turn", "Declarations", "End of a hand"), to
+cross-check the fast engine. Plain lists and loops, plain minimax: no pruning,
+no transposition table, no memo. Use it only on small positions.
+
+Conventions
+-----------
+- Ranks are printed ranks 1..7, 10, 11, 12.
+- Seats are in play order. Two players: 0 = S, 1 = N. Four players:
+  0 = S, 1 = E, 2 = N, 3 = W; side 0 = seats 0 and 2, side 1 = seats 1 and 3.
+  In both cases the side of a seat is ``seat % 2``.
+- ``stock`` is the undealt cards in dealing order. The next deal gives the
+  first ``n`` cards to ``leader``, the next ``n`` to the seat after, and so
+  on, ``n`` being the size of that deal in ``deal_sizes(rules, players)``.
+- A value is always "points of one side minus points of the other side",
+  counted from the current position to the end of the hand, including
+  declarations of the deals still to come and the end-of-hand card count
+  over the whole hand's piles (``taken`` included).
+
+Readings of RULES.md that were not spelt out (see also the report):
+- An answer is a capture for every purpose: it sets the last capturer and
+  scores ``capture_point`` (no preset has both answers and capture points).
+- With ``len(rules.hit) == 1`` there are no answers: a hit shows nothing and
+  a third card of the hit rank is an ordinary card (stays or captures).
+- A declaration tie under ``declare_tie = "split"`` splits the kind's own
+  value (``ronda``/``tringa``), not ``declare_contested``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from solver.cards import RANKS
+from solver.rules import deal_sizes
+
+
+# ---------------------------------------------------------------------------
+# Small helpers: the rank sequence and what a card captures.
+# ---------------------------------------------------------------------------
+
+def next_rank(rules, rank):
+    """The rank after ``rank`` in the sequence, or None (12, or 7 when 7 and
+    10 are not adjacent).
+
+    >>> from solver.rules import PRESETS
+    >>> next_rank(PRESETS["lmodire"], 7), next_rank(PRESETS["french"], 7)
+    (10, None)
+    """
+    position = RANKS.index(rank)
+    if position + 1 >= len(RANKS):
+        return None
+    nxt = RANKS[position + 1]
+    if rank == 7 and nxt == 10 and not rules.seven_ten_adjacent:
+        return None
+    return nxt
+
+
+def table_cards_captured(rules, table, card):
+    """The table cards a played ``card`` takes by an ordinary capture (every
+    card of its rank, then every copy of each rank of the upward run), or []
+    when the table holds no card of that rank.
+
+    >>> from solver.rules import PRESETS
+    >>> table_cards_captured(PRESETS["lmodire"], [4, 5, 6, 7, 10, 12], 5)
+    [5, 6, 7, 10]
+    """
+    if card not in table:
+        return []
+    taken = []
+    rank = card
+    while rank is not None and rank in table:
+        for t in table:
+            if t == rank:
+                taken.append(t)
+        rank = next_rank(rules, rank)
+    return taken
+
+
+def remove_cards(table, cards):
+    """A copy of ``table`` without one copy of each card of ``cards``."""
+    left = list(table)
+    for c in cards:
+        left.remove(c)
+    return left
+
+
+# ---------------------------------------------------------------------------
+# One card played.
+# ---------------------------------------------------------------------------
+
+def reference_events(rules, table, prev, show, card, is_last_card_of_hand):
+    """What playing ``card`` does (RULES.md, "A turn").
+
+    ``prev``: rank of the card the previous player just left on the table in
+    this deal, or None. ``show``: (rank, size) shown pile owned by the
+    previous player's side, or None. ``is_last_card_of_hand``: this is the
+    very last card played in the hand.
+
+    Returns a dict:
+      kind            "answer" | "hit" | "capture" | "drop"
+      table           the table after the play (new list)
+      from_table      table cards taken (list of ranks)
+      gained          cards going into the mover's side's pile
+      lost_by_other   cards leaving the previous player's side's pile
+      capture         True if the play counts as a capture (last capturer)
+      hit, missa      bools
+      answer          0, or the size of the shown pile answered (2 or 3)
+      points          points the mover's side scores with this play
+      prev, show      the values for the next player
+    """
+    ev = {
+        "kind": "drop", "table": list(table), "from_table": [], "gained": 0,
+        "lost_by_other": 0, "capture": False, "hit": False, "missa": False,
+        "answer": 0, "points": 0, "prev": None, "show": None,
+    }
+
+    # Answers: the shown pile of rank r and size 2 (answer for hit[1]) or 3
+    # (answer for hit[2]); only when the rules have that answer.
+    if show is not None:
+        show_rank, show_size = show
+        answer_index = show_size - 1          # size 2 -> hit[1], 3 -> hit[2]
+        if card == show_rank and answer_index < len(rules.hit):
+            ev["kind"] = "answer"
+            ev["answer"] = show_size
+            ev["gained"] = show_size + 1      # the shown cards + the own card
+            ev["lost_by_other"] = show_size
+            ev["capture"] = True
+            ev["points"] = rules.hit[answer_index] + rules.capture_point
+            # The answer takes nothing from the table and is never a missa.
+            if show_size == 2:
+                ev["show"] = (show_rank, 3)
+            return ev
+
+    captured = table_cards_captured(rules, table, card)
+    if not captured:
+        # No match: the card stays on the table.
+        ev["table"] = list(table) + [card]
+        ev["prev"] = card
+        return ev
+
+    ev["kind"] = "capture"
+    ev["capture"] = True
+    ev["from_table"] = captured
+    ev["gained"] = len(captured) + 1
+    ev["table"] = remove_cards(table, captured)
+    points = rules.capture_point
+
+    if prev is not None and card == prev:
+        # The previous player's lone card is captured with the same rank.
+        ev["kind"] = "hit"
+        ev["hit"] = True
+        points += rules.hit[0]
+        if len(rules.hit) >= 2:
+            ev["show"] = (card, 2)
+
+    if len(ev["table"]) == 0:
+        # Took every card of a table that was not empty (it held at least
+        # the captured card).
+        if rules.missa_on_last_card or not is_last_card_of_hand:
+            ev["missa"] = True
+            points += rules.missa
+
+    ev["points"] = points
+    return ev
+
+
+# ---------------------------------------------------------------------------
+# Declarations.
+# ---------------------------------------------------------------------------
+
+TRINGA = 2
+RONDA = 1
+
+
+def best_declaration(rules, hand):
+    """The best declaration of one hand: (kind, rank) with kind TRINGA (2) or
+    RONDA (1), or None. Three or four of a kind is a Tringa when
+    ``rules.tringa > 0``, else a Ronda of that rank. Tuples compare as
+    "better": kind first, then rank (ace low; printed ranks are in order).
+
+    >>> from solver.rules import PRESETS
+    >>> best_declaration(PRESETS["lmodire"], [3, 3, 3]), best_declaration(PRESETS["french"], [3, 3, 3])
+    ((2, 3), (1, 3))
+    """
+    if rules.ronda == 0:
+        return None
+    best = None
+    for rank in RANKS:
+        count = 0
+        for c in hand:
+            if c == rank:
+                count += 1
+        if count >= 3 and rules.tringa > 0:
+            d = (TRINGA, rank)
+        elif count >= 2:
+            d = (RONDA, rank)
+        else:
+            continue
+        if best is None or d > best:
+            best = d
+    return best
+
+
+def declaration_points(rules, hands):
+    """Points [side 0, side 1] scored by the declarations of freshly dealt
+    ``hands`` (one per seat, side = seat % 2).
+
+    >>> from solver.rules import PRESETS
+    >>> declaration_points(PRESETS["lmodire"], [[5, 5, 1], [7, 7, 2]])
+    [0, 1]
+    """
+    points = [0, 0]
+    if rules.ronda == 0:
+        return points
+    decls = [best_declaration(rules, h) for h in hands]
+    declared_sides = []
+    for seat in range(len(hands)):
+        if decls[seat] is not None and seat % 2 not in declared_sides:
+            declared_sides.append(seat % 2)
+    if not declared_sides:
+        return points
+    top = None
+    for d in decls:
+        if d is not None and (top is None or d > top):
+            top = d
+    top_sides = []
+    for seat in range(len(hands)):
+        if decls[seat] == top and seat % 2 not in top_sides:
+            top_sides.append(seat % 2)
+    value = rules.tringa if top[0] == TRINGA else rules.ronda
+    if len(top_sides) == 1:
+        side = top_sides[0]
+        other = 1 - side
+        if rules.declare_contested != 0 and other in declared_sides:
+            value = rules.declare_contested
+        points[side] += value       # partners tying: counted once
+    else:
+        if rules.declare_tie == "split":
+            half = math.ceil(value / 2)
+            points[0] += half
+            points[1] += half
+        # "nobody": nobody scores
+    return points
+
+
+# ---------------------------------------------------------------------------
+# Dealing and the end of the hand.
+# ---------------------------------------------------------------------------
+
+def next_deal_size(rules, players, stock):
+    """Cards a player of the next deal from ``stock``."""
+    sizes = deal_sizes(rules, players)
+    for k in range(len(sizes)):
+        remaining = 0
+        for s in sizes[k:]:
+            remaining += s * players
+        if remaining == len(stock):
+            return sizes[k]
+    raise ValueError(f"a stock of {len(stock)} cards fits no deal of {sizes}")
+
+
+def deal(rules, players, stock, leader):
+    """(new hands, rest of the stock): the leader gets the first n cards, the
+    following seat the next n, and so on."""
+    n = next_deal_size(rules, players, stock)
+    hands = [[] for _ in range(players)]
+    for i in range(players):
+        seat = (leader + i) % players
+        hands[seat] = list(stock[i * n:(i + 1) * n])
+    return hands, list(stock[n * players:])
+
+
+def end_of_hand_points(rules, table, last_side, piles):
+    """Points [side 0, side 1] after the last card: the table sweep, the
+    last-capture bonus and the card count over the final piles."""
+    piles = list(piles)
+    points = [0, 0]
+    if last_side is not None:
+        piles[last_side] += len(table)
+        points[last_side] += rules.last_capture_bonus
+    for side in (0, 1):
+        if piles[side] > 20:
+            points[side] += piles[side] - 20
+    return points
+
+
+# ---------------------------------------------------------------------------
+# Minimax.
+# ---------------------------------------------------------------------------
+
+def _value_side0(rules, players, table, hands, stock, turn, leader, prev,
+                 show, last_side, piles):
+    """Side 0's points minus side 1's from here to the end of the hand under
+    optimal play (side 0 maximises, side 1 minimises)."""
+    all_empty = True
+    for h in hands:
+        if h:
+            all_empty = False
+    if all_empty:
+        if stock:
+            new_hands, new_stock = deal(rules, players, stock, leader)
+            decl = declaration_points(rules, new_hands)
+            # Nothing carries across a deal: prev and show reset.
+            return (decl[0] - decl[1]) + _value_side0(
+                rules, players, table, new_hands, new_stock, leader, leader,
+                None, None, last_side, piles)
+        end = end_of_hand_points(rules, table, last_side, piles)
+        return end[0] - end[1]
+    moves = _move_values_side0(rules, players, table, hands, stock, turn,
+                               leader, prev, show, last_side, piles)
+    if turn % 2 == 0:
+        return max(moves.values())
+    return min(moves.values())
+
+
+def _move_values_side0(rules, players, table, hands, stock, turn, leader,
+                       prev, show, last_side, piles):
+    """{rank: side-0 value of playing it} for each distinct rank in the
+    mover's hand."""
+    hand = hands[turn]
+    if not hand:
+        raise ValueError(f"seat {turn} is to move with an empty hand")
+    side = turn % 2
+    out = {}
+    for card in hand:
+        if card in out:
+            continue
+        new_hands = [list(h) for h in hands]
+        new_hands[turn].remove(card)
+        is_last = not stock and all(len(h) == 0 for h in new_hands)
+        ev = reference_events(rules, table, prev, show, card, is_last)
+        new_piles = list(piles)
+        new_piles[side] += ev["gained"]
+        new_piles[1 - side] -= ev["lost_by_other"]
+        new_last = side if ev["capture"] else last_side
+        gain = ev["points"] if side == 0 else -ev["points"]
+        out[card] = gain + _value_side0(
+            rules, players, ev["table"], new_hands, stock,
+            (turn + 1) % players, leader, ev["prev"], ev["show"], new_last,
+            new_piles)
+    return out
+
+
+def reference_value(rules, table, hands, stock, turn, leader, prev=None,
+                    show=None, last_side=None, taken=(0, 0)):
+    """Exact perfect-information value of a position for the side to move.
+
+    Returns (value, {rank: value of playing it}), values in game points for
+    the mover's side minus the other side, from now to the end of the hand
+    (declarations of deals still in the stock, the sweep, the last-capture
+    bonus, and the card count over the final piles, ``taken`` included).
+
+    If every hand is empty and the stock is not, the position is between two
+    deals: the next deal is made (its declarations count) and the mover is
+    ``leader``. If every hand and the stock are empty, the value is the end
+    of the hand's and the dict is empty.
+    """
+    players = len(hands)
+    if players not in (2, 4):
+        raise ValueError("the reference knows 2 players and 4 (partnerships) only")
+    table = list(table)
+    hands = [list(h) for h in hands]
+    stock = list(stock)
+    piles = [taken[0], taken[1]]
+    shift = 0
+    if all(len(h) == 0 for h in hands) and stock:
+        # The position is between deals: deal now (its declarations count),
+        # and the leader is the mover.
+        hands, stock = deal(rules, players, stock, leader)
+        decl = declaration_points(rules, hands)
+        shift = decl[0] - decl[1]
+        turn, prev, show = leader, None, None
+    sign = 1 if turn % 2 == 0 else -1
+    if all(len(h) == 0 for h in hands):
+        end = end_of_hand_points(rules, table, last_side, piles)
+        return float(sign * (end[0] - end[1])), {}
+    moves = _move_values_side0(rules, players, table, hands, stock, turn,
+                               leader, prev, show, last_side, piles)
+    per_rank = {}
+    for card, v in moves.items():
+        per_rank[card] = float(sign * (shift + v))
+    return max(per_rank.values()), per_rank
