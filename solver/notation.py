@@ -1,0 +1,807 @@
+"""Position lines (NOTATION.md): a strict parser, a canonical formatter and a
+lenient file reader.
+
+A position line is::
+
+    <table> <hands> <stock> <turn> [key=value ...] [; opcode operand ; ...]
+
+:func:`parse_position` reads one line into a :class:`~solver.position.Position`
+and checks that it can be a real Ronda position; anything wrong raises a
+:class:`NotationError` that names the line, the field and the problem.
+:func:`format_position` writes the canonical line back, so that
+``parse_position(format_position(p)) == p`` for every valid position and
+``format_position(parse_position(s)) == s`` for every canonical line.
+:func:`parse_file` reads a whole position file and collects the errors.
+
+>>> pos = parse_position("1.3.5.11 2.2.7/4.6.12 ? S")
+>>> pos.hands[1], pos.stock_kind, pos.turn
+([Card(rank=4, suit=None), Card(rank=6, suit=None), Card(rank=12, suit=None)], 'unknown', 0)
+>>> format_position(pos)
+'1.3.5.11 2.2.7/4.6.12 ? S'
+>>> parse_position("1.3.5.8 2.2.7/4.6.12 ? S", line=3)
+Traceback (most recent call last):
+...
+solver.notation.NotationError: line 3, table: rank 8 does not exist in a Spanish 40-card deck
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+
+from .cards import RANK_INDEX, SUITS, Card
+from .position import (
+    SEAT_NAMES,
+    Declaration,
+    Position,
+    Show,
+    side_names,
+    side_of,
+)
+from .rules import DEFAULT_PRESET, Rules, RulesError, deal_sizes, format_value, preset, stock_sizes
+
+__all__ = [
+    "NotationError",
+    "parse_position",
+    "format_position",
+    "parse_file",
+    "loads",
+    "dumps",
+    "KEY_ORDER",
+]
+
+#: Keys other than rule parameters, in canonical order (rule parameters come
+#: right after ``rules=``, in the order they were written).
+KEY_ORDER: tuple[str, ...] = (
+    "rules", "dealer", "score", "taken", "last", "gone", "declared", "prev", "show",
+)
+
+#: Rule parameters that a line may override (every Rules field but ``name``).
+RULE_KEYS: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.name != "name")
+
+#: Opcodes whose operand is a quoted text; the quotes are not stored.
+QUOTED_OPCODES: tuple[str, ...] = ("id", "c")
+
+_DECK = 40
+_ALL_SEATS = "SENW"
+_INT_RE = re.compile(r"0|[1-9][0-9]*")
+_CARD_RE = re.compile(r"([0-9]+)(.*)")
+_SHOW_RE = re.compile(r"([^:@]+):([^:@]+)(?:@(.*))?")
+_DECL_RE = re.compile(r"([A-Za-z]+):([a-z]+)(.*)")
+_OPCODE_RE = re.compile(r"[a-z][a-z0-9_]*")
+_NUMBER_RE = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+_QUOTED_RE = re.compile(r'"([^"]*)"')
+
+
+class NotationError(ValueError):
+    """A position line that cannot be a position.
+
+    Attributes: ``line`` (1-based line number or ``None``), ``field`` (the
+    field or key at fault: ``table``, ``hands``, ``stock``, ``turn``, ``line``
+    for the line's shape, a key name such as ``taken`` or ``target``, or an
+    opcode name) and ``problem`` (what is wrong, in words).
+
+    >>> str(NotationError("hands", "rank 8 does not exist in a Spanish 40-card deck", 3))
+    'line 3, hands: rank 8 does not exist in a Spanish 40-card deck'
+    >>> str(NotationError("prev", "5 is not on the table"))
+    'prev: 5 is not on the table'
+    """
+
+    def __init__(self, field: str, problem: str, line: int | None = None) -> None:
+        super().__init__(field, problem, line)
+        self.field = field
+        self.problem = problem
+        self.line = line
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, " if self.line is not None else ""
+        return f"{where}{self.field}: {self.problem}"
+
+
+# ---------------------------------------------------------------------------
+# Small readers. Each raises NotationError(field, problem) without a line;
+# parse_position adds the line number.
+
+
+def _card(text: str, field: str) -> Card:
+    """Read one card (``5``, ``10c``) for ``field``."""
+    m = _CARD_RE.fullmatch(text)
+    if text == "":
+        raise NotationError(field, "empty card (two '.' in a row, or a '.' at an end)")
+    if m is None or m.group(1).startswith("0"):
+        raise NotationError(
+            field, f"{text!r} is not a card (a rank 1-7 or 10-12 and an optional suit o, c, e, b)")
+    rank = int(m.group(1))
+    suit = m.group(2)
+    if rank not in RANK_INDEX:
+        raise NotationError(field, f"rank {rank} does not exist in a Spanish 40-card deck")
+    if suit == "":
+        return Card(rank, None)
+    if len(suit) != 1 or suit not in SUITS:
+        raise NotationError(field, f"unknown suit {suit!r} in {text!r} (suits: o, c, e, b)")
+    return Card(rank, suit)
+
+
+def _cards(text: str, field: str) -> list[Card]:
+    """Read a ``.``-joined card list, ``-`` for none."""
+    if text == "-":
+        return []
+    if text == "":
+        raise NotationError(field, "empty card list (write '-' for none)")
+    return [_card(part, field) for part in text.split(".")]
+
+
+def _hand(text: str) -> list[Card | None]:
+    """Read one hand: cards and ``?`` joined by ``.``, ``-`` for none."""
+    if text == "-":
+        return []
+    if text == "":
+        raise NotationError("hands", "empty hand (write '-' for a hand without cards)")
+    return [None if part == "?" else _card(part, "hands") for part in text.split(".")]
+
+
+def _seat(text: str, field: str, players: int) -> int:
+    """Read a seat letter for ``players`` players, as a seat index."""
+    names = SEAT_NAMES[players]
+    if text in names:
+        return names.index(text)
+    listed = " ".join(names)
+    if len(text) == 1 and text in _ALL_SEATS:
+        raise NotationError(
+            field, f"seat {text} does not exist with {players} players (seats: {listed})")
+    raise NotationError(field, f"unknown seat {text!r} (seats: {listed})")
+
+
+def _ints(text: str, field: str, players: int) -> tuple[int, ...]:
+    """Read one non-negative integer per side, comma-separated."""
+    sides = side_names(players)
+    parts = text.split(",")
+    if len(parts) != len(sides):
+        raise NotationError(
+            field, f"expected {len(sides)} numbers, one per side ({','.join(sides)}), "
+                   f"got {len(parts)}")
+    for part in parts:
+        if not _INT_RE.fullmatch(part):
+            raise NotationError(field, f"{part!r} is not a whole number of 0 or more")
+    return tuple(int(p) for p in parts)
+
+
+def _declarations(text: str, players: int) -> list[Declaration]:
+    """Read ``declared=`` entries ``seat:kind[rank]``, comma-separated."""
+    if text == "-":
+        return []
+    out = []
+    for entry in text.split(","):
+        m = _DECL_RE.fullmatch(entry)
+        if m is None:
+            raise NotationError(
+                "declared", f"{entry!r} is not seat:kind[rank] (like N:ronda or E:tringa5)")
+        seat = _seat(m.group(1), "declared", players)
+        kind = m.group(2)
+        if kind not in ("ronda", "tringa"):
+            raise NotationError("declared", f"unknown declaration {kind!r} (ronda or tringa)")
+        rank = None
+        if m.group(3):
+            card = _card(m.group(3), "declared")
+            if card.suit is not None:
+                raise NotationError(
+                    "declared", f"a declaration names a rank, not a card: {entry!r}")
+            rank = card.rank
+        out.append(Declaration(seat, kind, rank))
+    return out
+
+
+def _show(text: str, players: int) -> Show:
+    """Read ``show=rank:size[@seat]``."""
+    m = _SHOW_RE.fullmatch(text)
+    if m is None:
+        raise NotationError("show", f"{text!r} is not rank:size[@seat] (like 7:2 or 7:3@N)")
+    card = _card(m.group(1), "show")
+    if card.suit is not None:
+        raise NotationError("show", f"a show names a rank, not a card: {m.group(1)!r}")
+    if m.group(2) not in ("2", "3"):
+        raise NotationError(
+            "show", f"the size of a pile on show is 2 (after a hit) or 3 (after an answer), "
+                    f"not {m.group(2)!r}")
+    seat = _seat(m.group(3), "show", players) if m.group(3) is not None else None
+    return Show(card.rank, int(m.group(2)), seat)
+
+
+# ---------------------------------------------------------------------------
+# Splitting a line.
+
+
+def _split_line(text: str) -> tuple[str, list[str]]:
+    """Split a line into its fields part and its opcode segments, dropping
+    the comment. ``#`` and ``;`` inside double quotes (opcode operands only)
+    belong to the text."""
+    fields: str | None = None
+    segments: list[str] = []
+    current: list[str] = []
+    quoted = False
+    for ch in text:
+        if ch == '"' and fields is not None:
+            quoted = not quoted
+        elif not quoted and ch == "#":
+            break
+        elif not quoted and ch == ";":
+            if fields is None:
+                fields = "".join(current)
+            else:
+                segments.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    if fields is None:
+        fields = "".join(current)
+    else:
+        segments.append("".join(current))
+    return fields, segments
+
+
+def _strip_comment(text: str) -> str:
+    """The line without its comment (quote-aware after the first ``;``)."""
+    fields, segments = _split_line(text)
+    return ";".join([fields, *segments]) if segments else fields
+
+
+def _opcodes(segments: list[str]) -> list[tuple[str, str]]:
+    """Read ``opcode operand`` segments into ``(name, operand)`` pairs."""
+    if segments and segments[-1].strip() == "":
+        segments = segments[:-1]  # a trailing ';' is allowed
+    ops: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for seg in segments:
+        parts = seg.strip().split(None, 1)
+        if not parts:
+            raise NotationError("opcode", "empty opcode between two ';'")
+        name = parts[0]
+        operand = parts[1].strip() if len(parts) > 1 else ""
+        if not _OPCODE_RE.fullmatch(name):
+            raise NotationError(
+                "opcode", f"{name!r} is not an opcode name (lowercase letters, digits and _)")
+        if name in seen:
+            raise NotationError(name, "opcode given twice")
+        seen.add(name)
+        if operand.count('"') % 2:
+            raise NotationError(name, "unterminated quote")
+        if name in QUOTED_OPCODES:
+            m = _QUOTED_RE.fullmatch(operand)
+            if m is None:
+                raise NotationError(name, f'the operand must be one quoted text, like {name} "..."')
+            operand = m.group(1)
+        elif name in ("bm", "am"):
+            if not operand:
+                raise NotationError(name, "expected one or more cards")
+            moves = operand.split()
+            for move in moves:
+                _card(move, name)
+            operand = " ".join(moves)
+        elif name == "v":
+            if not _NUMBER_RE.fullmatch(operand):
+                raise NotationError(name, f"expected a number of points, got {operand!r}")
+        ops.append((name, operand))
+    return ops
+
+
+# ---------------------------------------------------------------------------
+# The parser.
+
+
+def parse_position(text: str, line: int | None = None) -> Position:
+    """Read one position line (NOTATION.md) into a Position, strictly.
+
+    ``text`` is one line; a ``#`` comment and surrounding whitespace are
+    ignored. ``line`` is the 1-based line number to name in errors.
+
+    The Position is filled as its docstring says: hands in seat order,
+    ``None`` for ``?``; seats as indices; ``score``/``taken`` ``None`` when
+    absent; ``overrides`` holds the rule parameter texts in line order and
+    ``rules`` the preset with them applied; the operands of ``id`` and ``c``
+    are stored without their quotes, ``bm``/``am`` as single-space-separated
+    cards, any other opcode as written.
+
+    Raises NotationError (with ``line``; the first problem found wins) for
+    anything that is not a valid position, in this order: the line's shape
+    (``line``), cards and fields (``table``, ``hands``, ``stock``,
+    ``turn``), each key in line order (unknown, given twice, bad value, a
+    seat that does not exist), the opcodes, the rules (``rules`` or the
+    parameter's name), then the consistency checks of :func:`_check`.
+    docs/notation.md lists every message.
+    """
+    try:
+        return _parse(text)
+    except NotationError as err:
+        err.line = line
+        err.args = (err.field, err.problem, line)
+        raise
+
+
+def _parse(text: str) -> Position:
+    text = text.strip()
+    if "\n" in text or "\r" in text:
+        raise NotationError("line", "a position is a single line")
+    head, segments = _split_line(text)
+    tokens = head.split()
+    if not tokens:
+        raise NotationError("line", "empty line, expected <table> <hands> <stock> <turn>")
+    positional = 0
+    while positional < len(tokens) and "=" not in tokens[positional]:
+        positional += 1
+    if positional != 4:
+        raise NotationError(
+            "line", f"expected 4 fields <table> <hands> <stock> <turn> before any key, "
+                    f"got {positional}")
+    for tok in tokens[4:]:
+        if "=" not in tok:
+            raise NotationError("line", f"unexpected field {tok!r} after the keys (key=value)")
+
+    table_text, hands_text, stock_text, turn_text = tokens[:4]
+    table = _cards(table_text, "table")
+    hand_texts = hands_text.split("/")
+    if len(hand_texts) not in (2, 3, 4):
+        raise NotationError(
+            "hands", f"expected 2, 3 or 4 hands joined by '/', got {len(hand_texts)}")
+    hands = [_hand(h) for h in hand_texts]
+    players = len(hands)
+
+    if "?" in stock_text and stock_text != "?":
+        raise NotationError("stock", "'?' stands for the whole stock and cannot be in a list")
+    if stock_text == "?":
+        stock_kind, stock = "unknown", []
+    elif stock_text.startswith("~"):
+        if stock_text == "~":
+            raise NotationError("stock", "'~' must be followed by a card list or '-'")
+        stock_kind, stock = "shuffled", _cards(stock_text[1:], "stock")
+    else:
+        stock_kind, stock = "known", _cards(stock_text, "stock")
+    turn = _seat(turn_text, "turn", players)
+
+    pos = Position(table=table, hands=hands, stock_kind=stock_kind, stock=stock, turn=turn)
+    preset_name = DEFAULT_PRESET
+    given: set[str] = set()
+    for tok in tokens[4:]:
+        key, _, value = tok.partition("=")
+        if key == "":
+            raise NotationError("line", f"a key is missing before '=' in {tok!r}")
+        if key not in KEY_ORDER and key not in RULE_KEYS:
+            raise NotationError(
+                key, "unknown key (keys: " + ", ".join(KEY_ORDER)
+                + ", or a rule parameter such as target)")
+        if key in given:
+            raise NotationError(key, "given twice")
+        given.add(key)
+        if value == "":
+            raise NotationError(key, "empty value")
+        if key == "rules":
+            preset_name = value
+        elif key in RULE_KEYS:
+            pos.overrides[key] = value
+        elif key == "dealer":
+            pos.dealer = _seat(value, key, players)
+        elif key == "last":
+            pos.last = _seat(value, key, players)
+        elif key in ("score", "taken"):
+            setattr(pos, key, _ints(value, key, players))
+        elif key == "gone":
+            pos.gone = _cards(value, key)
+        elif key == "declared":
+            pos.declared = _declarations(value, players)
+        elif key == "prev":
+            pos.prev = _card(value, key)
+        elif key == "show":
+            pos.show = _show(value, players)
+    pos.ops = _opcodes(segments)
+
+    pos.preset = preset_name
+    pos.rules = _rules(preset_name, pos.overrides, players)
+    _check(pos)
+    return pos
+
+
+def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
+    """The preset with the overrides applied, one at a time so that an error
+    names its parameter; checks that the preset allows ``players``."""
+    try:
+        rules = preset(name)
+    except RulesError as err:
+        raise NotationError("rules", str(err)) from None
+    for key, value in overrides.items():
+        try:
+            rules = rules.with_overrides({key: value})
+        except RulesError as err:
+            raise NotationError(key, str(err)) from None
+    if players not in rules.players:
+        allowed = ", ".join(str(p) for p in rules.players)
+        if "players" in overrides:
+            raise NotationError(
+                "players", f"players={overrides['players']} does not allow {players} players")
+        raise NotationError(
+            "rules", f"rules={name} is for {allowed} players, not {players} "
+                     f"(override with players=)")
+    return rules
+
+
+# ---------------------------------------------------------------------------
+# Consistency checks.
+
+
+def _same(a: Card, b: Card) -> bool:
+    """Whether two cards can be the same card (same rank, suits agree)."""
+    return a.rank == b.rank and (a.suit is None or b.suit is None or a.suit == b.suit)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _check(pos: Position) -> None:
+    """Raise NotationError if ``pos`` cannot be a position (see parse_position).
+
+    The checks run in this order, the first failure wins: card counts
+    (ranks, suited duplicates), captured cards (``gone``/``taken``, ``?``),
+    the 40 cards and the stock size, hand sizes and ``dealer``, ``last``,
+    ``prev``, ``show``, ``declared``, then the ``bm``/``am`` moves.
+    """
+    counts = _check_cards(pos)
+    stock_n = _check_deck(pos)
+    deal_size = _check_hand_sizes(pos, stock_n)
+    played = sum(deal_size - len(hand) for hand in pos.hands)
+    _check_last(pos)
+    _check_prev(pos, played, deal_size)
+    _check_show(pos, played, counts)
+    _check_declared(pos, deal_size)
+    _check_moves(pos)
+
+
+def _check_cards(pos: Position) -> Counter[int]:
+    """No suited card twice, no rank over 4 times in table, hands, stock and
+    gone (``prev`` is one of the table cards). Returns the rank counts."""
+    counts: Counter[int] = Counter()
+    seen: set[Card] = set()
+    groups = (
+        ("table", pos.table),
+        ("hands", [c for h in pos.hands for c in h if c is not None]),
+        ("stock", pos.stock),
+        ("gone", pos.gone or []),
+    )
+    for field, cards in groups:
+        for card in cards:
+            if card.suit is not None:
+                if card in seen:
+                    raise NotationError(field, f"card {card} appears twice")
+                seen.add(card)
+            counts[card.rank] += 1
+            if counts[card.rank] > 4:
+                raise NotationError(
+                    field, f"rank {card.rank} appears more than 4 times (a deck has 4)")
+    return counts
+
+
+def _check_deck(pos: Position) -> int:
+    """``gone`` agrees with ``taken``; ``?`` after captures needs ``gone``;
+    the cards add up to 40; the stock fills whole deals. Returns the stock
+    size (for ``?``: the rest of the deck)."""
+    p = pos.players
+    piles = pos.pile_sizes()
+    taken_sum = sum(piles)
+    taken_text = ",".join(map(str, piles))
+    if pos.gone is not None and len(pos.gone) != taken_sum:
+        gone_n = _plural(len(pos.gone), "card")
+        if pos.taken is None:
+            raise NotationError("gone", f"gone holds {gone_n} but taken= is absent (0 each)")
+        raise NotationError("gone", f"gone holds {gone_n} but taken={taken_text} makes {taken_sum}")
+    if taken_sum and pos.gone is None:
+        if pos.stock_kind == "unknown":
+            raise NotationError(
+                "stock", f"'?' with taken={taken_text} needs gone= (the captured cards)")
+        if any(c is None for h in pos.hands for c in h):
+            raise NotationError(
+                "hands", f"'?' with taken={taken_text} needs gone= (the captured cards)")
+
+    in_hands = sum(len(h) for h in pos.hands)
+    held = len(pos.table) + in_hands
+    taken_desc = f"taken={taken_text}" if pos.taken is not None else "taken 0 (taken= absent)"
+    if pos.stock_kind == "unknown":
+        stock_n = _DECK - held - taken_sum
+        if stock_n < 0:
+            raise NotationError(
+                "stock", f"'?' is the rest of the deck, but the table ({len(pos.table)}), "
+                         f"the hands ({in_hands}) and {taken_desc} already make "
+                         f"{held + taken_sum}, more than 40")
+    else:
+        stock_n = len(pos.stock)
+        total = held + stock_n + taken_sum
+        if total != _DECK:
+            raise NotationError(
+                "taken", f"the table ({len(pos.table)}), the hands ({in_hands}), "
+                         f"the stock ({stock_n}) and {taken_desc} make {total} cards, not 40")
+    sizes = stock_sizes(pos.rules, p)
+    if sizes.get(stock_n, 0) < 1:
+        valid = ", ".join(str(n) for n, k in sorted(sizes.items()) if k >= 1)
+        what = _plural(stock_n, "card")
+        if pos.stock_kind == "unknown":
+            what = f"'?' leaves {what} for the stock"
+        raise NotationError(
+            "stock", f"{what}, which is not a stock between whole deals ({p} players: {valid})")
+    return stock_n
+
+
+def _check_hand_sizes(pos: Position, stock_n: int) -> int:
+    """The mover holds 1 to the deal size; after the mover, in play order,
+    the seats yet to play this round hold as many cards as the mover, then
+    those that have played one fewer; ``dealer`` agrees. Returns the size of
+    the current deal."""
+    p = pos.players
+    names = SEAT_NAMES[p]
+    deals = deal_sizes(pos.rules, p)
+    deal = stock_sizes(pos.rules, p)[stock_n] - 1
+    deal_size = deals[deal]
+    mover = pos.turn
+    h = len(pos.hands[mover])
+    if h == 0:
+        raise NotationError("hands", f"{names[mover]} is to play but holds no card")
+    if h > deal_size:
+        raise NotationError(
+            "hands", f"{names[mover]}, to play, holds {_plural(h, 'card')} but deal "
+                     f"{deal + 1} of {len(deals)} gives {deal_size} a player")
+    fewer_at: int | None = None
+    for step in range(1, p):
+        seat = (mover + step) % p
+        hs = len(pos.hands[seat])
+        if hs not in (h, h - 1):
+            raise NotationError(
+                "hands", f"{names[seat]} holds {_plural(hs, 'card')} but {names[mover]}, to "
+                         f"play, holds {h}: every hand holds {h} or {h - 1}")
+        if hs == h - 1 and fewer_at is None:
+            fewer_at = seat
+        elif hs == h and fewer_at is not None:
+            raise NotationError(
+                "hands", f"{names[seat]} holds {_plural(h, 'card')} after {names[fewer_at]} "
+                         f"with {h - 1}: after {names[mover]} (to play) the seats yet to play "
+                         f"this round come first")
+    leader = fewer_at if fewer_at is not None else mover
+    if pos.dealer is not None and (pos.dealer + 1) % p != leader:
+        raise NotationError(
+            "dealer", f"dealer={names[pos.dealer]} does not agree with the hand sizes, "
+                      f"which make {names[(leader - 1) % p]} the dealer")
+    return deal_size
+
+
+def _check_last(pos: Position) -> None:
+    """Captures need ``last=``, and the last capturer's side has a pile."""
+    p = pos.players
+    names = SEAT_NAMES[p]
+    piles = pos.pile_sizes()
+    if sum(piles) and pos.last is None:
+        raise NotationError(
+            "taken", "cards were taken, so last= (the side that captured last) is needed")
+    if pos.last is not None and piles[side_of(pos.last, p)] == 0:
+        if pos.taken is None:
+            raise NotationError(
+                "last", f"last={names[pos.last]} but taken= is absent (nobody has captured)")
+        raise NotationError(
+            "last", f"last={names[pos.last]} but that side has taken no card "
+                    f"(taken={','.join(map(str, piles))})")
+
+
+def _check_prev(pos: Position, played: int, deal_size: int) -> None:
+    """``prev``: a card played in this deal, still on the table."""
+    if pos.prev is None:
+        return
+    if played == 0:
+        raise NotationError(
+            "prev", f"no card has been played in the current deal "
+                    f"(every hand holds {deal_size})")
+    if not any(_same(pos.prev, c) for c in pos.table):
+        raise NotationError("prev", f"{pos.prev} is not on the table")
+
+
+def _check_show(pos: Position, played: int, counts: Counter[int]) -> None:
+    """``show``: answers exist in the rules, enough cards played this deal,
+    the pile is the previous player's (who captured last), no card of the
+    rank left on the table, and the shown cards fit the rank count."""
+    show = pos.show
+    if show is None:
+        return
+    p = pos.players
+    names = SEAT_NAMES[p]
+    previous = (pos.turn - 1) % p
+    text = f"show={show.rank}:{show.size}"
+    if len(pos.rules.hit) < show.size:
+        answer = "5" if show.size == 2 else "10"
+        raise NotationError(
+            "show", f"the rules have no answer for {answer} "
+                    f"(hit={format_value(pos.rules.hit)})")
+    if pos.prev is not None:
+        raise NotationError(
+            "show", "prev= and show= cannot both hold: the player who just played "
+                    "either left a card or captured")
+    if played < show.size:
+        raise NotationError(
+            "show", f"{text} needs at least {show.size} cards played in the current deal, "
+                    f"not {played}")
+    if show.seat is not None and show.seat != previous:
+        raise NotationError(
+            "show", f"the pile on show belongs to the player who just played "
+                    f"({names[previous]}), not {names[show.seat]}")
+    if pos.last is None:
+        raise NotationError(
+            "show", f"{text} needs last= (the player who just played captured last)")
+    if side_of(pos.last, p) != side_of(previous, p):
+        raise NotationError(
+            "show", f"the pile on show is {names[previous]}'s, who captured last, "
+                    f"but last={names[pos.last]}")
+    if any(c.rank == show.rank for c in pos.table):
+        raise NotationError(
+            "show", f"the table holds a {show.rank}, but the hit took every "
+                    f"{show.rank} on the table")
+    if pos.gone is not None:
+        have = sum(1 for c in pos.gone if c.rank == show.rank)
+        if have < show.size:
+            raise NotationError(
+                "show", f"gone holds {have} of rank {show.rank}, fewer than the "
+                        f"{show.size} on show")
+    elif counts[show.rank] + show.size > 4:
+        raise NotationError(
+            "show", f"{show.size} of rank {show.rank} on show and {counts[show.rank]} "
+                    f"elsewhere make more than 4")
+
+
+def _check_declared(pos: Position, deal_size: int) -> None:
+    """``declared``: the rules have that declaration, one per seat, and the
+    seat's known cards (plus its unknown and already played cards) can hold
+    the pair or triple; with Tringas in the rules a hand holding three of a
+    kind declares the Tringa, not a Ronda."""
+    names = SEAT_NAMES[pos.players]
+    rules = pos.rules
+    declared_seats: set[int] = set()
+    for decl in pos.declared:
+        entry = f"{names[decl.seat]}:{decl.kind}{decl.rank if decl.rank is not None else ''}"
+        if rules.ronda == 0:
+            raise NotationError("declared", f"the rules ({pos.preset}) have no declarations")
+        if decl.kind == "tringa" and rules.tringa == 0:
+            raise NotationError(
+                "declared", f"the rules ({pos.preset}) have no Tringa "
+                            f"(three of a kind is a Ronda)")
+        if decl.seat in declared_seats:
+            raise NotationError("declared", f"{names[decl.seat]} declared twice")
+        declared_seats.add(decl.seat)
+        hand = pos.hands[decl.seat]
+        have = Counter(c.rank for c in hand if c is not None)
+        open_slots = sum(1 for c in hand if c is None) + (deal_size - len(hand))
+        need = 3 if decl.kind == "tringa" else 2
+        ranks = [decl.rank] if decl.rank is not None else list(RANK_INDEX)
+        if not any(have[r] + open_slots >= need for r in ranks):
+            raise NotationError("declared", f"{entry} does not fit {names[decl.seat]}'s hand")
+        if decl.kind == "ronda" and rules.tringa > 0:
+            triple = [r for r in ranks if have[r] >= 3]
+            if triple:
+                raise NotationError(
+                    "declared", f"{entry}: {names[decl.seat]} holds three {triple[0]}s "
+                                f"and declares the Tringa only")
+
+
+def _check_moves(pos: Position) -> None:
+    """``bm``/``am`` moves are in the mover's hand when it is fully known."""
+    hand = pos.hands[pos.turn]
+    if any(c is None for c in hand):
+        return
+    for name, operand in pos.ops:
+        if name in ("bm", "am"):
+            for move in operand.split():
+                card = _card(move, name)
+                if not any(_same(card, c) for c in hand if c is not None):
+                    raise NotationError(
+                        name, f"{card} is not in {pos.seat_name(pos.turn)}'s hand")
+
+
+# ---------------------------------------------------------------------------
+# The formatter.
+
+
+def _format_hand(hand: list[Card | None]) -> str:
+    if not hand:
+        return "-"
+    return ".".join("?" if c is None else str(c) for c in hand)
+
+
+def _format_list(cards: list[Card]) -> str:
+    return ".".join(str(c) for c in cards) if cards else "-"
+
+
+def format_position(pos: Position) -> str:
+    """The canonical line of a position.
+
+    Fields, then keys in the order ``rules=`` (left out for the default
+    preset), the rule overrides in ``pos.overrides`` order, ``dealer``,
+    ``score``, ``taken``, ``last``, ``gone``, ``declared``, ``prev``,
+    ``show`` (each only when set), then `` ; opcode operand`` for each
+    opcode, the operands of ``id`` and ``c`` in double quotes. Cards keep
+    their suits and order.
+
+    Raises ValueError for an ``id``/``c`` operand holding a double quote
+    (it could not be read back).
+
+    >>> from solver.cards import Card
+    >>> format_position(Position(table=[Card(5, "o")], hands=[[Card(7)], [None]],
+    ...                          stock_kind="known", stock=[], turn=1, taken=(20, 18), last=0))
+    '5o 7/? - N taken=20,18 last=S'
+    """
+    p = pos.players
+    names = SEAT_NAMES[p]
+    if pos.stock_kind == "unknown":
+        stock = "?"
+    elif pos.stock_kind == "shuffled":
+        stock = "~" + _format_list(pos.stock)
+    else:
+        stock = _format_list(pos.stock)
+    parts = [
+        _format_list(pos.table),
+        "/".join(_format_hand(h) for h in pos.hands),
+        stock,
+        names[pos.turn],
+    ]
+    if pos.preset != DEFAULT_PRESET:
+        parts.append(f"rules={pos.preset}")
+    parts.extend(f"{k}={v}" for k, v in pos.overrides.items())
+    if pos.dealer is not None:
+        parts.append(f"dealer={names[pos.dealer]}")
+    if pos.score is not None:
+        parts.append("score=" + ",".join(map(str, pos.score)))
+    if pos.taken is not None:
+        parts.append("taken=" + ",".join(map(str, pos.taken)))
+    if pos.last is not None:
+        parts.append(f"last={names[pos.last]}")
+    if pos.gone is not None:
+        parts.append("gone=" + _format_list(pos.gone))
+    if pos.declared:
+        parts.append("declared=" + ",".join(
+            f"{names[d.seat]}:{d.kind}{d.rank if d.rank is not None else ''}"
+            for d in pos.declared))
+    if pos.prev is not None:
+        parts.append(f"prev={pos.prev}")
+    if pos.show is not None:
+        seat = f"@{names[pos.show.seat]}" if pos.show.seat is not None else ""
+        parts.append(f"show={pos.show.rank}:{pos.show.size}{seat}")
+    line = " ".join(parts)
+    for name, operand in pos.ops:
+        if name in QUOTED_OPCODES:
+            if '"' in operand:
+                raise ValueError(f"the {name} operand cannot hold a double quote: {operand!r}")
+            operand = f'"{operand}"'
+        line += f" ; {name} {operand}" if operand else f" ; {name}"
+    return line
+
+
+# ---------------------------------------------------------------------------
+# Files.
+
+
+def parse_file(text: str) -> list[tuple[int, Position | NotationError]]:
+    """Read a position file: every line that is not blank or comment-only,
+    as ``(line number, Position or NotationError)``, numbers 1-based.
+
+    Errors are collected, not raised.
+
+    >>> text = "# two lines\\n\\n5 1/2 - N taken=20,17 last=S\\n5 1/2 - N taken=20,16 last=S\\n"
+    >>> [(n, str(r) if isinstance(r, NotationError) else format_position(r))
+    ...  for n, r in parse_file(text)]  # doctest: +NORMALIZE_WHITESPACE
+    [(3, '5 1/2 - N taken=20,17 last=S'),
+     (4, 'line 4, taken: the table (1), the hands (2), the stock (0) and taken=20,16 make 39 cards, not 40')]
+    """
+    out: list[tuple[int, Position | NotationError]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if _strip_comment(raw).strip() == "":
+            continue
+        try:
+            out.append((number, parse_position(raw, line=number)))
+        except NotationError as err:
+            out.append((number, err))
+    return out
+
+
+loads = parse_position
+dumps = format_position
