@@ -51,7 +51,7 @@ def main() -> None:
 def solve(files, as_json, method, samples, seed) -> None:
     """Evaluate every position line in FILES (`-` for standard input)."""
     out = Console(soft_wrap=False)
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     results, errors = [], []
     failed = mismatch = False
     agree = disagree = 0

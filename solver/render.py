@@ -62,7 +62,7 @@ def analysis_table(a: Analysis) -> Table:
         t.add_column("± s.e.", justify="right")
         t.add_column("best in", justify="right")
     t.add_column("loss", justify="right")
-    t.add_column("now")
+    t.add_column("effect")
     for mv in a.moves:
         loss = a.value - mv.value
         row = [Text(mv.move, style="bold green" if mv.move in a.best else ""),
@@ -92,7 +92,7 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str]) -> Group:
     summary.append(best, style="bold green")
     summary.append(f"   value {value} points for {pos.seat_name(pos.turn)}'s side\n")
     if a.pv:
-        summary.append("line  ", style="bold")
+        summary.append("pv    ", style="bold")
         summary.append(_pv_text(pos, a.pv) + "\n")
     summary.append(f"{a.method}: {a.note}; {a.nodes:,} nodes, {a.seconds:.3f} s", style="dim")
     parts.append(summary)
