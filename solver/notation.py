@@ -441,11 +441,12 @@ def _check(pos: Position) -> None:
     """Raise NotationError if ``pos`` cannot be a position (see parse_position).
 
     The checks run in this order, the first failure wins: card counts
-    (ranks, suited duplicates), captured cards (``gone``/``taken``, ``?``),
+    (ranks, suited duplicates), no pair on a distinct table, captured cards (``gone``/``taken``, ``?``),
     the 40 cards and the stock size, hand sizes and ``dealer``, ``last``,
     ``prev``, ``show``, ``declared``, then the ``bm``/``am`` moves.
     """
     counts = _check_cards(pos)
+    _check_table(pos)
     stock_n = _check_deck(pos)
     deal_size = _check_hand_sizes(pos, stock_n)
     played = sum(deal_size - len(hand) for hand in pos.hands)
@@ -478,6 +479,20 @@ def _check_cards(pos: Position) -> Counter[int]:
                 raise NotationError(
                     field, f"rank {card.rank} appears more than 4 times (a deck has 4)")
     return counts
+
+
+def _check_table(pos: Position) -> None:
+    """With ``table_rule=distinct`` the opening table holds four different
+    ranks, and a card of a rank on the table always captures it, so the
+    table can never hold two cards of one rank."""
+    if pos.rules.table_rule != "distinct":
+        return
+    ranks = [c.rank for c in pos.table]
+    for rank in ranks:
+        if ranks.count(rank) > 1:
+            raise NotationError(
+                "table", f"two {rank}s cannot lie on the table with table_rule=distinct "
+                f"(a card always takes its rank)")
 
 
 def _check_deck(pos: Position) -> int:

@@ -47,11 +47,20 @@ def random_position(rng: random.Random, players: int, preset: str):
         deck = deck[size:]
     stock = deck[:stock_len]
     deck = deck[stock_len:]
-    table = deck[:rng.randint(0, 6)]
-    deck = deck[len(table):]
+    n_table = rng.randint(0, 6)
+    table = []
+    for card in list(deck):
+        if len(table) == n_table:
+            break
+        if rules.table_rule == "distinct" and card in table:
+            continue        # a distinct table never holds a pair
+        table.append(card)
+        deck.remove(card)
     taken0 = rng.randint(0, len(deck))
     taken = (taken0, len(deck) - taken0)
-    last = rng.choice([0, 1]) if len(deck) else rng.choice([None, 0, 1])
+    last = rng.choice([0, 1]) if len(deck) else None
+    if last is not None and taken[last] == 0:
+        last = 1 - last     # the last capturer has cards in its pile
     played_this_deal = turn != 0
     prev = show = None
     if played_this_deal and rng.random() < 0.5:
@@ -59,10 +68,11 @@ def random_position(rng: random.Random, players: int, preset: str):
         if singles:
             prev = rng.choice(singles)
     elif played_this_deal and rng.random() < 0.4 and len(rules.hit) > 1 and last is not None:
-        absent = [r for r in range(10) if r not in table]
-        if absent and len(deck) >= 2:
+        absent = [r for r in range(10) if r not in table and deck.count(r) >= 2]
+        shower = (turn - 1) % players % 2
+        if absent and taken[shower] >= 2:
             show = (rng.choice(absent), 2)
-            last = (turn - 1) % players % 2
+            last = shower
     return rules, table, hands, stock, turn, prev, show, last, taken
 
 

@@ -240,9 +240,11 @@ ERRORS = [
      "stock: '?' leaves 31 cards for the stock, which is not a stock between whole deals "
      "(2 players: 0, 6, 12, 18, 24, 30)"),
     ("1.2.3.4.5.6.7.10.11.12.1.2.3.4.5.6.7.10.11.12.1.2.3.4.5.6.7.10.11.12.1.2.3.4.5.6.7.10.11.12"
-     " ?/? ? S",
+     " ?/? ? S rules=mod",
      "stock: '?' is the rest of the deck, but the table (40), the hands (2) and taken 0 "
      "(taken= absent) already make 42, more than 40"),
+    ("1.3.3.11 2.2.7/4.6.12 ? S",
+     "table: two 3s cannot lie on the table with table_rule=distinct (a card always takes its rank)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S taken=10,10 last=S",
      "stock: '?' with taken=10,10 needs gone= (the captured cards)"),
     ("5 7/? - S taken=20,17 last=S",
@@ -396,6 +398,14 @@ def positions(draw: st.DrawFn) -> Position:
     rest = list(deck[at + stock_n:])
     n_table = draw(st.integers(0, min(len(rest), 10)))
     table, gone = rest[:n_table], rest[n_table:]
+    if rules.table_rule == "distinct":
+        # a distinct table never holds two cards of one rank
+        ranks_seen: set[int] = set()
+        kept = []
+        for c in table:
+            (gone if c.rank in ranks_seen else kept).append(c)
+            ranks_seen.add(c.rank)
+        table = kept
 
     sides = n_sides(players)
     cuts = sorted(draw(st.lists(st.integers(0, len(gone)),
