@@ -281,6 +281,7 @@ class Game:
             dg = 2 * (decl[0] - decl[1]) if two_sided else 0
             deal_of[spos] = (packed, dg, spos + bin(packed).count("1"))
         side0 = [sides[s] == 0 for s in range(players)]
+        nxt = [(s + 1) % players for s in range(players)]
 
         def capture(table, r):
             """The table cards a play of rank index r takes (0 if none):
@@ -329,7 +330,7 @@ class Game:
                 prev = r
                 show = 0
             if hands:
-                return (table, hands, (seat + 1) % players, prev, show, last, spos), gain, ev
+                return (table, hands, nxt[seat], prev, show, last, spos), gain, ev
             # last card of a deal
             if spos != nstock:
                 packed, dg, nspos = deal_of[spos]
@@ -342,7 +343,7 @@ class Game:
                 if two_sided:
                     gain += swept if last == sides[seat] else -swept
                 table = 0
-            return (table, 0, (seat + 1) % players, -1, 0, last, spos), gain, ev | EV_END
+            return (table, 0, nxt[seat], -1, 0, last, spos), gain, ev | EV_END
 
         def children(state):
             """Every distinct play: ``[(order, gain, move, child), ...]`` in
