@@ -65,6 +65,26 @@ def ranks_of(s: CardSet) -> list[int]:
     return out
 
 
+def _multisets(avail: list[int], n: int, start: int = 0):
+    """Every count vector of ``n`` cards drawn from ``avail`` (per rank)."""
+    if n == 0:
+        yield [0] * len(avail)
+        return
+    for r in range(start, len(avail)):
+        if avail[r]:
+            for k in range(min(avail[r], n), 0, -1):
+                if k == n:
+                    combo = [0] * len(avail)
+                    combo[r] = k
+                    yield combo
+                else:
+                    sub = avail[:]
+                    sub[r] = 0
+                    for rest in _multisets(sub, n - k, r + 1):
+                        rest[r] = k
+                        yield rest
+
+
 def count(s: CardSet, r: int) -> int:
     """How many cards of rank index ``r`` the set holds."""
     return ((s >> (4 * r)) & 15).bit_count()
@@ -225,13 +245,16 @@ class Game:
     """
 
     def __init__(self, rules: Rules, players: int, leader: int,
-                 stock: Sequence[int]) -> None:
+                 stock: Sequence[int], shuffled: bool = False) -> None:
         self.rules = rules
         self.players = players
         self.leader = leader
         self.stock = tuple(stock)
+        self.shuffled = shuffled
         self.sides = tuple(s % 2 if players == 4 else s for s in range(players))
         sizes = deal_sizes(rules, players)
+        #: cards a player receives on the next deal, keyed by the stock size
+        self.next_deal = {sum(sizes[i:]) * players: sizes[i] for i in range(len(sizes))}
         total = len(self.stock)
         k = len(sizes)
         while total > 0 and k > 0:
@@ -240,8 +263,9 @@ class Game:
         if total != 0:
             raise ValueError(f"a stock of {len(self.stock)} cards does not fill whole deals")
         self.deals: dict[int, tuple[int, list[int]]] = {}
+        self._outcomes: dict[int, list] = {}
         pos = 0
-        for size in sizes[k:]:
+        for size in ([] if shuffled else sizes[k:]):
             hands_ranks = [[] for _ in range(players)]
             for i in range(players):
                 seat = (leader + i) % players
@@ -261,7 +285,10 @@ class Game:
         players = self.players
         leader = self.leader
         sides = self.sides
-        nstock = len(self.stock)
+        # the stock field of a state: cards dealt (known order) or the
+        # card set still in the stock (shuffled); "empty" compares to nstock
+        shuffled = self.shuffled
+        nstock = 0 if shuffled else len(self.stock)
         two_sided = players in (2, 4)
         hit = rules.hit
         answer_levels = len(hit)
@@ -333,6 +360,8 @@ class Game:
                 return (table, hands, nxt[seat], prev, show, last, spos), gain, ev
             # last card of a deal
             if spos != nstock:
+                if shuffled:        # a chance node: the search deals
+                    return (table, 0, leader, -1, 0, last, spos), gain, ev | EV_DEAL
                 packed, dg, nspos = deal_of[spos]
                 if two_sided:
                     gain += dg if side0[seat] else -dg
@@ -358,7 +387,8 @@ class Game:
                 child, gain, ev = play(state, m)
                 hands = child[1]
                 if not hands:
-                    out.append((gain, gain, m, None))
+                    # the end of the hand, or (shuffled stock) a chance node
+                    out.append((gain, gain, m, None if child[6] == nstock else child))
                     continue
                 if child[6] == nstock and ((hands >> shift[child[2]]) & MASK40).bit_count() == 1:
                     sign = -1
@@ -385,10 +415,66 @@ class Game:
         """Distinct rank indices the mover holds (equivalent cards once)."""
         return MOVES[(state[1] >> (HAND_BITS * state[2])) & MASK40 & LOW]
 
-    @staticmethod
-    def is_terminal(state: State) -> bool:
-        """The hand is over (no card in any hand; the stock was dealt)."""
-        return state[1] == 0
+    def is_terminal(self, state: State) -> bool:
+        """The hand is over (no card in any hand and none in the stock)."""
+        return state[1] == 0 and state[6] == (0 if self.shuffled else len(self.stock))
+
+    def is_chance(self, state: State) -> bool:
+        """A deal is due from a shuffled stock (no card in any hand)."""
+        return state[1] == 0 and self.shuffled and state[6] != 0
+
+    def outcomes(self, state: State) -> list[tuple[float, int, State]]:
+        """The deals a chance node can give: ``[(probability, gain, child)]``
+        with ``gain`` the declarations' half-points for the side of the
+        leader (who moves in ``child``). Outcomes are rank multisets, with
+        probabilities counting the physical cards (suits never matter),
+        most probable first; they sum to 1."""
+        table, _hands, _seat, _prev, _show, last, stock = state
+        outs = self._outcomes.get(stock)
+        if outs is None:
+            outs = self._outcomes[stock] = self._deal_outcomes(stock)
+        leader = self.leader
+        return [(p, g, (table, hands, leader, -1, 0, last, rest)) for p, g, hands, rest in outs]
+
+    def _deal_outcomes(self, stock: CardSet) -> list[tuple[float, int, int, CardSet]]:
+        from math import comb
+        counts = [count(stock, r) for r in range(NRANKS)]
+        n = self.next_deal[sum(counts)]
+        players = self.players
+        seats = [(self.leader + i) % players for i in range(players)]
+        total = 1
+        left = sum(counts)
+        for _ in seats:
+            total *= comb(left, n)
+            left -= n
+        out = []
+        lead_side = self.sides[self.leader]
+
+        def hands_of(i, rem, weight, hands):
+            if i == len(seats):
+                ranks = [ranks_of(h) for h in hands]
+                decl = declaration_points(self.rules, ranks, self.sides)
+                dg = 2 * (decl[0] - decl[1]) if players in (2, 4) else 0
+                packed = 0
+                for seat, h in enumerate(hands):
+                    packed |= h << (HAND_BITS * seat)
+                rest = cardset(r for r in range(NRANKS) for _ in range(rem[r]))
+                out.append((weight / total, dg if lead_side == 0 else -dg, packed, rest))
+                return
+            seat = seats[i]
+            for combo in _multisets(rem, n):
+                w = 1
+                for r, k in enumerate(combo):
+                    if k:
+                        w *= comb(rem[r], k)
+                new_rem = [a - b for a, b in zip(rem, combo)]
+                new_hands = hands[:]
+                new_hands[seat] = cardset(r for r in range(NRANKS) for _ in range(combo[r]))
+                hands_of(i + 1, new_rem, weight * w, new_hands)
+
+        hands_of(0, counts, 1, [0] * players)
+        out.sort(key=lambda o: -o[0])
+        return out
 
     #: the search may use a state as its own transposition key
     state_is_key = True
@@ -407,6 +493,49 @@ class Game:
         """The card set of one seat's hand."""
         return (state[1] >> (HAND_BITS * seat)) & MASK40
 
+    def bounds(self, state: State) -> tuple[int, int]:
+        """Sure bounds ``(lo, hi)`` on the value of ``state`` (half-points,
+        for the side to move) from the cards and points still to be won:
+        every card left (table, hands, stock) may go to either side; a
+        side may score a missa and a capture point on each of its plays,
+        the hits and answers the ranks still to be played allow (two cards
+        of a rank: a hit; three: an answer for ``hit[1]``; four: a hit and
+        an answer for ``hit[2]``), the best declaration of every deal to
+        come, and the last-capture bonus."""
+        rules = self.rules
+        table, hands, _seat, _prev, _show, _last, stock = state
+        if self.shuffled:
+            n_stock = stock.bit_count()
+            pool = [count(stock, r) for r in range(NRANKS)]
+        else:
+            rest = self.stock[stock:]
+            n_stock = len(rest)
+            pool = [rest.count(r) for r in range(NRANKS)]
+        for seat in range(self.players):
+            h = (hands >> (HAND_BITS * seat)) & MASK40
+            for r in range(NRANKS):
+                pool[r] += count(h, r)
+        hit = rules.hit + (0, 0)
+        rank_points = 0
+        for c in pool:
+            if c >= 4:
+                rank_points += max(hit[0] + hit[2], hit[1])
+            elif c == 3:
+                rank_points += max(hit[0], hit[1])
+            elif c == 2:
+                rank_points += hit[0]
+        plays = hands.bit_count() + n_stock
+        deals_left = 0
+        k = n_stock
+        while k:
+            k -= self.next_deal[k] * self.players
+            deals_left += 1
+        decl = max(rules.ronda, rules.tringa, rules.declare_contested) * deals_left
+        points = (rank_points + (rules.missa + rules.capture_point) * ((plays + 1) // 2)
+                  + decl + rules.last_capture_bonus)
+        hi = table.bit_count() + plays + 2 * points
+        return -hi, hi
+
     def initial_state(self, table: Sequence[int], hands: Sequence[Sequence[int]],
                       turn: int, prev: int = -1, show: int = 0,
                       last: int = -1) -> State:
@@ -418,4 +547,5 @@ class Game:
         for seat, h in enumerate(hands):
             packed |= cardset(h) << (HAND_BITS * seat)
         side = self.sides[last] if last >= 0 else -1
-        return (cardset(table), packed, turn, prev, show, side, 0)
+        spos = cardset(self.stock) if self.shuffled else 0
+        return (cardset(table), packed, turn, prev, show, side, spos)

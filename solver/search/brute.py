@@ -25,3 +25,56 @@ def minimax_root(game, state) -> dict[int, int]:
         child, gain, _ev = game.play(state, m)
         out[m] = gain - minimax(game, child)
     return out
+
+
+def expectimax(game, state):
+    """Plain expectimax by full enumeration in exact rational arithmetic:
+    no pruning, no table; chance nodes average over every *order* of the
+    stock's physical cards (each permutation equally likely), not over the
+    game's rank-multiset outcomes, so the deal probabilities are checked
+    too. Returns a Fraction in the game's unit. Tiny positions only."""
+    from fractions import Fraction
+    from itertools import permutations
+
+    if game.is_terminal(state):
+        return Fraction(0)
+    if game.is_chance(state):
+        table, _hands, _seat, _prev, _show, last, stock = state
+        from ..game import ranks_of, cardset, HAND_BITS, declaration_points
+        cards = ranks_of(stock)
+        n = game.next_deal[len(cards)]
+        total = Fraction(0)
+        count = 0
+        seats = [(game.leader + i) % game.players for i in range(game.players)]
+        for order in permutations(range(len(cards))):
+            hands = [[] for _ in range(game.players)]
+            for i, seat in enumerate(seats):
+                hands[seat] = [cards[j] for j in order[i * n:(i + 1) * n]]
+            rest = [cards[j] for j in order[len(seats) * n:]]
+            decl = declaration_points(game.rules, hands, game.sides)
+            dg = 2 * (decl[0] - decl[1])
+            if game.sides[game.leader] != 0:
+                dg = -dg
+            packed = 0
+            for seat, h in enumerate(hands):
+                packed |= cardset(h) << (HAND_BITS * seat)
+            child = (table, packed, game.leader, -1, 0, last, cardset(rest))
+            total += dg + expectimax(game, child)
+            count += 1
+        return total / count
+    best = None
+    for m in game.moves(state):
+        child, gain, _ev = game.play(state, m)
+        v = gain - expectimax(game, child)
+        if best is None or v > best:
+            best = v
+    return best
+
+
+def expectimax_root(game, state):
+    """Every root move with its exact expected value (Fractions)."""
+    out = {}
+    for m in game.moves(state):
+        child, gain, _ev = game.play(state, m)
+        out[m] = gain - expectimax(game, child)
+    return out
