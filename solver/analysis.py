@@ -20,15 +20,19 @@ import time
 from dataclasses import dataclass, field
 
 from .cards import RANKS
-from .compile import (CompileError, compile_known, is_perfect_information,
-                      pile_margin, sampler)
+from .compile import (CompileError, compile_known, compile_shuffled,
+                      is_perfect_information, pile_margin, sampler,
+                      sampler_from_line, unseen_count)
+from .game import _multisets, count
 from .game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_HIT, EV_MISSA, Game,
                    State, event_points, ranks_of)
 from .position import Position
 from .search.alphabeta import solve
-from .search.pimc import determinised
+from .notation import format_position
+from .search.expectimax import Expectimax
+from .search.pimc import Z_99, determinised
 
-METHODS = ("auto", "exact", "determinised")
+METHODS = ("auto", "exact", "expectimax", "determinised")
 
 
 @dataclass
@@ -37,7 +41,8 @@ class MoveValue:
     suited card of that rank in the hand), ``value`` in points for the
     mover, ``stderr`` its standard error when sampled (else None),
     ``effect`` what the play does now (e.g. ``x5.6.7 +1 hit``), ``best_rate``
-    the share of samples in which it was best (sampled only)."""
+    the share of samples in which it was best, ``lead_z`` the best play's
+    lead over it in paired standard errors (sampled only)."""
 
     move: str
     rank: int
@@ -45,18 +50,22 @@ class MoveValue:
     stderr: float | None = None
     effect: str = ""
     best_rate: float | None = None
+    lead_z: float | None = None
 
 
 @dataclass
 class Analysis:
     """The evaluation of one position.
 
-    ``method``: ``"exact"`` or ``"determinised"``; ``value``: the best
+    ``method``: ``"exact"``, ``"expectimax"`` or ``"determinised"``;
+    ``value``: the best
     play's value in points for the side to move; ``moves``: every legal play,
     best first; ``best``: the plays of the best value (within 1e-9 when
     exact; the top mean when sampled); ``pv``: the principal variation as
     ranks when exact, else None; ``nodes``; ``seconds``; ``samples``: the
-    number of determinisations (None when exact); ``note``: why this method.
+    number of determinisations (None when exact); ``note``: why this
+    method; ``partial``: interrupted (Ctrl-C), the answer so far;
+    ``stopped``: why the sampling stopped; ``workers``: processes used.
     """
 
     position: Position
@@ -72,6 +81,9 @@ class Analysis:
     note: str = ""
     stderr: float | None = None
     extra: dict = field(default_factory=dict)
+    partial: bool = False
+    stopped: str | None = None
+    workers: int = 1
 
 
 def move_text(pos: Position, rank_index: int) -> str:
@@ -109,26 +121,96 @@ def describe(game: Game, state: State, move: int) -> str:
     return " ".join(parts)
 
 
-def evaluate(pos: Position, method: str = "auto", samples: int = 200,
-             seed: int = 0) -> Analysis:
+def estimate_expectimax(pos: Position) -> tuple[float, float, str]:
+    """A rough cost of exact expectimax for ``pos``: ``(seconds, MB, why)``.
+
+    The model, calibrated on two-player positions at the start of a deal
+    (bench/bench_expectimax.py): decision nodes ~ 20 x the product of the
+    outcome counts of the chance nodes to come (the first from the actual
+    stock, deeper ones from a representative remainder), 5 microseconds and
+    ~180 bytes of table a node."""
+    game, state = compile_shuffled(pos)
+    counts = [count(state[6], r) for r in range(10)]
+    product = 1.0
+    levels = 0
+    while sum(counts) and product < 1e15:
+        n = game.next_deal[sum(counts)]
+        product *= _deal_outcome_count(counts, n, pos.players)
+        levels += 1
+        # a representative remainder: deal the most frequent ranks first
+        for _ in range(n * pos.players):
+            counts[counts.index(max(counts))] -= 1
+    nodes = 20.0 * product if levels else 50.0
+    seconds = nodes * 5e-6
+    mb = nodes * 180 / 1e6
+    why = (f"{unseen_count(pos)} unseen cards, {levels} deal(s) to come: "
+           f"about {nodes:.2g} nodes, {seconds:.2g} s, {mb:.2g} MB")
+    return seconds, mb, why
+
+
+def _deal_outcome_count(counts: list[int], n: int, seats: int) -> int:
+    """How many rank-multiset deals of ``n`` cards to each of ``seats``
+    seats a stock with ``counts`` per rank allows (no enumeration of
+    states; memoised on the remaining counts)."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def ways(rem: tuple[int, ...], seat: int) -> int:
+        if seat == seats:
+            return 1
+        total = 0
+        for combo in _multisets(list(rem), n):
+            total += ways(tuple(a - b for a, b in zip(rem, combo)), seat + 1)
+        return total
+
+    return ways(tuple(counts), 0)
+
+
+def choose_method(pos: Position, time_budget: float, memory_mb: float) -> tuple[str, str]:
+    """The method ``auto`` runs for ``pos`` and why: ``exact`` when every
+    card is known; ``determinised`` when a hand is hidden (the mover's
+    view) or when expectimax would not fit ``time_budget`` seconds and
+    ``memory_mb``; else ``expectimax``."""
+    if is_perfect_information(pos):
+        return "exact", "every card is known: exact alpha-beta"
+    if any(c is None for h in pos.hands for c in h):
+        return "determinised", "a hand is hidden: determinised search (the mover's view)"
+    seconds, mb, why = estimate_expectimax(pos)
+    if seconds <= time_budget and mb <= memory_mb:
+        return "expectimax", f"stock order unknown, expectimax fits the budget ({why})"
+    return "determinised", (f"stock order unknown, expectimax would not fit "
+                            f"{time_budget:g} s / {memory_mb:g} MB ({why})")
+
+
+def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
+             seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
+             memory_mb: float = 2048.0, z: float | None = Z_99,
+             min_samples: int = 30, progress=None) -> Analysis:
     """Evaluate every legal play of ``pos``.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
-    hands), ``"determinised"`` (sample unknown cards ``samples`` times with
-    ``seed``), or ``"auto"`` (exact when every card is known, else
-    determinised). Raises CompileError when the position cannot be
-    searched (three players; exact asked with unknown cards).
+    hands; alpha-beta), ``"expectimax"`` (hands known, stock order not:
+    exact expected values over the deals to come), ``"determinised"``
+    (sample the unknown cards: at most ``samples`` determinisations with
+    ``seed``, stopping early when the best play is separated at ``z``
+    standard errors, or after ``time_budget`` seconds), or ``"auto"``
+    (see :func:`choose_method`, with ``time_budget`` seconds and
+    ``memory_mb``). ``workers`` processes share the sampling (the result
+    does not depend on their number). ``progress`` gets the sampling
+    result after each batch. Raises CompileError when the position cannot
+    be searched that way (three players; exact asked with unknown cards;
+    expectimax with a hidden hand).
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
-    perfect = is_perfect_information(pos)
+    note = ""
     if method == "auto":
-        method = "exact" if perfect else "determinised"
-    if method == "exact" and not perfect:
-        raise CompileError("exact search needs every card known (stock order and hands)")
+        method, note = choose_method(pos, time_budget, memory_mb)
     t0 = time.perf_counter()
     base = pile_margin(pos)
     if method == "exact":
+        if not is_perfect_information(pos):
+            raise CompileError("exact search needs every card known (stock order and hands)")
         game, state = compile_known(pos)
         values, pv, stats = solve(game, state)
         moves = [MoveValue(move_text(pos, m), m, (v + base) / 2,
@@ -139,23 +221,45 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 200,
                         [mv.move for mv in moves if mv.value == top],
                         [str(RANKS[m]) for m in pv], stats.nodes,
                         time.perf_counter() - t0,
-                        note="every card is known: exact alpha-beta")
-    sample = sampler(pos)
-    result = determinised(sample, samples, seed)
-    game, state = sample(random.Random(seed))
-    effects = {}
-    for m in game.moves(state):
-        effects[m] = describe(game, state, m)
+                        note=note or "every card is known: exact alpha-beta")
+    if method == "expectimax":
+        game, state = compile_shuffled(pos)
+        em = Expectimax(game)
+        values = em.root_values(state)
+        nodes = em.stats.nodes + em.stats.chance
+        pv = em.principal_variation(state)
+        moves = [MoveValue(move_text(pos, m), m, (v + base) / 2,
+                           effect=describe(game, state, m)) for m, v in values.items()]
+        moves.sort(key=lambda mv: (-mv.value, mv.rank))
+        top = moves[0].value
+        return Analysis(pos, "expectimax", top, moves,
+                        [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],
+                        [str(RANKS[m]) for m in pv], nodes, time.perf_counter() - t0,
+                        note=(note or "stock order unknown: exact expectimax")
+                        + "; pv up to the next deal",
+                        extra={"chance_nodes": em.stats.chance,
+                               "star1_cutoffs": em.stats.cutoffs,
+                               "tt_entries": em.stats.tt_size})
+    # determinised
+    sampler(pos)        # raises CompileError now, not in a worker
+    line = format_position(pos)
+    result = determinised(sampler_from_line, line, samples, seed, workers=workers,
+                          z=z, min_samples=min_samples, time_budget=time_budget,
+                          progress=progress)
+    game, state = sampler(pos)(random.Random(seed))
+    effects = {m: describe(game, state, m) for m in game.moves(state)}
+    n = result.samples
     moves = [MoveValue(move_text(pos, sm.move), sm.move, (sm.mean + base) / 2,
                        None if sm.stderr is None else sm.stderr / 2,
-                       effects.get(sm.move, ""), sm.best / samples)
+                       effects.get(sm.move, ""), sm.best / n, sm.lead_z)
              for sm in result.moves]
-    moves.sort(key=lambda mv: (-mv.value, mv.rank))
     top = moves[0]
     hidden = any(c is None for h in pos.hands for c in h)
-    note = (f"stock order unknown: {samples} determinisations (seed {seed})"
-            + ("; hidden hands sampled too: an estimate for the mover's information, "
-               "not an exact value (strategy fusion)" if hidden else ""))
+    why = note or "unknown cards: determinised search"
+    note = (f"{why}; {n} determinisations (seed {seed}), stopped: {result.stopped}"
+            + ("; an estimate for the mover's information, not an exact value "
+               "(strategy fusion)" if hidden else ""))
     return Analysis(pos, "determinised", top.value, moves, [top.move], None,
-                    result.nodes, time.perf_counter() - t0, samples, seed, note,
-                    top.stderr)
+                    result.nodes, time.perf_counter() - t0, n, seed, note,
+                    top.stderr, partial=result.partial, stopped=result.stopped,
+                    workers=result.workers)

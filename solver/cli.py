@@ -3,7 +3,8 @@
 ``ronda-solve FILE...`` evaluates every position line of each file (``-``
 reads standard input). Exit status: 0 when every line was evaluated and
 every ``bm``/``am``/``v`` opcode agrees, 1 when a line could not be read or
-searched, 2 for a usage error, 3 when a test-suite opcode disagrees.
+searched, 2 for a usage error, 3 when a test-suite opcode disagrees, 130
+when interrupted (Ctrl-C; the answer so far is printed, marked partial).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from . import __version__
 from .analysis import METHODS, evaluate
 from .compile import CompileError
 from .notation import NotationError, parse_file
-from .render import analysis_json, analysis_renderable
+from .render import analysis_json, analysis_renderable, sampling_progress
+from .search.pimc import default_workers
 from .suite import verdicts
 
 
@@ -44,23 +46,33 @@ def main() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
-              help="exact: every card known; determinised: sample unknown cards; auto: pick.")
-@click.option("--samples", type=click.IntRange(1), default=200, show_default=True,
-              help="Determinisations (sampled stock orders) for unknown cards.")
+              help="exact: every card known; expectimax: hands known, stock order not; "
+                   "determinised: sample unknown cards; auto: pick by the budget.")
+@click.option("--samples", type=click.IntRange(1), default=1000, show_default=True,
+              help="Most determinisations (it stops earlier once the best play is separated at 99%).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
-def solve(files, as_json, method, samples, seed) -> None:
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes for the sampling [default: the machine's cores].")
+@click.option("--time", "time_budget", type=click.FloatRange(0, min_open=True), default=10.0,
+              show_default=True, help="Seconds a position may take (auto's choice; sampling stops).")
+@click.option("--memory", "memory_mb", type=click.FloatRange(0, min_open=True), default=2048.0,
+              show_default=True, help="MB the expectimax table may take (auto's choice).")
+def solve(files, as_json, method, samples, seed, workers, time_budget, memory_mb) -> None:
     """Evaluate every position line in FILES (`-` for standard input)."""
     out = Console(soft_wrap=False)
     err = Console(stderr=True, soft_wrap=True)
+    workers = workers or default_workers()
     results, errors = [], []
-    failed = mismatch = False
+    failed = mismatch = interrupted = False
     agree = disagree = 0
     for f in files:
         name = getattr(f, "name", "-")
         try:
             text = f.read()
         except UnicodeDecodeError as e:
-            errors.append({"file": name, "line": None, "error": f"not UTF-8 text ({e.reason})"})
+            msg = f"{name}: not UTF-8 text ({e.reason})"
+            errors.append({"file": name, "line": None, "error": msg})
+            err.print(f"[bold red]{msg}[/]", highlight=False)
             failed = True
             continue
         for lineno, item in parse_file(text):
@@ -71,7 +83,10 @@ def solve(files, as_json, method, samples, seed) -> None:
                     err.print(f"[bold red]{name}: {item}[/]", highlight=False)
                 continue
             try:
-                a = evaluate(item, method=method, samples=samples, seed=seed)
+                with sampling_progress(err, samples) as progress:
+                    a = evaluate(item, method=method, samples=samples, seed=seed,
+                                 workers=workers, time_budget=time_budget,
+                                 memory_mb=memory_mb, progress=progress)
             except (CompileError, ValueError) as e:
                 msg = f"line {lineno}, position: {e}"
                 errors.append({"file": name, "line": lineno, "error": msg})
@@ -79,6 +94,10 @@ def solve(files, as_json, method, samples, seed) -> None:
                 if not as_json:
                     err.print(f"[bold red]{name}: {msg}[/]", highlight=False)
                 continue
+            except KeyboardInterrupt:
+                err.print("[bold red]interrupted[/]")
+                interrupted = True
+                break
             checks = verdicts(a)
             agree += sum(1 for _op, ok, _s in checks if ok)
             disagree += sum(1 for _op, ok, _s in checks if not ok)
@@ -91,12 +110,19 @@ def solve(files, as_json, method, samples, seed) -> None:
             else:
                 out.print(analysis_renderable(a, lineno, [s for _op, _ok, s in checks]))
                 out.print()
+            if a.partial:
+                interrupted = True
+                break
+        if interrupted:
+            break
     if as_json:
         json.dump({"positions": results, "errors": errors}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif agree or disagree:
         style = "bold red" if disagree else "bold green"
         out.print(f"[{style}]test suite: {agree} agree, {disagree} disagree[/]")
+    if interrupted:
+        sys.exit(130)
     if failed:
         sys.exit(1)
     if mismatch:

@@ -144,3 +144,43 @@ def pile_margin(pos: Position) -> int:
         return 0
     me = side_of(pos.turn, pos.players)
     return taken[me] - taken[1 - me]
+
+
+def sampler_from_line(line: str):
+    """The sampler of a position line (a picklable factory for worker
+    processes: they rebuild the sampler from the line)."""
+    from .notation import parse_position
+    return sampler(parse_position(line))
+
+
+def compile_shuffled(pos: Position) -> tuple[Game, State]:
+    """The chance game and state of a position whose hands are all known
+    and whose stock order is not (``~`` or ``?``): the stock becomes a
+    card multiset dealt at chance nodes. Raises CompileError otherwise."""
+    _check_search_players(pos)
+    if any(c is None for h in pos.hands for c in h):
+        raise CompileError("expectimax needs every hand known (a hidden hand: use determinised)")
+    if pos.stock_kind == "known":
+        stock = [c.index for c in pos.stock]
+    elif pos.stock_kind == "shuffled":
+        stock = [c.index for c in pos.stock]
+    else:
+        stock = unseen_pool(pos)
+    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
+    game = Game(pos.rules, pos.players, pos.leader(), stock, shuffled=True)
+    prev = pos.prev.index if pos.prev is not None else -1
+    show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
+    last = pos.last if pos.last is not None else -1
+    return game, game.initial_state([c.index for c in pos.table], hands, pos.turn,
+                                    prev, show, last)
+
+
+def unseen_count(pos: Position) -> int:
+    """Cards whose place is unknown: hidden hand cards and, unless the
+    stock order is known, the stock."""
+    hidden = sum(1 for h in pos.hands for c in h if c is None)
+    if pos.stock_kind == "known":
+        return hidden
+    if pos.stock_kind == "shuffled":
+        return hidden + len(pos.stock)
+    return len(unseen_pool(pos))

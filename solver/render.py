@@ -3,7 +3,10 @@ JSON form of an analysis. Nothing here computes a value."""
 
 from __future__ import annotations
 
-from rich.console import Group
+from contextlib import contextmanager
+
+from rich.console import Console, Group
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -94,7 +97,11 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str]) -> Group:
     if a.pv:
         summary.append("pv    ", style="bold")
         summary.append(_pv_text(pos, a.pv) + "\n")
-    summary.append(f"{a.method}: {a.note}; {a.nodes:,} nodes, {a.seconds:.3f} s", style="dim")
+    workers = f", {a.workers} workers" if a.workers > 1 else ""
+    summary.append(f"{a.method}: {a.note}; {a.nodes:,} nodes, {a.seconds:.3f} s{workers}",
+                   style="dim")
+    if a.partial:
+        summary.append("\npartial: interrupted, the answer so far", style="bold red")
     parts.append(summary)
     for v in verdicts:
         parts.append(Text(v, style="green" if "agrees" in v else "bold red"))
@@ -122,7 +129,10 @@ def analysis_json(a: Analysis, line: int) -> dict:
         "value": a.value,
         "stderr": a.stderr,
         "moves": [{"move": mv.move, "value": mv.value, "stderr": mv.stderr,
-                   "effect": mv.effect, "best_rate": mv.best_rate} for mv in a.moves],
+                   "effect": mv.effect, "best_rate": mv.best_rate,
+                   "ci99": None if mv.stderr is None else
+                   [mv.value - 2.58 * mv.stderr, mv.value + 2.58 * mv.stderr],
+                   "lead_z": mv.lead_z} for mv in a.moves],
         "best": a.best,
         "pv": a.pv,
         "nodes": a.nodes,
@@ -130,4 +140,33 @@ def analysis_json(a: Analysis, line: int) -> dict:
         "samples": a.samples,
         "seed": a.seed,
         "note": a.note,
+        "stopped": a.stopped,
+        "partial": a.partial,
+        "workers": a.workers,
     }
+
+
+@contextmanager
+def sampling_progress(console: Console, samples: int):
+    """A progress callback for determinised search, drawn on ``console``
+    (stderr) only when it is a terminal: samples done, the current best
+    play, its lead in standard errors. Yields the callback."""
+    if not console.is_terminal:
+        yield None
+        return
+    progress = Progress(TextColumn("[bold]sampling"), BarColumn(),
+                        TextColumn("{task.completed}/{task.total}"),
+                        TextColumn("{task.fields[best]}"), TimeElapsedColumn(),
+                        console=console, transient=True)
+    task = progress.add_task("sampling", total=samples, best="")
+
+    def update(result) -> None:
+        moves = result.moves
+        lead = ""
+        if len(moves) > 1 and moves[1].lead_z is not None:
+            lead = f", lead {moves[1].lead_z:.1f} s.e."
+        progress.update(task, completed=result.samples,
+                        best=f"best so far: rank index {moves[0].move}{lead}")
+
+    with progress:
+        yield update

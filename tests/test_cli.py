@@ -110,8 +110,9 @@ def test_missing_file_is_a_usage_error():
 def test_determinised_is_seeded_and_reports_stderr():
     line = "1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N " \
            "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12\n"
-    a = json.loads(run(["--json", "--samples", "30", "--seed", "4", "-"], stdin=line).stdout)
-    b = json.loads(run(["--json", "--samples", "30", "--seed", "4", "-"], stdin=line).stdout)
+    args = ["--json", "--method", "determinised", "--samples", "30", "--seed", "4", "-"]
+    a = json.loads(run(args, stdin=line).stdout)
+    b = json.loads(run(args, stdin=line).stdout)
     pa, pb = a["positions"][0], b["positions"][0]
     assert pa["method"] == "determinised" and pa["pv"] is None
     assert [m["value"] for m in pa["moves"]] == [m["value"] for m in pb["moves"]]

@@ -27,17 +27,34 @@ def minimax_root(game, state) -> dict[int, int]:
     return out
 
 
-def expectimax(game, state):
-    """Plain expectimax by full enumeration in exact rational arithmetic:
-    no pruning, no table; chance nodes average over every *order* of the
-    stock's physical cards (each permutation equally likely), not over the
-    game's rank-multiset outcomes, so the deal probabilities are checked
-    too. Returns a Fraction in the game's unit. Tiny positions only."""
+def expectimax(game, state, permute: bool = True, memo: dict | None = None):
+    """Plain expectimax by full enumeration: no pruning, no table.
+
+    With ``permute`` (exact rational arithmetic, tiny positions only)
+    chance nodes average over every *order* of the stock's physical cards
+    (each permutation equally likely), not over the game's rank-multiset
+    outcomes, so the deal probabilities are checked too; the result is a
+    Fraction in the game's unit. Without it, chance nodes use the game's
+    outcomes and floats, and memoises exact values of states in ``memo``
+    (no bounds, no pruning: larger positions)."""
     from fractions import Fraction
     from itertools import permutations
 
     if game.is_terminal(state):
         return Fraction(0)
+    if not permute:
+        if memo is None:
+            memo = {}
+        if state in memo:
+            return memo[state]
+        if game.is_chance(state):
+            v = sum(p * (g + expectimax(game, child, False, memo))
+                    for p, g, child in game.outcomes(state))
+        else:
+            v = max(gain - expectimax(game, child, False, memo)
+                    for child, gain, _ev in (game.play(state, m) for m in game.moves(state)))
+        memo[state] = v
+        return v
     if game.is_chance(state):
         table, _hands, _seat, _prev, _show, last, stock = state
         from ..game import ranks_of, cardset, HAND_BITS, declaration_points
@@ -59,22 +76,24 @@ def expectimax(game, state):
             for seat, h in enumerate(hands):
                 packed |= cardset(h) << (HAND_BITS * seat)
             child = (table, packed, game.leader, -1, 0, last, cardset(rest))
-            total += dg + expectimax(game, child)
+            total += dg + expectimax(game, child, True)
             count += 1
         return total / count
     best = None
     for m in game.moves(state):
         child, gain, _ev = game.play(state, m)
-        v = gain - expectimax(game, child)
+        v = gain - expectimax(game, child, permute)
         if best is None or v > best:
             best = v
     return best
 
 
-def expectimax_root(game, state):
-    """Every root move with its exact expected value (Fractions)."""
+def expectimax_root(game, state, permute: bool = True):
+    """Every root move with its plain expectimax value (Fractions when
+    ``permute``)."""
     out = {}
+    memo: dict = {}
     for m in game.moves(state):
         child, gain, _ev = game.play(state, m)
-        out[m] = gain - expectimax(game, child)
+        out[m] = gain - expectimax(game, child, permute, memo)
     return out

@@ -131,6 +131,11 @@ class Expectimax:
                     return hi
                 if lo >= beta:
                     return lo
+            if beta - alpha < 1e-7:
+                # a window narrower than the rounding of the Star1 windows
+                # below could invert them: widening is always safe
+                alpha -= 1e-7
+                beta += 1e-7
             big_l, big_u = bounds_of(state)
             total = 0.0
             rest = 1.0
@@ -144,21 +149,49 @@ class Expectimax:
                     # exceed alpha, and reaching b_i makes it reach beta
                     a_i = (alpha - total - rest * big_u) / p
                     b_i = (beta - total - rest * big_l) / p
-                    lo_w = a_i if a_i > big_l else big_l
-                    hi_w = b_i if b_i < big_u else big_u
-                    x = g + decision(child, lo_w - g, hi_w - g)
-                    if x >= b_i:
+                    if a_i >= big_u:        # even x = U leaves the node <= alpha
                         counter[2] += 1
-                        result = total + p * x + rest * big_l
-                        if result > lo:
-                            lo = result
-                        break
-                    if x <= a_i:
-                        counter[2] += 1
-                        result = total + p * x + rest * big_u
+                        result = total + (p + rest) * big_u
                         if result < hi:
                             hi = result
+                        result = result if result < alpha else alpha
                         break
+                    if b_i <= big_l:        # even x = L lifts it to >= beta
+                        counter[2] += 1
+                        result = total + (p + rest) * big_l
+                        if result > lo:
+                            lo = result
+                        result = result if result > beta else beta
+                        break
+                    cut_low = a_i > big_l       # the window's ends are cuts,
+                    cut_high = b_i < big_u      # else they are sure bounds
+                    lo_c = (a_i if cut_low else big_l) - g
+                    hi_c = (b_i if cut_high else big_u) - g
+                    if lo_c >= hi_c:            # rounding: search it exactly
+                        cut_low = cut_high = False
+                        lo_c, hi_c = big_l - g, big_u - g
+                    cr = decision(child, lo_c, hi_c)
+                    # judge the child in its own frame (no rounding in g + cr)
+                    if cr >= hi_c:
+                        if cut_high:            # x >= b_i: the node >= beta
+                            counter[2] += 1
+                            result = total + p * (g + cr) + rest * big_l
+                            if result > lo:
+                                lo = result
+                            result = result if result > beta else beta
+                            break
+                        x = big_u               # a sure upper bound reached
+                    elif cr <= lo_c:
+                        if cut_low:             # x <= a_i: the node <= alpha
+                            counter[2] += 1
+                            result = total + p * (g + cr) + rest * big_u
+                            if result < hi:
+                                hi = result
+                            result = result if result < alpha else alpha
+                            break
+                        x = big_l               # a sure lower bound reached
+                    else:
+                        x = g + cr
                 else:
                     x = g + decision(child, -INF, INF)
                 total += p * x

@@ -1,70 +1,183 @@
 """Determinised search (perfect-information Monte Carlo).
 
-Sample the hidden information (here: stock orders and unseen hands) with a
-seeded RNG, solve every root move of each sample exactly with
+Sample the hidden information (stock orders, unseen hands) with a seeded
+RNG, solve every root move of each sample exactly with
 :class:`~solver.search.alphabeta.AlphaBeta`, and average. Every root move
-is scored on the same samples (common random numbers), so differences
-between moves are measured with less noise than their values.
+is scored on the same samples (common random numbers), so the differences
+between moves are measured with much less noise than the values.
 
-The sampler is the only link to the game: ``sample(rng) -> (game, state)``.
+Sample ``i`` draws from its own generator ``Random(f"{seed}:{i}")``, so the
+result depends on the seed and the number of samples only, never on how
+many worker processes share the work.
+
+Stopping (as GNU Backgammon stops a rollout): after ``min_samples``, at
+the end of each batch, stop when the best move's lead over every other
+move, divided by the standard error of that paired difference, exceeds
+``z`` (2.33: 99% one-sided), or at the sample budget, or at the time
+budget, or on Ctrl-C (the answer so far is returned, marked partial).
+
+The game is reached only through a picklable *factory*: ``factory(arg)``
+returns ``sample(rng) -> (game, state)``; the search knows nothing else.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import random
+import signal
+import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .alphabeta import AlphaBeta
+
+Z_99 = 2.33
 
 
 @dataclass
 class SampledMove:
     """Statistics of one root move over the samples, in the game's unit:
     ``mean``, ``stderr`` (standard error of the mean; None for one sample),
-    ``best`` (samples in which this move was among the best)."""
+    ``best`` (samples in which this move was among the best), ``lead_z``
+    (the best move's lead over this one in paired standard errors; None
+    for the best move itself)."""
 
     move: int
     mean: float
     stderr: float | None
     best: int
+    lead_z: float | None = None
 
 
 @dataclass
 class SampleResult:
-    """What a determinised search measured: per-move statistics, the
-    number of ``samples``, the total ``nodes`` searched."""
+    """What a determinised search measured: per-move statistics (best
+    first), the number of ``samples``, the total ``nodes``, ``stopped``
+    (``"separated"``, ``"samples"``, ``"time"`` or ``"interrupted"``),
+    ``partial`` (interrupted), ``seconds``, ``workers``."""
 
     moves: list[SampledMove]
     samples: int
     nodes: int
-    values: list[dict[int, int]] = field(default_factory=list)
+    stopped: str = "samples"
+    partial: bool = False
+    seconds: float = 0.0
+    workers: int = 1
+    values: list[dict[int, int]] = field(default_factory=list, repr=False)
 
 
-def determinised(sample: Callable[[random.Random], tuple[object, tuple]],
-                 samples: int, seed: int = 0) -> SampleResult:
-    """Average the exact root-move values of ``samples`` determinisations.
+_WORKER_CACHE: dict = {}
 
-    ``sample(rng)`` returns one perfect-information ``(game, state)``; all
-    samples must offer the same root moves. Raises ValueError when
-    ``samples < 1``.
+
+def _init_worker() -> None:
+    # Ctrl-C is the parent's to handle: it stops the pool and reports.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def solve_samples(factory: Callable, arg, seed: int, indices: list[int]):
+    """Solve the samples ``indices``: ``[(values, nodes), ...]`` with
+    ``values`` a ``{move: value}`` dict. Runs in a worker process or in
+    this one; the sampler is built once per process and argument."""
+    key = (factory, arg)
+    sample = _WORKER_CACHE.get(key)
+    if sample is None:
+        sample = _WORKER_CACHE[key] = factory(arg)
+    out = []
+    for i in indices:
+        game, state = sample(random.Random(f"{seed}:{i}"))
+        ab = AlphaBeta(game)
+        out.append((ab.root_values(state), ab.stats.nodes))
+    return out
+
+
+def determinised(factory: Callable, arg, samples: int, seed: int = 0, *,
+                 workers: int = 1, min_samples: int = 30, batch: int = 32,
+                 z: float | None = Z_99, time_budget: float | None = None,
+                 progress: Callable[[SampleResult], None] | None = None) -> SampleResult:
+    """Average the exact root-move values of up to ``samples``
+    determinisations.
+
+    ``factory(arg)`` builds the sampler (both must pickle for
+    ``workers > 1``). ``z=None`` disables the early stop (exactly
+    ``samples`` samples). ``time_budget`` in seconds is checked after each
+    batch. ``progress(result_so_far)`` is called after each batch.
+    Raises ValueError when ``samples < 1``.
     """
     if samples < 1:
         raise ValueError("samples must be at least 1")
-    rng = random.Random(seed)
-    per_sample: list[dict[int, int]] = []
+    t0 = time.perf_counter()
+    values: list[dict[int, int]] = []
     nodes = 0
-    for _ in range(samples):
-        game, state = sample(rng)
-        ab = AlphaBeta(game)
-        per_sample.append(ab.root_values(state))
-        nodes += ab.stats.nodes
-    return SampleResult(summarise(per_sample), samples, nodes, per_sample)
+    stopped = "samples"
+    partial = False
+    pool = ProcessPoolExecutor(workers, initializer=_init_worker) if workers > 1 else None
+    result = None
+    try:
+        done = 0
+        while done < samples:
+            n = min(batch, samples - done)
+            idx = list(range(done, done + n))
+            if pool is None:
+                chunks = [solve_samples(factory, arg, seed, idx)]
+            else:
+                parts = [idx[k::workers] for k in range(workers) if idx[k::workers]]
+                futures = [pool.submit(solve_samples, factory, arg, seed, p) for p in parts]
+                results = [f.result() for f in futures]
+                # restore sample order: part k holds indices k, k+workers, ...
+                chunks = []
+                merged = [None] * n
+                for k, res in enumerate(results):
+                    for j, item in enumerate(res):
+                        merged[k + j * workers] = item
+                chunks = [merged]
+            for chunk in chunks:
+                for vals, nd in chunk:
+                    values.append(vals)
+                    nodes += nd
+            done += n
+            result = _summary(values, nodes, stopped, partial, t0, workers)
+            if progress is not None:
+                progress(result)
+            if z is not None and done >= min_samples and _separated(result, z):
+                stopped = "separated"
+                break
+            if time_budget is not None and time.perf_counter() - t0 >= time_budget:
+                stopped = "time"
+                break
+    except KeyboardInterrupt:
+        stopped, partial = "interrupted", True
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+            pool = None
+        if not values:
+            raise
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return _summary(values, nodes, stopped, partial, t0, workers)
+
+
+def default_workers() -> int:
+    """The machine's cores (the default of ``--workers``)."""
+    return os.cpu_count() or 1
+
+
+def _summary(values, nodes, stopped, partial, t0, workers) -> SampleResult:
+    moves = summarise(values)
+    return SampleResult(moves, len(values), nodes, stopped, partial,
+                        time.perf_counter() - t0, workers, values)
+
+
+def _separated(result: SampleResult, z: float) -> bool:
+    others = [m.lead_z for m in result.moves[1:]]
+    return bool(others) and all(v is not None and v > z for v in others)
 
 
 def summarise(per_sample: list[dict[int, int]]) -> list[SampledMove]:
-    """Mean, standard error and best-count of every move over samples."""
+    """Mean, standard error, best-count and the best move's paired lead
+    (in standard errors) of every move over the samples, best mean first."""
     moves = list(per_sample[0])
     n = len(per_sample)
     best_count = {m: 0 for m in moves}
@@ -73,14 +186,29 @@ def summarise(per_sample: list[dict[int, int]]) -> list[SampledMove]:
         for m, v in values.items():
             if v == top:
                 best_count[m] += 1
-    out = []
+    stats = []
     for m in moves:
         xs = [values[m] for values in per_sample]
         mean = sum(xs) / n
-        if n > 1:
-            var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-            se: float | None = math.sqrt(var / n)
+        stats.append(SampledMove(m, mean, _stderr(xs, mean), best_count[m]))
+    stats.sort(key=lambda s: (-s.mean, s.move))
+    top = stats[0].move
+    for s in stats[1:]:
+        diffs = [values[top] - values[s.move] for values in per_sample]
+        mean = sum(diffs) / n
+        se = _stderr(diffs, mean)
+        if se is None:
+            s.lead_z = None
+        elif se == 0:
+            s.lead_z = math.inf if mean > 0 else 0.0
         else:
-            se = None
-        out.append(SampledMove(m, mean, se, best_count[m]))
-    return out
+            s.lead_z = mean / se
+    return stats
+
+
+def _stderr(xs: list[float], mean: float) -> float | None:
+    n = len(xs)
+    if n < 2:
+        return None
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return math.sqrt(var / n)

@@ -1,0 +1,119 @@
+"""Exact expectimax against plain expectimax in exact rational arithmetic
+(every permutation of the stock's cards, no pruning, no table), and the
+deal outcomes against a count of permutations."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cards import RANKS
+from solver.cli import main
+from solver.game import Game, cardset, ranks_of
+from solver.rules import PRESETS
+from solver.search.brute import expectimax_root
+from solver.search.expectimax import Expectimax
+
+
+def small_chance_position(rng, preset, players):
+    """Hands of 1 or 2 cards (4 players: 1), a shuffled stock of one deal
+    (sometimes two, with two players), the rest on the table or taken."""
+    deck = [r for r in range(10) for _ in range(4)]
+    rng.shuffle(deck)
+    if PRESETS[preset].first_deal_4p == 4 and players == 4:
+        stock_len = 8
+    else:
+        stock_len = 3 * players
+    stock, deck = deck[:stock_len], deck[stock_len:]
+    k = 1
+    hands = [deck[i * k:(i + 1) * k] for i in range(players)]
+    deck = deck[players * k:]
+    table = []
+    for c in deck[:rng.randint(0, 4)]:
+        if PRESETS[preset].table_rule == "free" or c not in table:
+            table.append(c)
+    game = Game(PRESETS[preset], players, 0, stock, shuffled=True)
+    return game, game.initial_state(table, hands, 0, last=rng.choice([-1, 0, 1]))
+
+
+# four players: a 12-card deal has too many outcomes for the plain check;
+# french's last four-player deal gives 2 cards each (8 cards)
+CASES = [(p, 2) for p in PRESETS] + [("french", 4)]
+
+
+@pytest.mark.parametrize("preset,players", CASES)
+def test_expectimax_equals_plain_expectimax(preset, players):
+    """Two players: against every permutation of a 6-card stock, in
+    Fractions. Four players (12 or 8 cards: too many orders): against plain
+    expectimax over the game's outcomes, whose probabilities the next test
+    checks against permutations."""
+    rng = random.Random(f"em-{preset}-{players}")
+    for _ in range(3 if players == 2 else 2):
+        game, state = small_chance_position(rng, preset, players)
+        fast = Expectimax(game).root_values(state)
+        slow = expectimax_root(game, state, permute=players == 2)
+        assert fast.keys() == slow.keys()
+        for m in fast:
+            assert abs(fast[m] - float(slow[m])) <= 1e-9
+
+
+def test_expectimax_two_deals_to_come():
+    """A 12-card stock (two chance levels), with and without Star1,
+    against plain expectimax over the game's outcomes."""
+    rng = random.Random(11)
+    for preset in ("lmodire", "french"):
+        deck = [r for r in range(10) for _ in range(4)]
+        rng.shuffle(deck)
+        game = Game(PRESETS[preset], 2, 0, deck[:12], shuffled=True)
+        state = game.initial_state(deck[12:15], [deck[15:16], deck[16:17]], 0, last=0)
+        slow = expectimax_root(game, state, permute=False)
+        for star1 in (True, False):
+            fast = Expectimax(game, star1=star1).root_values(state)
+            assert all(abs(fast[m] - slow[m]) <= 1e-9 for m in fast)
+
+
+def test_outcome_probabilities_count_permutations():
+    """The rank-multiset outcomes of a deal, with their probabilities,
+    equal the frequencies over every order of the stock's cards."""
+    stock = [0, 0, 1, 2, 2, 2]
+    game = Game(PRESETS["lmodire"], 2, 0, stock, shuffled=True)
+    chance = (0, 0, 0, -1, 0, -1, cardset(stock))
+    outs = game.outcomes(chance)
+    freq: Counter = Counter()
+    for order in permutations(range(6)):
+        s_hand = tuple(sorted(stock[j] for j in order[:3]))
+        freq[s_hand] += 1
+    total = sum(freq.values())
+    got = {}
+    for p, _gain, child in outs:
+        hand = tuple(ranks_of(child[1] & ((1 << 40) - 1)))
+        got[hand] = p
+    assert set(got) == set(freq)
+    for hand, n in freq.items():
+        assert got[hand] == pytest.approx(float(Fraction(n, total)), abs=1e-12)
+    assert sum(p for p, _g, _c in outs) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_cli_expectimax_json_agrees_with_plain_expectimax():
+    # hands known, a shuffled stock of one deal (6 cards), last deal to come
+    line = ("1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N "
+            "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12")
+    r = CliRunner().invoke(main, ["--json", "--method", "expectimax", "-"], input=line + "\n")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)["positions"][0]
+    assert doc["method"] == "expectimax"
+    idx = {r: i for i, r in enumerate(RANKS)}
+    game = Game(PRESETS["lmodire"], 2, 0, [idx[r] for r in (5, 7, 7, 10, 12, 11)], shuffled=True)
+    state = game.initial_state([idx[1], idx[4], idx[11]], [[idx[2], idx[6], idx[12]],
+                                                           [idx[3], idx[3], idx[10]]], 0, last=1)
+    slow = expectimax_root(game, state, permute=False)
+    base = 13 - 12
+    for mv in doc["moves"]:
+        want = (slow[idx[int(mv["move"])]] + base) / 2
+        assert abs(mv["value"] - float(want)) <= 1e-9
