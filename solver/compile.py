@@ -101,9 +101,10 @@ def sampler(pos: Position):
     Raises CompileError when no consistent drawing is found.
     """
     _check_search_players(pos)
-    pool = unseen_pool(pos)
     hidden_seats = [(s, sum(1 for c in h if c is None)) for s, h in enumerate(pos.hands)]
     n_hidden = sum(k for _s, k in hidden_seats)
+    # a shuffled stock with every hand known needs no pool (nor gone=)
+    pool = unseen_pool(pos) if n_hidden or pos.stock_kind == "unknown" else []
     nstock = len(pos.stock) if pos.stock_kind != "unknown" else len(pool) - n_hidden
     if nstock < 0 or (pos.stock_kind != "unknown" and n_hidden != len(pool)):
         raise CompileError(

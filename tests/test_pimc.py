@@ -1,0 +1,71 @@
+"""Determinised search: reproducible, independent of the worker count,
+early stop when the best play is separated, intervals that cover."""
+
+from __future__ import annotations
+
+import math
+
+from solver.analysis import evaluate
+from solver.compile import sampler_from_line
+from solver.notation import parse_position
+from solver.search.pimc import determinised, summarise
+
+LINE = ("1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N "
+        "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12")
+
+
+def test_two_workers_give_the_one_worker_answer():
+    one = determinised(sampler_from_line, LINE, 40, seed=3, workers=1, z=None, batch=16)
+    two = determinised(sampler_from_line, LINE, 40, seed=3, workers=2, z=None, batch=16)
+    assert one.values == two.values
+    assert [(m.move, m.mean, m.stderr, m.best) for m in one.moves] == \
+        [(m.move, m.mean, m.stderr, m.best) for m in two.moves]
+
+
+def test_early_stop_when_separated():
+    # a hit for 1 with the answer for 10 in reserve: 7 is far ahead of 2
+    line = "1.7 7.7.2/7.12 ~- S prev=7 taken=15,18 last=N"
+    res = determinised(sampler_from_line, line, 1000, seed=0, min_samples=30, batch=10)
+    assert res.stopped == "separated" and res.samples == 30
+    assert res.moves[0].move == 6          # rank index of the 7
+
+
+def test_summary_statistics_by_hand():
+    per_sample = [{0: 2, 1: 0}, {0: 4, 1: 2}, {0: 0, 1: 0}]
+    moves = summarise(per_sample)
+    assert [m.move for m in moves] == [0, 1]
+    assert moves[0].mean == 2 and moves[1].mean == 2 / 3
+    # values 2, 4, 0: variance 4, standard error sqrt(4/3)
+    assert math.isclose(moves[0].stderr, math.sqrt(4 / 3))
+    assert moves[0].best == 3 and moves[1].best == 1
+    # paired differences 2, 2, 0: mean 4/3, se sqrt((4/9*2 + 16/9)/2/3)
+    diffs = [2, 2, 0]
+    mean = sum(diffs) / 3
+    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / 2 / 3)
+    assert math.isclose(moves[1].lead_z, mean / se)
+
+
+def test_the_interval_covers_the_expectimax_value():
+    """The determinised mean estimates the average of perfect-information
+    values over stock orders; on the last deal to come with both hands
+    known that average and the expectimax value can differ (clairvoyance),
+    but the sampled mean must agree with the exhaustive average of the
+    same quantity: every stock order of a 6-card stock, 720 of them."""
+    pos = parse_position(LINE)
+    sampled = evaluate(pos, method="determinised", samples=400, seed=1, z=None)
+    from itertools import permutations
+    from solver.compile import compile_known
+    from solver.search.alphabeta import AlphaBeta
+    stock = list(pos.stock)
+    totals: dict[int, float] = {}
+    orders = list(permutations(range(6)))
+    for order in orders:
+        pos.stock = [stock[i] for i in order]
+        pos.stock_kind = "known"
+        game, state = compile_known(pos)
+        for m, v in AlphaBeta(game).root_values(state).items():
+            totals[m] = totals.get(m, 0) + v
+    base = 13 - 12
+    for mv in sampled.moves:
+        exact = (totals[mv.rank] / len(orders) + base) / 2
+        assert abs(mv.value - exact) <= 3.3 * mv.stderr + 1e-9
