@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import time
+from math import factorial
 from dataclasses import dataclass, field
 
 from .cards import RANKS
@@ -125,23 +126,30 @@ def estimate_expectimax(pos: Position) -> tuple[float, float, str]:
     """A rough cost of exact expectimax for ``pos``: ``(seconds, MB, why)``.
 
     The model, calibrated on two-player positions at the start of a deal
-    (bench/bench_expectimax.py): decision nodes ~ 20 x the product of the
-    outcome counts of the chance nodes to come (the first from the actual
-    stock, deeper ones from a representative remainder), 5 microseconds and
+    (bench/bench_expectimax.py): decision nodes ~ 20 x the product, over
+    the deals to come, of their outcome counts (the first from the actual
+    stock, deeper ones from a representative remainder) and their lines of
+    play relative to a two-player deal of 3 cards (and so for the current
+    deal's hands); 5 microseconds a node with two players, 20 with four;
     ~180 bytes of table a node."""
     game, state = compile_shuffled(pos)
     counts = [count(state[6], r) for r in range(10)]
+    # lines of play of the current deal and of each deal to come, against
+    # the 36 of a two-player deal of 3 cards the model was calibrated on
     product = 1.0
+    for hand in pos.hands:
+        product *= factorial(len(hand))
+    product /= 36
     levels = 0
     while sum(counts) and product < 1e15:
         n = game.next_deal[sum(counts)]
-        product *= _deal_outcome_count(counts, n, pos.players)
+        product *= _deal_outcome_count(counts, n, pos.players) * factorial(n) ** pos.players / 36
         levels += 1
         # a representative remainder: deal the most frequent ranks first
         for _ in range(n * pos.players):
             counts[counts.index(max(counts))] -= 1
-    nodes = 20.0 * product if levels else 50.0
-    seconds = nodes * 5e-6
+    nodes = 20.0 * max(product, 1.0)
+    seconds = nodes * (5e-6 if pos.players == 2 else 2e-5)
     mb = nodes * 180 / 1e6
     why = (f"{unseen_count(pos)} unseen cards, {levels} deal(s) to come: "
            f"about {nodes:.2g} nodes, {seconds:.2g} s, {mb:.2g} MB")

@@ -101,6 +101,10 @@ def sampler(pos: Position):
     Raises CompileError when no consistent drawing is found.
     """
     _check_search_players(pos)
+    if any(c is None for c in pos.hands[pos.turn]):
+        raise CompileError(
+            f"the hand of the player to move ({pos.seat_name(pos.turn)}) must be known: "
+            "its plays are what is evaluated")
     hidden_seats = [(s, sum(1 for c in h if c is None)) for s, h in enumerate(pos.hands)]
     n_hidden = sum(k for _s, k in hidden_seats)
     # a shuffled stock with every hand known needs no pool (nor gone=)

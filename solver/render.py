@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .analysis import Analysis
-from .cards import Card, format_cards
+from .cards import RANKS, Card, format_cards
 from .notation import format_position
 from .position import Position, side_names, seat_names
 
@@ -166,7 +166,7 @@ def sampling_progress(console: Console, samples: int):
         if len(moves) > 1 and moves[1].lead_z is not None:
             lead = f", lead {moves[1].lead_z:.1f} s.e."
         progress.update(task, completed=result.samples,
-                        best=f"best so far: rank index {moves[0].move}{lead}")
+                        best=f"best so far: {RANKS[moves[0].move]}{lead}")
 
     with progress:
         yield update

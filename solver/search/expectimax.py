@@ -77,7 +77,7 @@ class Expectimax:
                 lo, hi, first = -INF, INF, -1
             kids = children_of(state)
             if len(kids) > 1:
-                kids.sort(key=_order_key, reverse=True)
+                kids.sort(reverse=True)
                 if first >= 0 and kids[0][2] != first:
                     for i, kid in enumerate(kids):
                         if kid[2] == first:
@@ -246,6 +246,3 @@ class Expectimax:
             state = game.play(state, m)[0]
         return pv
 
-
-def _order_key(kid):
-    return kid[0]

@@ -171,8 +171,10 @@ def _summary(values, nodes, stopped, partial, t0, workers) -> SampleResult:
 
 
 def _separated(result: SampleResult, z: float) -> bool:
+    """The best move leads every other by more than ``z`` paired standard
+    errors (a lone legal move is separated at once)."""
     others = [m.lead_z for m in result.moves[1:]]
-    return bool(others) and all(v is not None and v > z for v in others)
+    return all(v is not None and v > z for v in others)
 
 
 def summarise(per_sample: list[dict[int, int]]) -> list[SampledMove]:
