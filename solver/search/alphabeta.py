@@ -41,67 +41,9 @@ class AlphaBeta:
         self._negamax = self._compile()
 
     def _compile(self):
-        game = self.game
-        children_of = game.children
-        # a game whose states are their own keys says so (no call per node)
-        tt_key = None if getattr(game, "state_is_key", False) else game.tt_key
         tt = self.tt
-        get = tt.get
         stats = self.stats
         counter = [0, 0]
-
-        def negamax(state, alpha, beta):
-            counter[0] += 1
-            key = state if tt_key is None else tt_key(state)
-            entry = get(key)
-            if entry is not None:
-                lo, hi, first = entry
-                if lo >= beta or lo == hi:
-                    counter[1] += 1
-                    return lo
-                if hi <= alpha:
-                    counter[1] += 1
-                    return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
-            else:
-                lo, hi, first = -INF, INF, -1
-            kids = children_of(state)
-            if len(kids) > 1:
-                kids.sort(reverse=True)
-                if first >= 0 and kids[0][2] != first:
-                    for i, kid in enumerate(kids):
-                        if kid[2] == first:
-                            del kids[i]
-                            kids.insert(0, kid)
-                            break
-            alpha0 = alpha
-            best = -INF
-            best_move = -1
-            for _order, gain, m, child in kids:
-                if child is None:
-                    v = gain
-                else:
-                    v = gain - negamax(child, gain - beta, gain - alpha)
-                if v > best:
-                    best = v
-                    best_move = m
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-            if best <= alpha0:
-                if best < hi:
-                    hi = best
-            elif best >= beta:
-                if best > lo:
-                    lo = best
-            else:
-                lo = hi = best
-            tt[key] = (lo, hi, best_move)
-            return best
 
         def sync():
             stats.nodes = counter[0]
@@ -109,7 +51,7 @@ class AlphaBeta:
             stats.tt_size = len(tt)
 
         self._sync = sync
-        return negamax
+        return make_negamax(self.game, tt, counter)
 
     def value(self, state, alpha: int = -INF, beta: int = INF) -> int:
         """The negamax value of ``state`` for the side to move, in the game's
@@ -143,6 +85,78 @@ class AlphaBeta:
             pv.append(m)
             state = game.play(state, m)[0]
         return pv
+
+
+def make_negamax(game, tt: dict, counter: list[int], chance=None):
+    """The negamax alpha-beta function of ``game``: ``negamax(state, alpha,
+    beta)`` fail-soft, storing ``(lower, upper, best move)`` in ``tt``,
+    counting nodes in ``counter[0]`` and table cutoffs in ``counter[1]``.
+
+    With ``chance`` (expectimax), a child that is a chance node is valued
+    by ``chance(child, alpha, beta)``, from the side of the player who
+    moves after the deal."""
+    children_of = game.children
+    is_chance = game.is_chance if chance is not None else None
+    # a game whose states are their own keys says so (no call per node)
+    tt_key = None if getattr(game, "state_is_key", False) else game.tt_key
+    get = tt.get
+
+    def negamax(state, alpha, beta):
+        counter[0] += 1
+        key = state if tt_key is None else tt_key(state)
+        entry = get(key)
+        if entry is not None:
+            lo, hi, first = entry
+            if lo >= beta or lo == hi:
+                counter[1] += 1
+                return lo
+            if hi <= alpha:
+                counter[1] += 1
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        else:
+            lo, hi, first = -INF, INF, -1
+        kids = children_of(state)
+        if len(kids) > 1:
+            kids.sort(reverse=True)
+            if first >= 0 and kids[0][2] != first:
+                for i, kid in enumerate(kids):
+                    if kid[2] == first:
+                        del kids[i]
+                        kids.insert(0, kid)
+                        break
+        alpha0 = alpha
+        best = -INF
+        best_move = -1
+        for _order, gain, m, child in kids:
+            if child is None:
+                v = gain
+            elif is_chance is not None and is_chance(child):
+                v = gain - chance(child, gain - beta, gain - alpha)
+            else:
+                v = gain - negamax(child, gain - beta, gain - alpha)
+            if v > best:
+                best = v
+                best_move = m
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        if best <= alpha0:
+            if best < hi:
+                hi = best
+        elif best >= beta:
+            if best > lo:
+                lo = best
+        else:
+            lo = hi = best
+        tt[key] = (lo, hi, best_move)
+        return best
+
+    return negamax
 
 
 def solve(game, state) -> tuple[dict[int, int], list[int], SearchStats]:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .alphabeta import make_negamax
+
 INF = float("inf")
 
 
@@ -50,70 +52,17 @@ class Expectimax:
 
     def _compile(self):
         game = self.game
-        children_of = game.children
         outcomes_of = game.outcomes
         bounds_of = game.bounds
-        is_chance = game.is_chance
         tt = self.tt
         get = tt.get
         stats = self.stats
         star1 = self.star1
-        counter = [0, 0, 0]
-
-        def decision(state, alpha, beta):
-            counter[0] += 1
-            entry = get(state)
-            if entry is not None:
-                lo, hi, first = entry
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
-            else:
-                lo, hi, first = -INF, INF, -1
-            kids = children_of(state)
-            if len(kids) > 1:
-                kids.sort(reverse=True)
-                if first >= 0 and kids[0][2] != first:
-                    for i, kid in enumerate(kids):
-                        if kid[2] == first:
-                            del kids[i]
-                            kids.insert(0, kid)
-                            break
-            alpha0 = alpha
-            best = -INF
-            best_move = -1
-            for _order, gain, m, child in kids:
-                if child is None:
-                    v = gain
-                elif child[1] == 0 and is_chance(child):
-                    v = gain - chance(child, gain - beta, gain - alpha)
-                else:
-                    v = gain - decision(child, gain - beta, gain - alpha)
-                if v > best:
-                    best = v
-                    best_move = m
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            break
-            if best <= alpha0:
-                if best < hi:
-                    hi = best
-            elif best >= beta:
-                if best > lo:
-                    lo = best
-            else:
-                lo = hi = best
-            tt[state] = (lo, hi, best_move)
-            return best
+        counter = [0, 0, 0, 0]      # decision nodes, table cutoffs, chance, Star1 cuts
+        decision = None             # the negamax below, made once chance exists
 
         def chance(state, alpha, beta):
-            counter[1] += 1
+            counter[2] += 1
             entry = get(state)
             if entry is not None:
                 lo, hi, _ = entry
@@ -150,14 +99,14 @@ class Expectimax:
                     a_i = (alpha - total - rest * big_u) / p
                     b_i = (beta - total - rest * big_l) / p
                     if a_i >= big_u:        # even x = U leaves the node <= alpha
-                        counter[2] += 1
+                        counter[3] += 1
                         result = total + (p + rest) * big_u
                         if result < hi:
                             hi = result
                         result = result if result < alpha else alpha
                         break
                     if b_i <= big_l:        # even x = L lifts it to >= beta
-                        counter[2] += 1
+                        counter[3] += 1
                         result = total + (p + rest) * big_l
                         if result > lo:
                             lo = result
@@ -174,7 +123,7 @@ class Expectimax:
                     # judge the child in its own frame (no rounding in g + cr)
                     if cr >= hi_c:
                         if cut_high:            # x >= b_i: the node >= beta
-                            counter[2] += 1
+                            counter[3] += 1
                             result = total + p * (g + cr) + rest * big_l
                             if result > lo:
                                 lo = result
@@ -183,7 +132,7 @@ class Expectimax:
                         x = big_u               # a sure upper bound reached
                     elif cr <= lo_c:
                         if cut_low:             # x <= a_i: the node <= alpha
-                            counter[2] += 1
+                            counter[3] += 1
                             result = total + p * (g + cr) + rest * big_u
                             if result < hi:
                                 hi = result
@@ -201,8 +150,10 @@ class Expectimax:
             tt[state] = (lo, hi, -1)
             return result
 
+        decision = make_negamax(game, tt, counter, chance)
+
         def sync():
-            stats.nodes, stats.chance, stats.cutoffs = counter
+            stats.nodes, _hits, stats.chance, stats.cutoffs = counter
             stats.tt_size = len(tt)
 
         self._sync = sync
