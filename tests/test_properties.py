@@ -16,13 +16,12 @@ from hypothesis import assume, given, settings, strategies as st
 
 from solver.analysis import evaluate
 from solver.cards import RANKS, SUITS
-from solver.game import Game
 from solver.notation import NotationError, format_position, parse_position
 from solver.position import seat_names
 from solver.rules import PRESETS
 from solver.search.alphabeta import AlphaBeta
 
-from test_crosscheck import random_position
+from test_crosscheck import engine_values, random_position
 
 
 def position_line(seed: int, preset: str, players: int) -> str:
@@ -60,12 +59,9 @@ def test_cards_are_conserved(seed, case, rnd):
     cards a capture takes, the own card of an answer, the table swept at
     the end; with nobody capturing all hand, the table stays unclaimed."""
     preset, players = case
-    rng = random.Random(seed)
-    rules, table, hands, stock, turn, prev, show, last, taken = random_position(rng, players, preset)
-    game = Game(rules, players, 0, stock)
-    state = game.initial_state(table, hands, turn, -1 if prev is None else prev,
-                               0 if show is None else show[0] * 4 + show[1],
-                               -1 if last is None else last)
+    position = random_position(random.Random(seed), players, preset)
+    game, state, _base = engine_values(*position, players)
+    stock, taken = game.stock, position[-1]
 
     def in_play(s):
         return s[0].bit_count() + s[1].bit_count() + len(stock) - s[6]
@@ -95,12 +91,8 @@ def test_cards_are_conserved(seed, case, rnd):
 @given(SEEDS, CASES)
 def test_values_are_zero_sum(seed, case):
     preset, players = case
-    rng = random.Random(seed)
-    rules, table, hands, stock, turn, prev, show, last, taken = random_position(rng, players, preset)
-    game = Game(rules, players, 0, stock)
-    state = game.initial_state(table, hands, turn, -1 if prev is None else prev,
-                               0 if show is None else show[0] * 4 + show[1],
-                               -1 if last is None else last)
+    position = random_position(random.Random(seed), players, preset)
+    game, state, _base = engine_values(*position, players)
     values = AlphaBeta(game).root_values(state)
     for move, value in values.items():
         child, gain, _ev = game.play(state, move)
