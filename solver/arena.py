@@ -1,0 +1,219 @@
+"""Arena: two players over many seat-swapped pairs of hands.
+
+Pair ``k`` shuffles one deck (:func:`solver.match.hand_rng` with
+``(seed, k)``) and plays it twice with the same dealer: first with player
+A on side 0 (S, or S and N with four players) and B on side 1, then with
+the seats swapped. The cards each seat gets are the same in both hands, so
+the luck of the deal cancels within a pair. Every hand is played out
+whatever the score (no match target). The measure is A's margin per hand:
+A's side's points less B's, in game points, averaged over the pair; the
+95 % confidence interval is ``mean ± 1.96 · sd / sqrt(pairs)`` over the
+pair averages (normal approximation; pairs are independent).
+
+>>> r = run_arena("greedy", "random", pairs=3, seed=1)
+>>> len(r.margins), r.hands
+(6, 6)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .match import deal_hand, hand_rng, play_hand
+from .players import make_player
+from .rules import PRESETS, Rules
+
+Z_95 = 1.959963984540054
+
+
+def mean_ci(xs: list[float], z: float = Z_95) -> tuple[float, float]:
+    """Mean and half-width of its confidence interval (``z`` standard
+    errors; 0 for fewer than two values).
+
+    >>> mean_ci([1.0, 3.0])
+    (2.0, 1.959963984540054)
+    """
+    n = len(xs)
+    if n == 0:
+        return 0.0, 0.0
+    m = sum(xs) / n
+    if n < 2:
+        return m, 0.0
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, z * math.sqrt(var / n)
+
+
+@dataclass
+class ArenaResult:
+    """What an arena measured. ``a``, ``b``: player specs; ``margins``: A's
+    margin (A's points less B's) per hand, in pair order (A on side 0, then
+    on side 1); ``a_points``, ``b_points``: points per hand; ``seconds``:
+    thinking time of A and B; ``wall``: elapsed seconds."""
+
+    a: str
+    b: str
+    rules: Rules
+    players: int
+    seed: int | str
+    margins: list[float] = field(default_factory=list)
+    a_points: list[float] = field(default_factory=list)
+    b_points: list[float] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    wall: float = 0.0
+
+    @property
+    def hands(self) -> int:
+        """Hands played (two per pair)."""
+        return len(self.margins)
+
+    def pair_margins(self) -> list[float]:
+        """A's margin per hand averaged over each seat-swapped pair."""
+        m = self.margins
+        return [(m[i] + m[i + 1]) / 2 for i in range(0, len(m) - 1, 2)]
+
+    def summary(self) -> dict:
+        """The figures: ``margin`` (A's mean margin per hand) and
+        ``margin_ci95`` from the pairs; ``a_points``/``b_points`` per hand
+        with their CIs; hands ``won``/``drawn``/``lost`` by A; thinking
+        seconds per hand of each."""
+        margin, ci = mean_ci(self.pair_margins())
+        ap, apci = mean_ci(self.a_points)
+        bp, bpci = mean_ci(self.b_points)
+        n = max(self.hands, 1)
+        return {
+            "a": self.a, "b": self.b, "rules": self.rules.name, "players": self.players,
+            "seed": self.seed, "pairs": len(self.pair_margins()), "hands": self.hands,
+            "margin": margin, "margin_ci95": ci,
+            "a_points": ap, "a_points_ci95": apci, "b_points": bp, "b_points_ci95": bpci,
+            "won": sum(1 for x in self.margins if x > 0),
+            "drawn": sum(1 for x in self.margins if x == 0),
+            "lost": sum(1 for x in self.margins if x < 0),
+            "a_seconds_per_hand": self.seconds[0] / n, "b_seconds_per_hand": self.seconds[1] / n,
+            "wall_seconds": self.wall,
+        }
+
+
+def play_pair(a: str, b: str, rules: Rules, players: int, seed: int | str,
+              k: int) -> list[tuple[float, float, float, float, float]]:
+    """Play pair ``k``: two hands of one deck, A on side 0 then on side 1.
+    Returns per hand ``(margin, a_points, b_points, a_seconds, b_seconds)``."""
+    table, stock = deal_hand(rules, players, hand_rng(f"arena/{seed}", k))
+    dealer = (players - 1 + k) % players
+    out = []
+    for swap in (0, 1):
+        agents = []
+        a_side = swap
+        for seat in range(players):
+            side = seat % 2
+            agents.append(make_player(a if side == a_side else b))
+        rngs = [random.Random(f"arena/{seed}/{k}/{swap}/{seat}") for seat in range(players)]
+        log = play_hand(rules, players, dealer, table, stock, agents, rngs)
+        pa, pb = log.points[a_side], log.points[1 - a_side]
+        sa = sum(log.seconds[s] for s in range(players) if s % 2 == a_side)
+        sb = sum(log.seconds[s] for s in range(players) if s % 2 != a_side)
+        out.append((pa - pb, pa, pb, sa, sb))
+    return out
+
+
+def _pair_job(args):
+    return play_pair(*args)
+
+
+def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
+              players: int = 2, seed: int | str = 0, jobs: int = 1,
+              progress: Callable[[int, int], None] | None = None) -> ArenaResult:
+    """Play ``pairs`` seat-swapped pairs of hands between specs ``a`` and
+    ``b`` (see :func:`solver.players.make_player`) under ``rules`` (default
+    lmodire) with 2 or 4 ``players`` (partners play the same spec), in
+    ``jobs`` processes (the result does not depend on it). ``progress(done,
+    total)`` is called after each pair. Raises ValueError for a bad spec
+    or player count."""
+    rules = rules or PRESETS["lmodire"]
+    make_player(a), make_player(b)
+    if players not in (2, 4) or players not in rules.players:
+        raise ValueError(f"the arena takes 2 players, or 4 in partnerships, that "
+                         f"{rules.name} allows ({', '.join(map(str, rules.players))})")
+    result = ArenaResult(a, b, rules, players, seed)
+    t0 = time.perf_counter()
+    args = [(a, b, rules, players, seed, k) for k in range(pairs)]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            outcomes = pool.map(_pair_job, args, chunksize=max(1, min(8, pairs // (4 * jobs))))
+            _collect(result, outcomes, pairs, progress)
+    else:
+        _collect(result, map(_pair_job, args), pairs, progress)
+    result.wall = time.perf_counter() - t0
+    return result
+
+
+def _collect(result: ArenaResult, outcomes, total: int, progress) -> None:
+    for done, pair in enumerate(outcomes, start=1):
+        for margin, pa, pb, sa, sb in pair:
+            result.margins.append(margin)
+            result.a_points.append(pa)
+            result.b_points.append(pb)
+            result.seconds[0] += sa
+            result.seconds[1] += sb
+        if progress is not None:
+            progress(done, total)
+
+
+# --- whole games (self-play) ----------------------------------------------------
+
+
+def play_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
+               seed: int | str = 0, swap: bool = True,
+               progress: Callable[[int, int], None] | None = None):
+    """Play ``games`` matches to ``rules.target`` between ``specs`` (one
+    per seat, in seat order). With ``swap``, game ``2k+1`` replays the
+    decks of game ``2k`` (the same seed) with every player moved one seat
+    on, so each team gets the other's cards. Returns ``(logs, rows)``:
+    the MatchLogs (``log.names`` per seat) and per team (the sides of the
+    first game: ``S`` and ``N`` with two players, ``S+N`` and ``E+W`` with
+    four) ``player``, ``games``, ``won``, ``hands``, ``points_per_hand``
+    and its ``ci95``. Raises ValueError for a bad spec or player count."""
+    from .match import play_match
+
+    rules = rules or PRESETS["lmodire"]
+    p = len(specs)
+    if p not in rules.players:
+        raise ValueError(f"rules {rules.name} are for {', '.join(map(str, rules.players))} "
+                         f"players, not {p}")
+    for s in specs:
+        make_player(s)
+    teams = 2 if p in (2, 4) else p
+    team_of = [j % 2 if p == 4 else j for j in range(p)]
+    points: list[list[float]] = [[] for _ in range(teams)]
+    won = [0] * teams
+    hands = [0] * teams
+    logs = []
+    for i in range(games):
+        rot = 1 if swap and i % 2 else 0
+        game_seed = f"{seed}/{i // 2}" if swap else f"{seed}/{i}"
+        agents = [make_player(specs[(s + rot) % p]) for s in range(p)]
+        log = play_match(rules, agents, seed=game_seed)
+        logs.append(log)
+        # spec j sits at seat (j - rot) % p; its side there
+        for team in range(teams):
+            j = team_of.index(team)
+            seat = (j - rot) % p
+            side = seat % 2 if p == 4 else seat
+            for hl in log.hands:
+                points[team].append(hl.points[side])
+            hands[team] += len(log.hands)
+            if log.winner == side:
+                won[team] += 1
+        if progress is not None:
+            progress(i + 1, games)
+    rows = []
+    for team in range(teams):
+        members = [specs[j] for j in range(p) if team_of[j] == team]
+        m, ci = mean_ci(points[team])
+        rows.append({"player": "+".join(members), "games": games, "won": won[team],
+                     "hands": hands[team], "points_per_hand": m, "ci95": ci})
+    return logs, rows

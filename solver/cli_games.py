@@ -1,0 +1,245 @@
+"""The ``play``, ``arena`` and ``annotate`` commands of ``ronda-solve``:
+parse arguments, call the library (:mod:`solver.arena`,
+:mod:`solver.annotate`), render (:mod:`solver.render_games`).
+
+Bad input gives one error line on stderr naming the line, field and
+problem, and a non-zero exit: 1 for a game that cannot be read or
+analysed, 2 for a usage error (an unknown player, an output file that
+exists without ``--force``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import click
+from rich.console import Console
+
+from .analysis import METHODS
+from .compile import CompileError
+from .record import GameRecord, RecordError, dumps_all, from_match, parse_games
+from .rules import PRESETS, RulesError, preset
+
+_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def _fail(message: str, code: int = 1) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _rules(name: str, settings: tuple[str, ...], target: int | None):
+    try:
+        rules = preset(name)
+        for item in settings:
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise RulesError(f"--set expects key=value, not {item!r}")
+            rules = rules.with_overrides({key: value})
+        if target is not None:
+            rules = rules.with_overrides({"target": str(target)})
+    except RulesError as err:
+        _fail(str(err), 2)
+    return rules
+
+
+def _check_output(path: str | None, force: bool) -> str | None:
+    """The ``-o`` path, refused (exit 2) when it exists without ``--force``;
+    None for standard output. Nothing is created before there is
+    something to write."""
+    if path is None or path == "-":
+        return None
+    if os.path.exists(path) and not force:
+        _fail(f"{path} exists; use --force to overwrite it", 2)
+    return path
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as err:
+        _fail(f"cannot write {path}: {err.strerror}", 2)
+
+
+def _progress(quiet: bool, what: str):
+    if quiet:
+        return None
+    t0 = time.perf_counter()
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done == total or now - last[0] >= 1.0:
+            last[0] = now
+            click.echo(f"\r{what} {done}/{total}, {now - t0:.0f} s", err=True,
+                       nl=done == total)
+    return progress
+
+
+@click.command("play", context_settings=_SETTINGS)
+@click.argument("players", nargs=-1, required=True)
+@click.option("--rules", "rules_name", type=click.Choice(sorted(PRESETS)), default="lmodire",
+              show_default=True, help="Rule preset.")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="Override a rule parameter (repeatable), e.g. --set hit=1,5.")
+@click.option("--target", type=click.IntRange(1), help="Match target (default: the preset's).")
+@click.option("--games", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--seed", default="0", show_default=True, help="Seed of the decks and players.")
+@click.option("--no-swap", is_flag=True,
+              help="Do not replay each pair of games with the seats swapped.")
+@click.option("-o", "--output", help="Write the records to this file (default: stdout).")
+@click.option("--force", is_flag=True, help="Overwrite the -o file.")
+@click.option("--event", default="self-play", show_default=True, help="The Event tag.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+def play_command(players, rules_name, settings, target, games, seed, no_swap, output, force,
+                 event, as_json, quiet) -> None:
+    """Play whole games between PLAYERS (one per seat: S N, or S E N W) and
+    write their records. Players: random, greedy, mc:N (N random playouts
+    a play), engine:K (K determinisations)."""
+    from .arena import play_games
+    from .players import make_player
+    from .render_games import play_table
+
+    rules = _rules(rules_name, settings, target)
+    for spec in players:
+        try:
+            make_player(spec)
+        except ValueError as err:
+            _fail(str(err), 2)
+    if len(players) not in rules.players:
+        _fail(f"rules {rules.name} are for {', '.join(map(str, rules.players))} players, "
+              f"not {len(players)}", 2)
+    out = _check_output(output, force)
+    try:
+        logs, rows = play_games(list(players), games=games, rules=rules, seed=seed,
+                                swap=not no_swap, progress=_progress(quiet, "games"))
+    except (ValueError, CompileError) as err:
+        _fail(str(err), 2)
+    text = dumps_all([from_match(log, {"Event": event}) for log in logs])
+    summary_to = Console(stderr=out is None)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        _write(out, text)
+    if as_json:
+        click.echo(json.dumps({"players": rows}, indent=2), err=out is None)
+    else:
+        summary_to.print(play_table(rows))
+
+
+@click.command("arena", context_settings=_SETTINGS)
+@click.argument("a")
+@click.argument("b")
+@click.option("--pairs", type=click.IntRange(1), default=500, show_default=True,
+              help="Seat-swapped pairs of hands (two hands each).")
+@click.option("--rules", "rules_name", type=click.Choice(sorted(PRESETS)), default="lmodire",
+              show_default=True)
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="Override a rule parameter (repeatable).")
+@click.option("--players", type=click.Choice(["2", "4"]), default="2", show_default=True)
+@click.option("--seed", default="0", show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes (the result does not depend on it).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, as_json,
+                  quiet) -> None:
+    """Player A against player B over seat-swapped pairs of hands: A's
+    margin per hand with a 95 % confidence interval."""
+    from .arena import run_arena
+    from .render_games import arena_table
+
+    rules = _rules(rules_name, settings, None)
+    try:
+        r = run_arena(a, b, pairs=pairs, rules=rules, players=int(players), seed=seed,
+                      jobs=jobs, progress=_progress(quiet, "pairs"))
+    except ValueError as err:
+        _fail(str(err), 2)
+    s = r.summary()
+    if as_json:
+        click.echo(json.dumps(s, indent=2))
+    else:
+        Console().print(arena_table(s))
+
+
+@click.command("annotate", context_settings=_SETTINGS)
+@click.argument("game", type=click.File("r", encoding="utf-8"))
+@click.option("--view", type=click.Choice(["player", "full"]), default="player",
+              show_default=True,
+              help="player: what the mover could know (sampled); full: every card known.")
+@click.option("--samples", type=click.IntRange(1), default=32, show_default=True,
+              help="Determinisations a play (player view).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
+              help="Search method passed to the evaluation.")
+@click.option("--thresholds", default=None,
+              help="Losses in points for ?!, ? and ?? [default: 0.75,1,2 in the player view, "
+                   "1,2,4 in the full view].")
+@click.option("--luck-samples", type=click.IntRange(0), default=24, show_default=True,
+              help="Draws a deal for the luck of the deal (0: no luck).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes (the result does not depend on it).")
+@click.option("--record", "as_record", is_flag=True,
+              help="Print the annotated record instead of the tables.")
+@click.option("-o", "--output", help="Also write the annotated record to this file.")
+@click.option("--force", is_flag=True, help="Overwrite the -o file.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.option("--all", "all_plays", is_flag=True, help="List forced plays too.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+def annotate_command(game, view, samples, seed, method, thresholds, luck_samples, jobs,
+                     as_record, output, force, as_json, all_plays, quiet) -> None:
+    """Evaluate every play of the games in GAME (a record file, `-` for
+    stdin): value, best play, loss, marks ?! ? ??, match-deciding plays,
+    a summary per player with the luck of the deal."""
+    from .annotate import Thresholds, annotate, annotation_json
+    from .render_games import annotation_renderable
+
+    try:
+        marks = Thresholds.parse(thresholds) if thresholds else None
+    except ValueError as err:
+        _fail(str(err), 2)
+    name = getattr(game, "name", "-")
+    try:
+        text = game.read()
+    except UnicodeDecodeError as err:
+        _fail(f"{name}: not UTF-8 text ({err.reason})")
+    items = parse_games(text)
+    if not items:
+        _fail(f"{name}: no game in the file")
+    out = _check_output(output, force)
+    failed = False
+    done: list[GameRecord] = []
+    docs = []
+    console = Console()
+    for i, item in enumerate(items, start=1):
+        if isinstance(item, RecordError):
+            click.echo(f"error: {name}: {item}", err=True)
+            failed = True
+            continue
+        try:
+            an = annotate(item, view=view, samples=samples, seed=seed, method=method,
+                          thresholds=marks, luck_samples=luck_samples, jobs=jobs,
+                          progress=_progress(quiet, f"game {i}: evaluations"))
+        except (CompileError, ValueError) as err:
+            click.echo(f"error: {name}: game {i}: {err}", err=True)
+            failed = True
+            continue
+        done.append(an.record)
+        if as_json:
+            docs.append(annotation_json(an))
+        elif not as_record:
+            title = f"{name}, game {i}" if len(items) > 1 else name
+            console.print(annotation_renderable(an, title, all_plays))
+    if as_json:
+        click.echo(json.dumps({"games": docs}, indent=2))
+    elif as_record and done:
+        sys.stdout.write(dumps_all(done))
+    if out is not None and done:
+        _write(out, dumps_all(done))
+    if failed:
+        sys.exit(1)

@@ -1,0 +1,53 @@
+"""Arena and self-play: seat-swapped pairs, confidence intervals,
+independence from the number of worker processes."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from solver.arena import mean_ci, play_games, run_arena
+from solver.rules import PRESETS
+
+
+def test_mean_ci_by_hand():
+    m, ci = mean_ci([1.0, 2.0, 3.0, 6.0])
+    sd = math.sqrt(((1 - 3) ** 2 + (2 - 3) ** 2 + 0 + (6 - 3) ** 2) / 3)
+    assert m == 3.0 and ci == pytest.approx(1.959963984540054 * sd / 2)
+    assert mean_ci([]) == (0.0, 0.0) and mean_ci([4.0]) == (4.0, 0.0)
+
+
+def test_pairs_swap_seats_and_jobs_do_not_change_the_result():
+    one = run_arena("greedy", "random", pairs=6, seed="t")
+    two = run_arena("greedy", "random", pairs=6, seed="t", jobs=2)
+    assert one.margins == two.margins and one.a_points == two.a_points
+    assert one.hands == 12 and len(one.pair_margins()) == 6
+    assert one.margins == [a - b for a, b in zip(one.a_points, one.b_points)]
+    s = one.summary()
+    assert s["won"] + s["drawn"] + s["lost"] == 12
+    assert s["margin"] == pytest.approx(sum(one.margins) / 12)
+
+
+def test_a_player_against_itself_is_even_over_pairs():
+    """random v random: the margin's interval holds 0 (seat-swapped pairs
+    take the deal's luck out)."""
+    r = run_arena("random", "random", pairs=60, seed=2).summary()
+    assert abs(r["margin"]) <= r["margin_ci95"]
+
+
+def test_four_players_play_in_partnerships():
+    s = run_arena("greedy", "random", pairs=2, players=4, rules=PRESETS["pagat"]).summary()
+    assert s["hands"] == 4 and s["players"] == 4
+    with pytest.raises(ValueError, match="2 players, or 4 in partnerships"):
+        run_arena("greedy", "random", pairs=1, players=3, rules=PRESETS["french"])
+
+
+def test_play_games_swaps_seats_on_the_same_decks():
+    logs, rows = play_games(["greedy", "random"], games=2, seed=9)
+    assert logs[0].names == ["greedy", "random"] and logs[1].names == ["random", "greedy"]
+    assert logs[0].hands[0].table == logs[1].hands[0].table
+    assert logs[0].hands[0].deals[0] == logs[1].hands[0].deals[0]
+    assert [r["player"] for r in rows] == ["greedy", "random"]
+    assert sum(r["won"] for r in rows) == 2
+    assert rows[0]["hands"] == sum(len(log.hands) for log in logs)

@@ -1,0 +1,82 @@
+"""The play, arena and annotate commands: output, JSON, refusing to
+overwrite, one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.record import SAMPLE, loads, parse_games
+
+GAMES = Path(__file__).resolve().parent.parent / "positions" / "games"
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(main, args, input=stdin, catch_exceptions=False)
+
+
+def test_play_writes_records_and_refuses_to_overwrite(tmp_path):
+    out = tmp_path / "games.txt"
+    r = run(["play", "greedy", "random", "--games", "2", "--seed", "1", "-o", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    games = parse_games(out.read_text())
+    assert len(games) == 2 and all(not isinstance(g, Exception) for g in games)
+    assert "self-play" in r.stdout and "greedy" in r.stdout
+    before = out.read_text()
+    r = run(["play", "greedy", "random", "-o", str(out), "-q"])
+    assert r.exit_code == 2
+    assert r.stderr.strip() == f"error: {out} exists; use --force to overwrite it"
+    assert out.read_text() == before
+    r = run(["play", "greedy", "random", "--seed", "5", "-o", str(out), "--force", "-q"])
+    assert r.exit_code == 0 and out.read_text() != before
+
+
+def test_play_to_stdout_and_bad_players():
+    r = run(["play", "random", "random", "-q", "--target", "11"])
+    assert r.exit_code == 0
+    g = loads(r.stdout)
+    assert g.target == 11 and g.tags["S"] == "random"
+    r = run(["play", "greedy", "bogus"])
+    assert r.exit_code == 2
+    assert r.stderr == ("error: unknown player 'bogus' (kinds: random, greedy, mc:N, "
+                        "engine:K)\n")
+    r = run(["play", "greedy", "greedy", "greedy"])
+    assert r.exit_code == 2 and r.stderr == "error: rules lmodire are for 2 players, not 3\n"
+
+
+def test_arena_json():
+    r = run(["arena", "greedy", "random", "--pairs", "3", "--json", "-q"])
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    assert doc["hands"] == 6 and {"margin", "margin_ci95", "a_points", "b_points"} <= set(doc)
+
+
+def test_annotate_full_json_and_record(tmp_path):
+    game = str(GAMES / "planted-mistake.txt")
+    r = run(["annotate", "--view", "full", "--json", "--luck-samples", "0", "-q", game])
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)["games"][0]
+    marked = [(p["hand"], p["deal"], p["play"], p["mark"], p["loss"])
+              for p in doc["plays"] if p["mark"]]
+    assert marked == [(5, 6, 3, "??", 4.0)]
+    out = tmp_path / "annotated.txt"
+    r = run(["annotate", "--view", "full", "--record", "--luck-samples", "0", "-q", "-o",
+             str(out), game])
+    assert r.exit_code == 0
+    assert loads(r.stdout) == loads(out.read_text())
+    assert "6o?? {[%eval -9.00] [%best 12e -5.00] [%loss 4.00]}" in r.stdout
+    r = run(["annotate", "--view", "full", "--luck-samples", "0", "-q", game])
+    assert "6o??" in r.stdout and "summary" in r.stdout
+
+
+def test_annotate_errors_are_one_line():
+    bad = SAMPLE.replace("2. 2o? 6o", "2. 2o? 6c")
+    r = run(["annotate", "-"], stdin=bad)
+    assert r.exit_code == 1
+    assert r.stderr == ("error: <stdin>: line 11, hand 1, deal 1, play 4: N plays 6c: 6c is "
+                        "not in N's hand (6o.12b)\n")
+    r = run(["annotate", "--thresholds", "1,x", "-"], stdin=SAMPLE)
+    assert r.exit_code == 2 and "thresholds: expected three numbers" in r.stderr

@@ -1,0 +1,81 @@
+"""The self-play players: specs, and the choice each makes in positions
+worked out by hand. They are given the seat's view only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.cards import Card, parse_cards
+from solver.match import DECK, HandState
+from solver.players import (EnginePlayer, GreedyPlayer, MonteCarloPlayer, RandomPlayer,
+                            make_player)
+from solver.rules import PRESETS
+
+
+def stacked(table: str, leader_hand: str, other_hand: str, dealer: int = 1,
+            preset: str = "mod") -> HandState:
+    """A two-player hand whose first deal is given (the leader's hand
+    first), under a free-table preset so that any table can be set."""
+    used = parse_cards(table) + parse_cards(leader_hand) + parse_cards(other_hand)
+    rest = [c for c in DECK if c not in used]
+    hs = HandState(PRESETS[preset], 2, dealer, parse_cards(table),
+                   stock=parse_cards(leader_hand) + parse_cards(other_hand) + rest)
+    hs.deal()
+    return hs
+
+
+def test_specs():
+    assert make_player("engine:7").samples == 7
+    assert make_player("mc").playouts == 100
+    assert make_player("greedy").name == "greedy"
+    with pytest.raises(ValueError, match=r"unknown player 'foo' \(kinds: random, greedy, "
+                                         r"mc:N, engine:K\)"):
+        make_player("foo")
+    with pytest.raises(ValueError, match="'x' is not a whole number of playouts"):
+        make_player("mc:x")
+    with pytest.raises(ValueError, match="'0' is not a whole number of samples"):
+        make_player("engine:0")
+
+
+def test_greedy_prefers_the_hit_to_a_bigger_capture():
+    # N leads 11o onto 5c 6e 12b 1o. S: the 11c hit scores 1 + 2 cards
+    # (2 points now); 5o takes 5c 6e (3 cards, 1.5); 2o lays.
+    hs = stacked("5c.6e.12b.1o", "11o.3c.4c", "11c.5o.2o", dealer=0)
+    hs.play(Card(11, "o"))
+    assert GreedyPlayer().choose(hs.view(), random.Random(0)) == Card(11, "c")
+
+
+def test_greedy_lays_the_card_least_likely_to_be_hit():
+    # S leads; nothing captures. Two 7s in hand: two 7s unseen, three 10s.
+    hs = stacked("1o.3c.5e.12b", "7o.7c.10b", "2o.4c.6e")
+    assert GreedyPlayer().choose(hs.view(), random.Random(0)).rank == 7
+    # 2, 10, 11 each have 3 unseen; a 2 on the table would be taken with
+    # the 3, an 11 with the 12, a 10 alone: lay the 10.
+    hs = stacked("1o.3c.5e.12b", "2o.10c.11b", "2c.4c.6e")
+    assert GreedyPlayer().choose(hs.view(), random.Random(0)) == Card(10, "c")
+
+
+def answer_position() -> HandState:
+    """S laid 4o, N hit it with 4e: S can answer with 4c for 5 points."""
+    hs = stacked("1o.3c.6e.12b", "4o.4c.10b", "4e.2o.11o")
+    hs.play(Card(4, "o"))
+    hs.play(Card(4, "e"))
+    return hs
+
+
+def test_monte_carlo_and_engine_take_the_answer():
+    hs = answer_position()
+    assert hs.view().show is not None
+    assert MonteCarloPlayer(20).choose(hs.view(), random.Random(1)) == Card(4, "c")
+    assert EnginePlayer(8).choose(hs.view(), random.Random(1)) == Card(4, "c")
+
+
+def test_players_play_from_their_hand_only():
+    hs = answer_position()
+    view = hs.view()
+    assert view.hands[1] == [None, None]
+    for player in (RandomPlayer(), GreedyPlayer(), MonteCarloPlayer(3), EnginePlayer(2)):
+        for seed in range(3):
+            assert player.choose(view, random.Random(seed)) in hs.hands[0]
