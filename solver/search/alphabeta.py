@@ -74,14 +74,15 @@ class AlphaBeta:
 
     def principal_variation(self, state, max_plies: int = 200) -> list[int]:
         """The moves of one optimal line from ``state`` to the end of the
-        hand: at each ply the first move that keeps the value. Uses exact
+        hand: at each ply the best move, the lowest on a tie (so the line
+        depends on exact values only, not on move ordering). Uses exact
         searches, sharing the table."""
         pv = []
         game = self.game
         while not game.is_terminal(state) and len(pv) < max_plies:
             values = self.root_values(state)
             target = max(values.values())
-            m = next(m for m, v in values.items() if v == target)
+            m = min(m for m, v in values.items() if v == target)
             pv.append(m)
             state = game.play(state, m)[0]
         return pv

@@ -1,0 +1,135 @@
+"""`ronda-solve puzzles ...` (solver/puzzle_cli.py): generate, check, quiz,
+sheet, and the shipped sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.notation import parse_file
+from solver.puzzles import make_puzzle
+from solver.notation import parse_position
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = sorted((ROOT / "positions" / "puzzles").glob("*"))
+HIT = "1.2 2.4/4 - S taken=17,18 last=N prev=2"
+BAIT = "3.6.10.12 1.5.5/5.10 - S taken=17,14 last=N"
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(main, args, input=stdin, catch_exceptions=False)
+
+
+@pytest.fixture
+def puzzle_file(tmp_path):
+    f = tmp_path / "set.txt"
+    f.write_text("# two puzzles\n" + make_puzzle(parse_position(HIT)).line() + "\n"
+                 + make_puzzle(parse_position(BAIT)).line() + "\n")
+    return f
+
+
+def test_generate_writes_verified_puzzles_and_refuses_to_overwrite(tmp_path):
+    out = tmp_path / "hit.txt"
+    r = run(["puzzles", "generate", "--theme", "hit", "--count", "2", "--seed", "3",
+             "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    lines = [p for _n, p in parse_file(out.read_text())]
+    assert len(lines) == 2
+    assert all("hit" in p.opcode("themes").split() for p in lines)
+    assert "hit (composed): 2 puzzles from" in r.stderr
+    r = run(["puzzles", "generate", "--theme", "hit", "--count", "2", "-o", str(out)])
+    assert r.exit_code == 2 and "exists (use --force" in r.output
+    r = run(["puzzles", "generate", "--theme", "hit", "--count", "2", "--seed", "3",
+             "-o", str(out), "--force"])
+    assert r.exit_code == 0
+    r = run(["puzzles", "check", str(out)])
+    assert r.exit_code == 0 and "2 of 2 puzzles verified" in r.stdout
+
+
+def test_generate_mined_to_stdout():
+    r = run(["puzzles", "generate", "--source", "mined", "--count", "2", "--seed", "1"])
+    assert r.exit_code == 0
+    assert sum(1 for line in r.stdout.splitlines() if "; source mined ;" in line) == 2
+
+
+def test_check_fails_with_one_line_errors(tmp_path, puzzle_file):
+    bad = tmp_path / "bad.txt"
+    text = puzzle_file.read_text().replace("; bm 2 ;", "; bm 4 ;")
+    bad.write_text(text + "1.2 2.8/4 - S ; bm 2\n")
+    r = run(["puzzles", "check", str(puzzle_file), str(bad)])
+    assert r.exit_code == 1
+    errors = r.stderr.strip().splitlines()
+    assert errors == [
+        f"{bad}: line 2, bm: the best play is 2 (+4), not 4 (-1)",
+        f"{bad}: line 4, hands: rank 8 does not exist in a Spanish 40-card deck",
+    ]
+    assert "3 of 5 puzzles verified (exact), 2 failed" in r.stdout
+    assert "Traceback" not in r.output
+
+
+def test_quiz_right_wrong_hint_and_quit(puzzle_file):
+    # puzzle 1: a hint, a card not held, then the right play; puzzle 2: wrong
+    r = run(["puzzles", "quiz", str(puzzle_file)], stdin="h\n7\n2\n1\n")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "hint: hit avoid-hit" in out
+    assert "you hold no 7" in out
+    assert "right: 2" in out and "Play 2: it hits N's 2" in out
+    assert "not 1: the answer is 5" in out
+    assert "score: 1 of 2" in out
+    r = run(["puzzles", "quiz", str(puzzle_file)], stdin="q\n")
+    assert "score: 0 of 0" in r.output
+
+
+def test_quiz_filters_and_errors(puzzle_file):
+    r = run(["puzzles", "quiz", str(puzzle_file), "--theme", "bait"], stdin="5\n")
+    assert "right: 5" in r.output and "score: 1 of 1" in r.output
+    r = run(["puzzles", "quiz", str(puzzle_file), "--theme", "missa"])
+    assert r.exit_code == 2 and "no puzzle to ask" in r.output
+
+
+def test_sheet_svg_and_html(tmp_path, puzzle_file):
+    svg = tmp_path / "s.svg"
+    r = run(["puzzles", "sheet", str(puzzle_file), "-o", str(svg)])
+    assert r.exit_code == 0
+    doc = svg.read_text()
+    assert doc.startswith("<svg") and doc.count('class="card"') == (2 + 2 + 1) + (4 + 3 + 2)
+    assert "Answers" in doc and "Play 2: it hits" in doc
+    html = tmp_path / "s.html"
+    assert run(["puzzles", "sheet", str(puzzle_file), "-o", str(html)]).exit_code == 0
+    assert "<section class=\"page\">" in html.read_text()
+    r = run(["puzzles", "sheet", str(puzzle_file), "-o", str(html)])
+    assert r.exit_code == 2
+    r = run(["puzzles", "sheet", str(puzzle_file), "-o", str(tmp_path / "s.pdf")])
+    assert r.exit_code == 2 and ".svg or .html" in r.output
+
+
+def test_shipped_sets_verify_exactly():
+    assert len(SETS) >= 8
+    r = run(["puzzles", "check", *map(str, SETS)])
+    assert r.exit_code == 0, r.stderr
+    puzzles = [p for f in SETS for _n, p in parse_file(f.read_text())]
+    assert len(puzzles) >= 100
+    themes = {t for p in puzzles for t in p.opcode("themes").split()}
+    assert len(themes) >= 8
+    assert {p.opcode("level") for p in puzzles} == {"1", "2", "3"}
+    assert len({p.opcode("id") for p in puzzles}) == len(puzzles)
+    assert all(p.opcode("method") == "exact" for p in puzzles)
+
+
+def test_check_json(tmp_path, puzzle_file):
+    import json
+    r = run(["puzzles", "check", "--json", str(puzzle_file)])
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    assert doc["verified"] == 2 and doc["failed"] == 0
+    assert [x["line"] for x in doc["lines"]] == [2, 3]
+    bad = tmp_path / "bad.txt"
+    bad.write_text(puzzle_file.read_text().replace("; v 4 ;", "; v 3 ;"))
+    r = run(["puzzles", "check", "--json", str(bad)])
+    assert r.exit_code == 1
+    doc = json.loads(r.stdout)
+    assert doc["lines"][0]["problems"] == [{"field": "v", "problem": "the value is +4, not 3"}]
