@@ -129,5 +129,17 @@ def solve(files, as_json, method, samples, seed, workers, time_budget, memory_mb
         sys.exit(3)
 
 
+# Teaching puzzles (the commands live in solver/puzzle_cli.py).
+from .puzzle_cli import puzzles as _puzzles  # noqa: E402
+
+main.add_command(_puzzles)
+
+
+from .cli_games import annotate_command, arena_command, play_command  # noqa: E402
+
+for _command in (play_command, arena_command, annotate_command):
+    main.add_command(_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
