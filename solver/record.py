@@ -49,6 +49,7 @@ from typing import Iterator
 
 from .cards import RANK_INDEX, SUITS, Card, format_cards
 from .match import HandState, MatchLog, PlayError, PlayEvent
+from .notation import NotationError
 from .position import SEAT_NAMES, n_sides, side_names
 from .rules import PRESETS, Rules, RulesError, deal_sizes, preset
 
@@ -70,24 +71,15 @@ deal 1 S 2o.2c.7e N 4o.6o.12b
 """
 
 
-class RecordError(ValueError):
+class RecordError(NotationError):
     """A record that cannot be a played game.
 
     ``line``: 1-based line of the text (None when not known); ``field``:
     where, e.g. ``Rules`` (a tag), ``hand 2``, ``hand 2, deal 3``, ``hand 2,
     deal 3, play 5``, ``syntax``; ``problem``: what is wrong. ``str``:
-    ``"line 14, hand 2, deal 3, play 5: N plays 7e, not in N's hand (...)"``.
+    ``"line 14, hand 2, deal 3, play 5: N plays 7e, not in N's hand (...)"``
+    (the form of every input error, shared with NotationError).
     """
-
-    def __init__(self, field: str, problem: str, line: int | None = None) -> None:
-        super().__init__(field, problem, line)
-        self.field = field
-        self.problem = problem
-        self.line = line
-
-    def __str__(self) -> str:
-        where = f"line {self.line}, " if self.line is not None else ""
-        return f"{where}{self.field}: {self.problem}"
 
 
 # --- the model ----------------------------------------------------------------
