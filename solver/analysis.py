@@ -148,11 +148,17 @@ def estimate_expectimax(pos: Position) -> tuple[float, float, str]:
         # a representative remainder: deal the most frequent ranks first
         for _ in range(n * pos.players):
             counts[counts.index(max(counts))] -= 1
+    while sum(counts):                 # deals beyond the cap, for the message
+        n = game.next_deal[sum(counts)]
+        levels += 1
+        for _ in range(n * pos.players):
+            counts[counts.index(max(counts))] -= 1
     nodes = 20.0 * max(product, 1.0)
     seconds = nodes * (5e-6 if pos.players == 2 else 2e-5)
     mb = nodes * 180 / 1e6
     why = (f"{unseen_count(pos)} unseen cards, {levels} deal(s) to come: "
-           f"about {nodes:.2g} nodes, {seconds:.2g} s, {mb:.2g} MB")
+           f"{'more than' if product >= 1e15 else 'about'} {nodes:.2g} nodes, "
+           f"{seconds:.2g} s, {mb:.2g} MB")
     return seconds, mb, why
 
 
