@@ -29,6 +29,8 @@ class DefaultGroup(click.Group):
     means ``ronda-solve solve FILE``."""
 
     def parse_args(self, ctx, args):
+        """Route arguments that name no command to ``solve``; no arguments
+        show ``solve``'s help."""
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
             args = ["solve", *args]
         elif not args:

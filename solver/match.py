@@ -575,6 +575,9 @@ class Player(Protocol):
     name: str
 
     def choose(self, view: Position, rng: random.Random) -> Card:  # pragma: no cover
+        """The card to play, given the seat's ``view`` (a position line as
+        that seat sees it: other hands ``?``, stock ``?``, ``gone=``) and a
+        seeded ``rng``."""
         ...
 
 

@@ -510,6 +510,7 @@ class CheckedLine:
 
     @property
     def ok(self) -> bool:
+        """The line verified: no problem found."""
         return not self.problems
 
 
