@@ -16,6 +16,7 @@ from collections import Counter
 from .cards import RANK_INDEX
 from .game import Game, State, best_declaration, RONDA, TRINGA
 from .position import Position, n_sides, side_of
+from .rules import deal_sizes, stock_sizes
 
 
 class CompileError(ValueError):
@@ -116,25 +117,44 @@ def sampler(pos: Position):
             + ("" if pos.stock_kind == "unknown" else " exactly"))
     known_hands = [[c.index for c in h if c is not None] for h in pos.hands]
     known_stock = [c.index for c in pos.stock]
+    # A declaration binds a hidden hand only while its seat has played
+    # nothing this deal: once it has, the declared cards may be among the
+    # cards gone, and which of those were its own is not known.
+    sizes = deal_sizes(pos.rules, pos.players)
+    deal_size = sizes[stock_sizes(pos.rules, pos.players).get(nstock, len(sizes)) - 1]
+    bound = {s for s, k in hidden_seats
+             if k and len(pos.hands[s]) == deal_size and any(d.seat == s for d in pos.declared)}
 
     def sample(rng: random.Random) -> tuple[Game, State]:
-        for _attempt in range(10000):
-            cards = pool[:]
-            rng.shuffle(cards)
-            hands = [h[:] for h in known_hands]
-            i = 0
-            for seat, k in hidden_seats:
-                hands[seat].extend(cards[i:i + k])
-                i += k
-            if not all(_declared_ok(pos, s, hands[s]) for s, k in hidden_seats if k):
-                continue
+        # rejection on the hidden hands alone (cheap), then the stock
+        for _attempt in range(50000):
+            drawn = rng.sample(pool, n_hidden) if bound else None
+            if drawn is not None:
+                hands = [h[:] for h in known_hands]
+                i = 0
+                for seat, k in hidden_seats:
+                    hands[seat].extend(drawn[i:i + k])
+                    i += k
+                if not all(_declared_ok(pos, s, hands[s]) for s in bound):
+                    continue
+                rest = Counter(pool)
+                rest.subtract(drawn)
+                cards = drawn + _shuffled(list(rest.elements()), rng)
+            else:
+                cards = pool[:]
+                rng.shuffle(cards)
+                hands = [h[:] for h in known_hands]
+                i = 0
+                for seat, k in hidden_seats:
+                    hands[seat].extend(cards[i:i + k])
+                    i += k
             if pos.stock_kind == "known":
                 stock = known_stock
             elif pos.stock_kind == "shuffled":
                 stock = known_stock[:]
                 rng.shuffle(stock)
             else:
-                stock = cards[i:]
+                stock = cards[n_hidden:]
             return _compact(pos, hands, stock)
         raise CompileError("no drawing of the unknown cards agrees with declared=")
 
@@ -149,6 +169,11 @@ def pile_margin(pos: Position) -> int:
         return 0
     me = side_of(pos.turn, pos.players)
     return taken[me] - taken[1 - me]
+
+
+def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
+    rng.shuffle(cards)
+    return cards
 
 
 def sampler_from_line(line: str):

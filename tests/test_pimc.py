@@ -69,3 +69,22 @@ def test_the_interval_covers_the_expectimax_value():
     for mv in sampled.moves:
         exact = (totals[mv.rank] / len(orders) + base) / 2
         assert abs(mv.value - exact) <= 3.3 * mv.stderr + 1e-9
+
+
+def test_a_declared_tringa_is_in_every_drawn_hand():
+    import random
+    from solver.compile import sampler
+    from solver.game import ranks_of
+    sample = sampler(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
+    for i in range(100):
+        game, state = sample(random.Random(i))
+        hand = ranks_of(game.hand(state, 1))
+        assert any(hand.count(r) == 3 for r in hand)
+
+
+def test_a_declarer_who_has_played_does_not_block_the_sampling():
+    # North declared a Ronda of 5s and led one of them: its two hidden
+    # cards need not hold the pair any more (the draw must not fail)
+    a = evaluate(parse_position("1.3.10.12.5 2.7.11/?.? ? S declared=N:ronda5 prev=5"),
+                 method="determinised", samples=20, z=None)
+    assert a.samples == 20
