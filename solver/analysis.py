@@ -141,16 +141,12 @@ def estimate_expectimax(pos: Position) -> tuple[float, float, str]:
         product *= factorial(len(hand))
     product /= 36
     levels = 0
-    while sum(counts) and product < 1e15:
+    while sum(counts):
         n = game.next_deal[sum(counts)]
-        product *= _deal_outcome_count(counts, n, pos.players) * factorial(n) ** pos.players / 36
+        if product < 1e15:          # past the cap only the deals are counted
+            product *= _deal_outcome_count(counts, n, pos.players) * factorial(n) ** pos.players / 36
         levels += 1
         # a representative remainder: deal the most frequent ranks first
-        for _ in range(n * pos.players):
-            counts[counts.index(max(counts))] -= 1
-    while sum(counts):                 # deals beyond the cap, for the message
-        n = game.next_deal[sum(counts)]
-        levels += 1
         for _ in range(n * pos.players):
             counts[counts.index(max(counts))] -= 1
     nodes = 20.0 * max(product, 1.0)
@@ -196,6 +192,16 @@ def choose_method(pos: Position, time_budget: float, memory_mb: float) -> tuple[
                             f"{time_budget:g} s / {memory_mb:g} MB ({why})")
 
 
+def _exact_moves(pos: Position, game: Game, state: State, values: dict,
+                 base: int) -> list[MoveValue]:
+    """Every play with its exact value in points (``values`` in
+    half-points, ``base`` the piles' card margin), best first."""
+    moves = [MoveValue(move_text(pos, m), m, (v + base) / 2,
+                       effect=describe(game, state, m)) for m, v in values.items()]
+    moves.sort(key=lambda mv: (-mv.value, mv.rank))
+    return moves
+
+
 def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
@@ -227,9 +233,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
             raise CompileError("exact search needs every card known (stock order and hands)")
         game, state = compile_known(pos)
         values, pv, stats = solve(game, state)
-        moves = [MoveValue(move_text(pos, m), m, (v + base) / 2,
-                           effect=describe(game, state, m)) for m, v in values.items()]
-        moves.sort(key=lambda mv: (-mv.value, mv.rank))
+        moves = _exact_moves(pos, game, state, values, base)
         top = moves[0].value
         return Analysis(pos, "exact", top, moves,
                         [mv.move for mv in moves if mv.value == top],
@@ -242,9 +246,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
         values = em.root_values(state)
         nodes = em.stats.nodes + em.stats.chance
         pv = em.principal_variation(state)
-        moves = [MoveValue(move_text(pos, m), m, (v + base) / 2,
-                           effect=describe(game, state, m)) for m, v in values.items()]
-        moves.sort(key=lambda mv: (-mv.value, mv.rank))
+        moves = _exact_moves(pos, game, state, values, base)
         top = moves[0].value
         return Analysis(pos, "expectimax", top, moves,
                         [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],

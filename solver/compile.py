@@ -55,8 +55,9 @@ def _check_search_players(pos: Position) -> None:
             f"(this position has {pos.players} players)")
 
 
-def _compact(pos: Position, hands: list[list[int]], stock: list[int]) -> tuple[Game, State]:
-    game = Game(pos.rules, pos.players, pos.leader(), stock)
+def _compact(pos: Position, hands: list[list[int]], stock: list[int],
+             shuffled: bool = False) -> tuple[Game, State]:
+    game = Game(pos.rules, pos.players, pos.leader(), stock, shuffled)
     prev = pos.prev.index if pos.prev is not None else -1
     show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
     last = pos.last if pos.last is not None else -1
@@ -190,19 +191,9 @@ def compile_shuffled(pos: Position) -> tuple[Game, State]:
     _check_search_players(pos)
     if any(c is None for h in pos.hands for c in h):
         raise CompileError("expectimax needs every hand known (a hidden hand: use determinised)")
-    if pos.stock_kind == "known":
-        stock = [c.index for c in pos.stock]
-    elif pos.stock_kind == "shuffled":
-        stock = [c.index for c in pos.stock]
-    else:
-        stock = unseen_pool(pos)
+    stock = unseen_pool(pos) if pos.stock_kind == "unknown" else [c.index for c in pos.stock]
     hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
-    game = Game(pos.rules, pos.players, pos.leader(), stock, shuffled=True)
-    prev = pos.prev.index if pos.prev is not None else -1
-    show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
-    last = pos.last if pos.last is not None else -1
-    return game, game.initial_state([c.index for c in pos.table], hands, pos.turn,
-                                    prev, show, last)
+    return _compact(pos, hands, stock, shuffled=True)
 
 
 def unseen_count(pos: Position) -> int:

@@ -63,6 +63,7 @@ class Expectimax:
 
         def chance(state, alpha, beta):
             counter[2] += 1
+            big_l, big_u = bounds_of(state)
             entry = get(state)
             if entry is not None:
                 lo, hi, _ = entry
@@ -75,7 +76,7 @@ class Expectimax:
                 if hi < beta:
                     beta = hi
             else:
-                lo, hi = bounds_of(state)
+                lo, hi = big_l, big_u
                 if hi <= alpha:
                     return hi
                 if lo >= beta:
@@ -85,7 +86,6 @@ class Expectimax:
                 # below could invert them: widening is always safe
                 alpha -= 1e-7
                 beta += 1e-7
-            big_l, big_u = bounds_of(state)
             total = 0.0
             rest = 1.0
             result = None

@@ -120,22 +120,18 @@ def determinised(factory: Callable, arg, samples: int, seed: int = 0, *,
             n = min(batch, samples - done)
             idx = list(range(done, done + n))
             if pool is None:
-                chunks = [solve_samples(factory, arg, seed, idx)]
+                solved = solve_samples(factory, arg, seed, idx)
             else:
                 parts = [idx[k::workers] for k in range(workers) if idx[k::workers]]
                 futures = [pool.submit(solve_samples, factory, arg, seed, p) for p in parts]
-                results = [f.result() for f in futures]
                 # restore sample order: part k holds indices k, k+workers, ...
-                chunks = []
-                merged = [None] * n
-                for k, res in enumerate(results):
-                    for j, item in enumerate(res):
-                        merged[k + j * workers] = item
-                chunks = [merged]
-            for chunk in chunks:
-                for vals, nd in chunk:
-                    values.append(vals)
-                    nodes += nd
+                solved = [None] * n
+                for k, future in enumerate(futures):
+                    for j, item in enumerate(future.result()):
+                        solved[k + j * workers] = item
+            for vals, nd in solved:
+                values.append(vals)
+                nodes += nd
             done += n
             result = _summary(values, nodes, stopped, partial, t0, workers)
             if progress is not None:
