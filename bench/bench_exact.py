@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.game import Game  # noqa: E402
+from solver.engine.game import Game  # noqa: E402
 from solver.rules import PRESETS  # noqa: E402
 from solver.search.alphabeta import AlphaBeta  # noqa: E402
 

@@ -21,11 +21,11 @@ from math import factorial
 from dataclasses import dataclass, field
 
 from .cards import RANKS
-from .compile import (CompileError, compile_known, compile_shuffled,
+from .engine.compile import (CompileError, compile_known, compile_shuffled,
                       is_perfect_information, pile_margin, sampler,
                       sampler_from_line, unseen_count)
-from .game import _multisets, count
-from .game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_HIT, EV_MISSA, Game,
+from .engine.game import _multisets, count
+from .engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_HIT, EV_MISSA, Game,
                    State, event_points, ranks_of)
 from .position import Position
 from .search.alphabeta import solve

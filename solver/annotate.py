@@ -47,8 +47,8 @@ from typing import Callable
 from . import __version__
 from .analysis import evaluate
 from .cards import RANKS, Card
-from .compile import sampler
-from .game import Game, declaration_points, ranks_of
+from .engine.compile import sampler
+from .engine.game import Game, declaration_points, ranks_of
 from .match import HandState, deal_hand
 from .position import seat_names, side_names
 from .record import GameRecord, Replay

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from . import __version__
 from .analysis import METHODS, evaluate
-from .compile import CompileError
+from .engine.compile import CompileError
 from .notation import NotationError, parse_file
 from .render import analysis_json, analysis_renderable, sampling_progress
 from .search.pimc import default_workers

@@ -19,7 +19,7 @@ import click
 from rich.console import Console
 
 from .analysis import METHODS
-from .compile import CompileError
+from .engine.compile import CompileError
 from .record import GameRecord, RecordError, dumps_all, from_match, parse_games
 from .rules import PRESETS, RulesError, preset
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from .cards import Card, RANKS
-from .game import best_declaration, TRINGA
+from .engine.game import best_declaration, TRINGA
 from .notation import NotationError, format_position, parse_position
 from .position import Declaration, Position, Show
 from .rules import preset

@@ -4,9 +4,9 @@
 that a game can be written down): the opening table, the deals, every
 play, the capture piles, the match score. The rules are not read here:
 what a play captures and which events it scores come from the compact
-engine (:class:`solver.game.Game`), the points of the events from
-:func:`~solver.game.event_points` and of the declarations from
-:func:`~solver.game.declaration_points`. This module adds what happens
+engine (:class:`solver.engine.game.Game`), the points of the events from
+:func:`~solver.engine.game.event_points` and of the declarations from
+:func:`~solver.engine.game.declaration_points`. This module adds what happens
 around the plays (RULES.md "Seats, dealing", "End of a hand", "Winning"):
 
 - shuffling and dealing a hand from a seeded RNG, with the opening-table
@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from .cards import RANKS, SUITS, Card, format_cards
-from .game import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
+from .engine.game import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
                    EV_MISSA, HAND_BITS, MASK40, TRINGA, Game, best_declaration,
                    cardset, declaration_points, event_points, ranks_of)
 from .position import Declaration, Position, Show, n_sides, seat_names, side_names, side_of
@@ -120,7 +120,7 @@ def deal_hand(rules: Rules, players: int, rng: random.Random) -> tuple[list[Card
 @dataclass
 class PlayEvent:
     """What one play did: ``seat`` played ``card``; ``ev`` the event bits
-    (``solver.game.EV_*``); ``captured`` the cards it took (its own card
+    (``solver.engine.game.EV_*``); ``captured`` the cards it took (its own card
     first; for an answer, the shown cards it took over); ``points`` per side
     scored by the play, the end-of-hand sweep and card count included when
     it was the last card; ``effect`` in words (``takes 5o.6c +1 hit``)."""

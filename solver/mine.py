@@ -11,7 +11,7 @@ like the composed ones.
   each seat seeing only its own view: the positions real (weak or strong)
   players reach.
 - :func:`mine`: the same without the arena, straight over
-  :meth:`solver.game.Game.play`: a random deal (the opening table drawn
+  :meth:`solver.engine.game.Game.play`: a random deal (the opening table drawn
   as RULES.md says for ``table_rule = distinct``: four different ranks, no
   two consecutive, an offending card put back under the stock) played out
   by ``greedy`` (the largest immediate gain, ties at random, a random play
@@ -28,7 +28,7 @@ import random
 from typing import Iterator
 
 from .cards import Card, RANKS
-from .game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, HAND_BITS, MASK40, TRINGA,
+from .engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, HAND_BITS, MASK40, TRINGA,
                    Game, best_declaration, ranks_of)
 from .notation import NotationError
 from .position import Declaration, Position, Show

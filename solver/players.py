@@ -4,7 +4,7 @@ Every player gets the seat's view (:meth:`solver.match.HandState.view`: its
 own hand, the table, the cards gone, the pile sizes, the declarations of
 the deal, the previous card, a hit pile on show, the score) and an RNG; it
 never sees another hand or the stock. Hidden cards are drawn with
-:func:`solver.compile.sampler`, uniformly among the deals consistent with
+:func:`solver.engine.compile.sampler`, uniformly among the deals consistent with
 what the seat has seen (and the declarations it heard).
 
 - :class:`RandomPlayer` (``random``): any card of its hand.
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from .analysis import evaluate
 from .cards import Card
-from .compile import sampler
-from .game import EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, event_points
+from .engine.compile import sampler
+from .engine.game import EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, event_points
 from .position import Position
 
 

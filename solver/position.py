@@ -2,7 +2,7 @@
 
 A :class:`Position` is the edge object: cards with optional suits, seats by
 index, the rules. The search works on the compact form built by
-:func:`solver.game.compile_position`.
+:mod:`solver.engine.compile`.
 
 Seats are indexed in play order (counter-clockwise, RULES.md "Seats"):
 two players ``S N``; three ``S E N``; four ``S E N W`` with S+N against E+W.

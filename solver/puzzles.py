@@ -40,8 +40,8 @@ from typing import Callable, Iterable, Iterator
 
 from .analysis import evaluate
 from .cards import RANKS
-from .compile import CompileError, compile_known, is_perfect_information, pile_margin
-from .game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
+from .engine.compile import CompileError, compile_known, is_perfect_information, pile_margin
+from .engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
                    EV_MISSA, Game, State, event_points)
 from .notation import NotationError, format_position, parse_file
 from .position import Position, seat_names

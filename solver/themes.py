@@ -5,7 +5,7 @@ A theme predicate looks only at an :class:`Idea`: the root position, the
 exact value of every root play, and for every root play the line that
 follows it when both sides then play perfectly (the *line* of the best play
 is the principal variation, the line of another play is its *refutation*).
-Plies carry the engine's event bits (:data:`solver.game.EV_HIT` and
+Plies carry the engine's event bits (:data:`solver.engine.game.EV_HIT` and
 friends), so a predicate never re-implements a rule: it reads what the
 engine says happened (RULES.md "A turn" items 3, 4, 6 and "End of a hand").
 
@@ -48,7 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, EV_HIT,
+from .engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, EV_HIT,
                    EV_MISSA, HAND_BITS, MASK40, Game, State, ranks_of)
 from .rules import Rules
 from .search.alphabeta import AlphaBeta

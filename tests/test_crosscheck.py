@@ -16,7 +16,7 @@ import random
 import pytest
 
 from solver.cards import RANKS
-from solver.game import Game, cardset
+from solver.engine.game import Game, cardset
 from solver.rules import PRESETS
 from solver.search.alphabeta import AlphaBeta, solve
 from solver.search.brute import minimax_root

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from solver.cards import RANKS
 from solver.cli import main
-from solver.game import Game, cardset, ranks_of
+from solver.engine.game import Game, cardset, ranks_of
 from solver.rules import PRESETS
 from solver.search.brute import expectimax_root
 from solver.search.expectimax import Expectimax

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from solver.cards import RANK_INDEX
-from solver.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END,
+from solver.engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END,
                          EV_HIT, EV_MISSA, Game, declaration_points,
                          event_names, ranks_of)
 from solver.rules import PRESETS, deal_sizes, stock_sizes

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from solver.analysis import evaluate
-from solver.compile import sampler_from_line
+from solver.engine.compile import sampler_from_line
 from solver.notation import parse_position
 from solver.search.pimc import determinised, summarise
 
@@ -54,7 +54,7 @@ def test_the_interval_covers_the_expectimax_value():
     pos = parse_position(LINE)
     sampled = evaluate(pos, method="determinised", samples=400, seed=1, z=None)
     from itertools import permutations
-    from solver.compile import compile_known
+    from solver.engine.compile import compile_known
     from solver.search.alphabeta import AlphaBeta
     stock = list(pos.stock)
     totals: dict[int, float] = {}
@@ -73,8 +73,8 @@ def test_the_interval_covers_the_expectimax_value():
 
 def test_a_declared_tringa_is_in_every_drawn_hand():
     import random
-    from solver.compile import sampler
-    from solver.game import ranks_of
+    from solver.engine.compile import sampler
+    from solver.engine.game import ranks_of
     sample = sampler(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
     for i in range(100):
         game, state = sample(random.Random(i))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from solver.cards import RANK_INDEX
-from solver.compile import compile_known
+from solver.engine.compile import compile_known
 from solver.notation import format_position, parse_position
 from solver.position import side_of
 from solver.puzzles import (DEFAULT_MARGIN, NotAPuzzle, check, check_text, depth_needed,

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from solver.cards import RANKS
 from solver.cli import main
-from solver.game import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, Game, ranks_of
+from solver.engine.game import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, Game, ranks_of
 from solver.rules import PRESETS
 
 from reference import reference_value

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from solver.cards import RANK_INDEX
-from solver.compile import pile_margin
+from solver.engine.compile import pile_margin
 from solver.notation import parse_position
 from solver.puzzles import idea_for
 from solver.search.brute import minimax_root

@@ -2,7 +2,7 @@
 transposition table storing bounds and the best move, move ordering by the
 immediate gain, every root move scored exactly, principal variation.
 
-The game interface (see :class:`solver.game.Game`): ``moves(s)``,
+The game interface (see :class:`solver.engine.game.Game`): ``moves(s)``,
 ``play(s, m) -> (child, gain, ev)``, ``children(s) -> [(order, gain, m,
 child or None at the end)]``, ``is_terminal(s)``, ``tt_key(s)``; the side to
 move alternates every ply (two players, or two partnerships), so

@@ -57,7 +57,7 @@ def expectimax(game, state, permute: bool = True, memo: dict | None = None):
         return v
     if game.is_chance(state):
         table, _hands, _seat, _prev, _show, last, stock = state
-        from ..game import ranks_of, cardset, HAND_BITS, declaration_points
+        from ..engine.game import ranks_of, cardset, HAND_BITS, declaration_points
         cards = ranks_of(stock)
         n = game.next_deal[len(cards)]
         total = Fraction(0)

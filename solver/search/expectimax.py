@@ -12,7 +12,7 @@ the state, whose stock field is the stock's card *multiset*, and stores
 bounds for decision and chance nodes alike.
 
 The game interface: ``children``, ``is_chance``, ``outcomes``, ``bounds``,
-``tt_key``/``state_is_key`` (see :class:`solver.game.Game` built with
+``tt_key``/``state_is_key`` (see :class:`solver.engine.game.Game` built with
 ``shuffled=True``). Values are floats in the game's unit.
 """
 

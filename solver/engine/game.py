@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .rules import Rules, deal_sizes
+from ..rules import Rules, deal_sizes
 
 # --- card sets -------------------------------------------------------------
 
@@ -124,7 +124,7 @@ def event_points(rules: Rules, ev: int) -> int:
     end-of-hand parts). The one place where hit, answer, missa and capture
     points are read (RULES.md "A turn", items 3, 4, 6, 7).
 
-    >>> from .rules import PRESETS
+    >>> from solver.rules import PRESETS
     >>> event_points(PRESETS["french"], EV_CAPTURE | EV_HIT | EV_MISSA)
     3
     >>> event_points(PRESETS["lmodire"], EV_CAPTURE | EV_ANSWER5)
@@ -158,7 +158,7 @@ def best_declaration(rules: Rules, hand: Sequence[int]) -> tuple[int, int] | Non
     else a Ronda of that rank (seed 000). With four cards (seed 000's first
     four-player deal) the best of its pairs counts.
 
-    >>> from .rules import PRESETS
+    >>> from solver.rules import PRESETS
     >>> best_declaration(PRESETS["lmodire"], [4, 4, 9])
     (1, 4)
     >>> best_declaration(PRESETS["lmodire"], [2, 2, 2])
@@ -193,7 +193,7 @@ def declaration_points(rules: Rules, hands: Sequence[Sequence[int]],
     With ``declare_contested`` (seed 000: 2) the best hand scores that much
     when another side declared too.
 
-    >>> from .rules import PRESETS
+    >>> from solver.rules import PRESETS
     >>> declaration_points(PRESETS["lmodire"], [[1, 1, 5], [3, 3, 3]], [0, 1])
     [0, 5]
     >>> declaration_points(PRESETS["pagat"], [[3, 3, 3], [3, 3, 3]], [0, 1])

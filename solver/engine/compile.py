@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .cards import RANK_INDEX
+from ..cards import RANK_INDEX
 from .game import Game, State, best_declaration, RONDA, TRINGA
-from .position import Position, n_sides, side_of
-from .rules import deal_sizes, stock_sizes
+from ..position import Position, n_sides, side_of
+from ..rules import deal_sizes, stock_sizes
 
 
 class CompileError(ValueError):
@@ -180,7 +180,7 @@ def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
 def sampler_from_line(line: str):
     """The sampler of a position line (a picklable factory for worker
     processes: they rebuild the sampler from the line)."""
-    from .notation import parse_position
+    from ..notation import parse_position
     return sampler(parse_position(line))
 
 
