@@ -17,21 +17,19 @@ from __future__ import annotations
 
 import random
 import time
-from math import factorial
 from dataclasses import dataclass, field
 
 from .cards import RANKS
 from .engine.compile import (CompileError, compile_known, compile_shuffled,
-                      is_perfect_information, pile_margin, sampler,
-                      sampler_from_line, unseen_count)
-from .engine.game import _multisets, count
+                             is_perfect_information, pile_margin, sampler, unseen_count)
 from .engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_HIT, EV_MISSA, Game,
-                   State, event_points, ranks_of)
+                          State, event_points, ranks_of)
+from .engine.sampling import draw_spec
+from .engine.tables import core_state, params
 from .position import Position
-from .search.alphabeta import solve
-from .notation import format_position
-from .search.expectimax import Expectimax
-from .search.pimc import Z_99, determinised
+from .search.compiled import (Budget, SearchAborted, Searcher, determinised,
+                              ensure_compiled)
+from .search.pimc import Z_99
 
 METHODS = ("auto", "exact", "expectimax", "determinised")
 
@@ -122,74 +120,66 @@ def describe(game: Game, state: State, move: int) -> str:
     return " ".join(parts)
 
 
-def estimate_expectimax(pos: Position) -> tuple[float, float, str]:
-    """A rough cost of exact expectimax for ``pos``: ``(seconds, MB, why)``.
+def estimate_expectimax(pos: Position) -> tuple[float, str]:
+    """A quick guess of exact expectimax's cost for ``pos``:
+    ``(seconds, why)``. Only ``auto`` reads it, and only to skip an attempt
+    that could not finish in fifty times the budget; every other attempt
+    is simply run under the budget.
 
-    The model, calibrated on two-player positions at the start of a deal
-    (bench/bench_expectimax.py): decision nodes ~ 20 x the product, over
-    the deals to come, of their outcome counts (the first from the actual
-    stock, deeper ones from a representative remainder) and their lines of
-    play relative to a two-player deal of 3 cards (and so for the current
-    deal's hands); 5 microseconds a node with two players, 20 with four;
-    ~180 bytes of table a node."""
+    The model (bench/bench_expectimax.py): decision nodes ~ the lines of
+    play of the current deal times, for each deal to come, its number of
+    outcomes (rank-multiset deals; the first counted on the real stock,
+    later ones on a representative remainder) times ``DEAL_FACTOR``;
+    ``SECONDS_PER_NODE`` each. Counting stops past 10**7 outcomes a
+    level, so the guess itself takes milliseconds."""
+    from .engine.core import outcome_count
     game, state = compile_shuffled(pos)
-    counts = [count(state[6], r) for r in range(10)]
-    # lines of play of the current deal and of each deal to come, against
-    # the 36 of a two-player deal of 3 cards the model was calibrated on
-    product = 1.0
+    P, _D = params(game)
+    stock = state[6]
+    counts = [((stock >> (4 * r)) & 15).bit_count() for r in range(10)]
+    lines = 1.0
     for hand in pos.hands:
-        product *= factorial(len(hand))
-    product /= 36
+        for k in range(2, len(hand) + 1):
+            lines *= k
+    nodes = max(1.0, lines / 4)
     levels = 0
     while sum(counts):
         n = game.next_deal[sum(counts)]
-        if product < 1e15:          # past the cap only the deals are counted
-            product *= _deal_outcome_count(counts, n, pos.players) * factorial(n) ** pos.players / 36
+        rest = 0
+        for r in range(10):
+            rest |= ((1 << counts[r]) - 1) << (4 * r)
+        k = outcome_count(P, rest, 10 ** 7)
+        nodes *= k * DEAL_FACTOR
         levels += 1
-        # a representative remainder: deal the most frequent ranks first
-        for _ in range(n * pos.players):
+        for _ in range(n * pos.players):     # the most frequent ranks go first
             counts[counts.index(max(counts))] -= 1
-    nodes = 20.0 * max(product, 1.0)
-    seconds = nodes * (5e-6 if pos.players == 2 else 2e-5)
-    mb = nodes * 180 / 1e6
-    why = (f"{unseen_count(pos)} unseen cards, {levels} deal(s) to come: "
-           f"{'more than' if product >= 1e15 else 'about'} {nodes:.2g} nodes, "
-           f"{seconds:.2g} s, {mb:.2g} MB")
-    return seconds, mb, why
+        if nodes > 1e18:
+            break
+    seconds = nodes * SECONDS_PER_NODE
+    why = (f"{unseen_count(pos)} unseen cards, {levels} deal(s) to come, "
+           f"about {nodes:.2g} nodes")
+    return seconds, why
 
 
-def _deal_outcome_count(counts: list[int], n: int, seats: int) -> int:
-    """How many rank-multiset deals of ``n`` cards to each of ``seats``
-    seats a stock with ``counts`` per rank allows (no enumeration of
-    states; memoised on the remaining counts)."""
-    from functools import lru_cache
-
-    @lru_cache(maxsize=None)
-    def ways(rem: tuple[int, ...], seat: int) -> int:
-        if seat == seats:
-            return 1
-        total = 0
-        for combo in _multisets(list(rem), n):
-            total += ways(tuple(a - b for a, b in zip(rem, combo)), seat + 1)
-        return total
-
-    return ways(tuple(counts), 0)
+#: fitted on bench/bench_expectimax.py (two players, start of a deal)
+DEAL_FACTOR = 4.0
+SECONDS_PER_NODE = 4e-7
 
 
-def choose_method(pos: Position, time_budget: float, memory_mb: float) -> tuple[str, str]:
-    """The method ``auto`` runs for ``pos`` and why: ``exact`` when every
-    card is known; ``determinised`` when a hand is hidden (the mover's
-    view) or when expectimax would not fit ``time_budget`` seconds and
-    ``memory_mb``; else ``expectimax``."""
+def choose_method(pos: Position) -> str:
+    """The first method ``auto`` tries for ``pos``: ``exact`` when every
+    card is known, ``determinised`` when a hand is hidden (the mover's
+    view), else ``expectimax`` (which falls back to determinised search if
+    it cannot finish in the budget)."""
     if is_perfect_information(pos):
-        return "exact", "every card is known: exact alpha-beta"
+        return "exact"
     if any(c is None for h in pos.hands for c in h):
-        return "determinised", "a hand is hidden: determinised search (the mover's view)"
-    seconds, mb, why = estimate_expectimax(pos)
-    if seconds <= time_budget and mb <= memory_mb:
-        return "expectimax", f"stock order unknown, expectimax fits the budget ({why})"
-    return "determinised", (f"stock order unknown, expectimax would not fit "
-                            f"{time_budget:g} s / {memory_mb:g} MB ({why})")
+        return "determinised"
+    return "expectimax"
+
+
+class BudgetError(ValueError):
+    """An exact method could not finish within ``--time``/``--memory``."""
 
 
 def _exact_moves(pos: Position, game: Game, state: State, values: dict,
@@ -206,64 +196,130 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
              min_samples: int = 30, progress=None) -> Analysis:
-    """Evaluate every legal play of ``pos``.
+    """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
     hands; alpha-beta), ``"expectimax"`` (hands known, stock order not:
     exact expected values over the deals to come), ``"determinised"``
     (sample the unknown cards: at most ``samples`` determinisations with
     ``seed``, stopping early when the best play is separated at ``z``
-    standard errors, or after ``time_budget`` seconds), or ``"auto"``
-    (see :func:`choose_method`, with ``time_budget`` seconds and
-    ``memory_mb``). ``workers`` processes share the sampling (the result
-    does not depend on their number). ``progress`` gets the sampling
-    result after each batch. Raises CompileError when the position cannot
-    be searched that way (three players; exact asked with unknown cards;
-    expectimax with a hidden hand).
+    paired standard errors), or ``"auto"``: exact when every card is
+    known, determinised when a hand is hidden, else expectimax run under
+    60% of the budget and, if it does not finish, determinised search for
+    the time left (the note says which ran and why).
+
+    Budgets: ``time_budget`` seconds for the whole evaluation (every
+    method returns within it, plus a few milliseconds); ``memory_mb`` for
+    the search's tables. ``workers`` threads share the sampling (the
+    result does not depend on their number). ``progress`` gets the
+    sampling result after each batch.
+
+    Raises CompileError when the position cannot be searched that way
+    (three players; exact asked with unknown cards; expectimax with a
+    hidden hand), BudgetError when an exact method asked for by name does
+    not finish within the budget.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
-    note = ""
-    if method == "auto":
-        method, note = choose_method(pos, time_budget, memory_mb)
+    budget = Budget(time_budget, memory_mb)
     t0 = time.perf_counter()
-    base = pile_margin(pos)
-    if method == "exact":
+    ensure_compiled()
+    chosen = choose_method(pos) if method == "auto" else method
+    if chosen == "exact":
         if not is_perfect_information(pos):
             raise CompileError("exact search needs every card known (stock order and hands)")
-        game, state = compile_known(pos)
-        values, pv, stats = solve(game, state)
-        moves = _exact_moves(pos, game, state, values, base)
-        top = moves[0].value
-        return Analysis(pos, "exact", top, moves,
-                        [mv.move for mv in moves if mv.value == top],
-                        [str(RANKS[m]) for m in pv], stats.nodes,
-                        time.perf_counter() - t0,
-                        note=note or "every card is known: exact alpha-beta")
+        try:
+            return _exact(pos, budget, t0, "every card is known: exact alpha-beta")
+        except SearchAborted as e:
+            raise BudgetError(f"exact search did not finish in {time_budget:g} s "
+                              f"({e.nodes:,} nodes)") from None
+    if chosen == "determinised":
+        why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
+               else "determinised search")
+        return _sampled(pos, budget, t0, why, samples, seed, workers, z, min_samples,
+                        progress)
+    # expectimax
     if method == "expectimax":
-        game, state = compile_shuffled(pos)
-        em = Expectimax(game)
-        values = em.root_values(state)
-        nodes = em.stats.nodes + em.stats.chance
-        pv = em.principal_variation(state)
-        moves = _exact_moves(pos, game, state, values, base)
-        top = moves[0].value
-        return Analysis(pos, "expectimax", top, moves,
-                        [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],
-                        [str(RANKS[m]) for m in pv], nodes, time.perf_counter() - t0,
-                        note=(note or "stock order unknown: exact expectimax")
-                        + "; pv up to the next deal",
-                        extra={"chance_nodes": em.stats.chance,
-                               "star1_cutoffs": em.stats.cutoffs,
-                               "tt_entries": em.stats.tt_size})
-    # determinised
-    sampler(pos)        # raises CompileError now, not in a worker
-    line = format_position(pos)
-    result = determinised(sampler_from_line, line, samples, seed, workers=workers,
-                          z=z, min_samples=min_samples, time_budget=time_budget,
-                          progress=progress)
+        try:
+            return _expectimax(pos, budget, budget.deadline, t0,
+                               "stock order unknown: exact expectimax")
+        except SearchAborted as e:
+            raise BudgetError(_unfinished(pos, e, budget) + ": raise --time or --memory, "
+                              "or use --method auto to sample instead") from None
+    compile_shuffled(pos)       # raises CompileError now for what it cannot take
+    seconds, why = estimate_expectimax(pos)
+    if seconds > 50 * time_budget:
+        note = (f"stock order unknown; expectimax would take about {seconds:.2g} s "
+                f"({why}), far over the {time_budget:g} s budget: determinised search")
+        return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
+                        progress)
+    try:
+        return _expectimax(pos, budget, budget.start + 0.6 * time_budget, t0,
+                           "stock order unknown: exact expectimax, finished within the budget")
+    except SearchAborted as e:
+        note = _unfinished(pos, e, budget) + "; determinised search for the time left"
+        return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
+                        progress, expectimax_nodes=e.nodes)
+
+
+def _unfinished(pos: Position, e: SearchAborted, budget: Budget) -> str:
+    why = {"time": f"in {e.seconds:.2g} s",
+           "outcomes": f"within {budget.memory_mb:g} MB (a chance node too large)",
+           "nodes": "within its node budget"}.get(e.reason, "")
+    return (f"expectimax did not finish {why} at {unseen_count(pos)} unseen cards "
+            f"({e.nodes:,} nodes)")
+
+
+def _exact(pos: Position, budget: Budget, t0: float, note: str) -> Analysis:
+    game, state = compile_known(pos)
+    P, D = params(game)
+    searcher = Searcher(P, D, min(budget.memory_mb, 8.0))
+    st = core_state(state)
+    values = searcher.root_values(st, budget.deadline)
+    nodes = searcher.nodes
+    pv = searcher.principal_variation(st, budget.deadline)
+    moves = _exact_moves(pos, game, state, {m: int(v) for m, v in values.items()},
+                         pile_margin(pos))
+    top = moves[0].value
+    return Analysis(pos, "exact", top, moves, [mv.move for mv in moves if mv.value == top],
+                    [str(RANKS[m]) for m in pv], nodes, time.perf_counter() - t0, note=note)
+
+
+def _expectimax(pos: Position, budget: Budget, deadline: float, t0: float,
+                note: str) -> Analysis:
+    game, state = compile_shuffled(pos)
+    P, D = params(game)
+    searcher = Searcher(P, D, budget.memory_mb)
+    st = core_state(state)
+    values = searcher.root_values(st, deadline)
+    stats = searcher.stats()
+    pv = searcher.principal_variation(st, deadline)
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    top = moves[0].value
+    peak = _peak_rss_mb()
+    extra = dict(stats, tt_mb=round(stats["tt_entries"] * 32 / 2 ** 20, 1), peak_rss_mb=peak)
+    return Analysis(pos, "expectimax", top, moves,
+                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],
+                    [str(RANKS[m]) for m in pv], stats["nodes"] + stats["chance_nodes"],
+                    time.perf_counter() - t0, note=note + "; pv up to the next deal",
+                    extra=extra)
+
+
+def _peak_rss_mb() -> float:
+    import resource
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, seed: int,
+             workers: int, z: float | None, min_samples: int, progress,
+             expectimax_nodes: int = 0) -> Analysis:
+    spec = draw_spec(pos)           # raises CompileError before any sampling
+    result = determinised(spec, samples, seed, workers=workers, z=z,
+                          min_samples=min_samples, time_budget=budget.left(),
+                          memory_mb=min(budget.memory_mb, 64.0), progress=progress)
     game, state = sampler(pos)(random.Random(seed))
     effects = {m: describe(game, state, m) for m in game.moves(state)}
+    base = pile_margin(pos)
     n = result.samples
     moves = [MoveValue(move_text(pos, sm.move), sm.move, (sm.mean + base) / 2,
                        None if sm.stderr is None else sm.stderr / 2,
@@ -271,11 +327,18 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              for sm in result.moves]
     top = moves[0]
     hidden = any(c is None for h in pos.hands for c in h)
-    why = note or "unknown cards: determinised search"
-    note = (f"{why}; {n} determinisations (seed {seed}), stopped: {result.stopped}"
-            + ("; an estimate for the mover's information, not an exact value "
-               "(strategy fusion)" if hidden else ""))
+    stopped = {"separated": "separated (the best play leads every other by 2.33 paired "
+                            "standard errors: a bound on sampling error only)",
+               "samples": "the sample budget", "time": "the time budget",
+               "interrupted": "interrupted"}.get(result.stopped, result.stopped)
+    note = f"{why}; {n} determinisations (seed {seed}), stopped: {stopped}"
+    if hidden:
+        note += ("; an estimate for the mover's information, not an exact value "
+                 "(strategy fusion)")
+    else:
+        note += ("; each determinisation sees the stock order (clairvoyance), so the "
+                 "estimate can favour plays that need the deal to fall right")
     return Analysis(pos, "determinised", top.value, moves, [top.move], None,
-                    result.nodes, time.perf_counter() - t0, n, seed, note,
+                    result.nodes + expectimax_nodes, time.perf_counter() - t0, n, seed, note,
                     top.stderr, partial=result.partial, stopped=result.stopped,
                     workers=result.workers)

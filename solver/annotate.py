@@ -38,6 +38,7 @@ view-neutral: the same in both views.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 import math
 import random
 import time
@@ -52,7 +53,8 @@ from .engine.game import Game, declaration_points, ranks_of
 from .match import HandState, deal_hand
 from .position import seat_names, side_names
 from .record import GameRecord, Replay
-from .search.alphabeta import AlphaBeta
+from .engine.tables import core_state, params
+from .search.compiled import exact_value
 
 VIEWS = ("player", "full")
 
@@ -280,6 +282,8 @@ def match_check(hs: HandState, played: int, view: str, samples: int,
         for _ in range(samples):
             game, state = sample(rng)
             draws.append([Card(RANKS[r]) for r in ranks_of(game.hand(state, nxt))])
+    # only the ranks of the next hand matter: try each distinct one once
+    distinct = Counter(tuple(sorted(c.index for c in hand)) for hand in draws)
     share = {}
     for m in ranks:
         after = hs.clone()
@@ -288,16 +292,16 @@ def match_check(hs: HandState, played: int, view: str, samples: int,
             share[m] = 0.0
             continue
         hits = 0
-        for hand in draws:
+        for key, weight in distinct.items():
             trial = after
             if view != "full":
                 trial = after.clone()
-                trial.set_hand(nxt, hand)
-            for r in sorted({c.index for c in trial.hands[nxt]}):
+                trial.set_hand(nxt, [Card(RANKS[r]) for r in key])
+            for r in sorted(set(key)):
                 c2 = trial.clone()
                 c2.play(_card_of(c2, nxt, r))
                 if c2.winner == other:
-                    hits += 1
+                    hits += weight
                     break
         share[m] = hits / len(draws)
     safest = min(ranks, key=lambda m: (share[m], m))
@@ -351,7 +355,10 @@ def _deal_value(t: LuckTask, table: list[int], hands: list[list[int]], stock: li
     ls = sides[t.leader]
     game = Game(t.rules, t.players, t.leader, stock)  # type: ignore[arg-type]
     state = game.initial_state(table, hands, t.leader, last=last)
-    return 2 * (decl[ls] - decl[1 - ls]) + AlphaBeta(game).value(state)
+    if game.is_terminal(state):
+        return 2 * (decl[ls] - decl[1 - ls])
+    P, D = params(game)
+    return 2 * (decl[ls] - decl[1 - ls]) + exact_value(P, D, core_state(state))
 
 
 def _split(cards: list[int], size: int, players: int, leader: int) -> list[list[int]]:

@@ -57,7 +57,7 @@ def position_panel(pos: Position, title: str = "") -> Panel:
 
 def analysis_table(a: Analysis) -> Table:
     """Every play with its value, loss against the best, and effect."""
-    sampled = a.method != "exact"
+    sampled = a.method == "determinised"
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
     t.add_column("value", justify="right")

@@ -1,0 +1,485 @@
+"""Driving the compiled searches from Python: budgets, root scoring, the
+principal variation, and determinised search on threads.
+
+Every search here keeps two promises:
+
+- **time**: a search given a deadline runs in a worker thread (the kernels
+  release the GIL); at the deadline, or on Ctrl-C, the calling thread sets
+  the abort counter and the kernel unwinds within microseconds. An
+  unfinished exact search raises :class:`SearchAborted`; determinised
+  search returns the samples finished so far.
+- **memory**: the transposition table is the one growing structure; it is
+  sized from the memory budget (32 bytes an entry) and replaces entries
+  when full. The outcome lists of chance nodes are capped from the same
+  budget.
+
+The first call of a kernel in a fresh install compiles it (numba, cached on
+disk); :func:`ensure_compiled` does that up front and says so on stderr.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import kernels as kn
+from .pimc import SampledMove, SampleResult, Z_99
+
+#: memory the compiled search of one perfect-information hand needs
+SMALL_TABLE_ENTRIES = 1 << 14
+
+
+class SearchAborted(RuntimeError):
+    """A search stopped before its answer was known: ``reason`` is
+    ``"time"``, ``"nodes"``, ``"outcomes"`` (a chance node larger than the
+    memory allows) or ``"interrupted"``; ``nodes`` were searched."""
+
+    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
+        super().__init__(f"search stopped ({reason}) after {nodes} nodes and {seconds:.3g} s")
+        self.reason = reason
+        self.nodes = nodes
+        self.seconds = seconds
+
+
+_REASONS = {kn.ABORT_TIME: "time", kn.ABORT_NODES: "nodes", kn.ABORT_OUTCOMES: "outcomes"}
+
+#: the table a search starts with (entries, 2 MB); it grows fourfold when
+#: 70% full, up to the memory budget
+FIRST_TABLE_ENTRIES = 1 << 16
+
+
+def table_entries(memory_mb: float) -> int:
+    """Transposition-table entries that fit in ``memory_mb`` (90% of it;
+    the rest is left to the outcome lists and the scratch)."""
+    return max(2, int(memory_mb * 0.9 * (1 << 20)) // kn.ENTRY_BYTES)
+
+
+def outcome_cap(memory_mb: float) -> int:
+    """The largest chance node (outcomes) a search within ``memory_mb`` may
+    expand: 10% of the budget over six live levels at about 160 bytes an
+    outcome, and never fewer than 50,000 (8 MB a level)."""
+    return max(50_000, int(memory_mb * 0.1 * (1 << 20) / 6 / 160))
+
+
+_compiled = False
+
+
+def ensure_compiled(stream=None) -> None:
+    """Compile (or load from numba's on-disk cache) every kernel, once per
+    process. When the cache is missing (the first run after installing),
+    say on ``stream`` (stderr by default) that the search core is being
+    compiled, and how long it took."""
+    global _compiled
+    if _compiled:
+        return
+    stream = stream if stream is not None else sys.stderr
+    fresh = not _cache_present()
+    if fresh:
+        print("compiling the search core (once; later runs load it from the cache)...",
+              file=stream, flush=True)
+    t0 = time.perf_counter()
+    _warm()
+    _compiled = True
+    if fresh:
+        print(f"search core compiled in {time.perf_counter() - t0:.1f} s", file=stream,
+              flush=True)
+
+
+def _cache_present() -> bool:
+    """Whether numba's cache holds the batch kernel (the last compiled)."""
+    try:
+        index = kn.solve_samples._cache._cache_file._index_path
+    except AttributeError:   # pragma: no cover - another numba layout
+        return False
+    return os.path.exists(index)
+
+
+def _warm() -> None:
+    """Run every kernel once on tiny inputs: a known and a shuffled stock,
+    and a determinised batch."""
+    from ..engine.game import Game
+    from ..engine.sampling import draw_spec
+    from ..engine.tables import core_state, params
+    from ..notation import parse_position
+    from ..rules import PRESETS
+    for shuffled in (False, True):
+        g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], shuffled)
+        P, D = params(g)
+        s = Searcher(P, D, 1.0)
+        st = core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+        s.root_values(st)
+        s.principal_variation(st)
+    spec = draw_spec(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
+    sampler = Sampler(spec, 1.0)
+    sampler.solve([0], seed=0)
+    sampler.close()
+
+
+def _run(fn, args, C, deadline: float | None):
+    """Run ``fn(*args)`` in a thread; at ``deadline`` (time.monotonic) or
+    on Ctrl-C set the abort counter and wait for it to unwind."""
+    box: list = []
+    error: list = []
+
+    def target():
+        try:
+            box.append(fn(*args))
+        except BaseException as e:  # pragma: no cover - a kernel bug
+            error.append(e)
+
+    th = threading.Thread(target=target, daemon=True)
+    th.start()
+    try:
+        while th.is_alive():
+            if deadline is None:
+                th.join(0.05)
+                continue
+            left = deadline - time.monotonic()
+            if left <= 0:
+                C[kn.C_ABORT] = kn.ABORT_TIME
+                th.join()
+                break
+            th.join(min(left, 0.05))
+    except KeyboardInterrupt:
+        C[kn.C_ABORT] = kn.ABORT_TIME
+        th.join()
+        raise
+    if error:
+        raise error[0]
+    return box[0] if box else None
+
+
+class Searcher:
+    """Exact search (alpha-beta, or expectimax when the game has chance
+    nodes) of one game on the compiled core.
+
+    ``P``, ``D``: the game's arrays (:func:`solver.engine.tables.params`);
+    ``memory_mb``: the transposition table's budget. The table lives with
+    this object: scoring every root move, then the principal variation,
+    share it. States are core state tuples.
+    """
+
+    def __init__(self, P: np.ndarray, D: np.ndarray, memory_mb: float = 16.0) -> None:
+        self.P = P
+        self.D = D
+        self.K = kn.new_scratch()
+        self.max_entries = table_entries(memory_mb)
+        self.TT, self.TF = kn.new_table(min(FIRST_TABLE_ENTRIES, self.max_entries))
+        self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb))
+        self._set_grow()
+        self.memory_mb = memory_mb
+        self.grown = 0
+
+    def _set_grow(self) -> None:
+        n = self.TT.shape[0]
+        self.C[kn.C_GROWAT] = int(0.7 * n) if n * 2 <= self.max_entries else 1 << 62
+
+    def _grow(self) -> None:
+        """Quadruple the table (or as much as the budget allows) and move
+        the live entries over."""
+        n = self.TT.shape[0]
+        new = min(n * 4, self.max_entries)
+        NT, NF = kn.new_table(new)
+        kn.rehash(self.TT, self.TF, self.C, NT, NF)
+        self.TT, self.TF = NT, NF
+        self.grown += 1
+        self._set_grow()
+
+    def _call(self, fn, args_of, deadline):
+        """Run a kernel; when it stops for a bigger table, grow and run
+        again (completed subtrees are in the table, so little is redone)."""
+        while True:
+            args = args_of()
+            out = fn(*args) if deadline is None else _run(fn, args, self.C, deadline)
+            if self.C[kn.C_ABORT] != kn.ABORT_GROW:
+                return out
+            self.C[kn.C_ABORT] = 0
+            self._grow()
+
+    @property
+    def nodes(self) -> int:
+        """Decision nodes searched so far."""
+        return int(self.C[kn.C_NODES])
+
+    def stats(self) -> dict[str, int]:
+        """Counters: decision and chance nodes, table hits, Star1 cutoffs,
+        entries stored and replaced, the table's size, the largest chance
+        node."""
+        C = self.C
+        return {"nodes": int(C[kn.C_NODES]), "chance_nodes": int(C[kn.C_CHANCE]),
+                "tt_hits": int(C[kn.C_HITS]), "star1_cutoffs": int(C[kn.C_CUTS]),
+                "tt_entries": int(C[kn.C_STORED]), "tt_replaced": int(C[kn.C_REPLACED]),
+                "tt_capacity": int(self.TT.shape[0]), "tt_grown": self.grown,
+                "max_outcomes": int(C[kn.C_MAXOUT])}
+
+    def _check(self, t0: float) -> None:
+        reason = int(self.C[kn.C_ABORT])
+        if reason:
+            self.C[kn.C_ABORT] = 0
+            raise SearchAborted(_REASONS.get(reason, "time"), self.nodes,
+                                time.perf_counter() - t0)
+
+    def value(self, st, alpha: float = -math.inf, beta: float = math.inf,
+              deadline: float | None = None) -> float:
+        """The value of ``st`` for the side to move (fail-soft outside the
+        window). Raises SearchAborted past ``deadline``."""
+        t0 = time.perf_counter()
+        v = self._call(kn.value, lambda: (self.P, self.D, self.K, self.TT, self.TF, self.C, st,
+                                          alpha, beta), deadline)
+        self._check(t0)
+        return float(v)
+
+    def root_values(self, st, deadline: float | None = None) -> dict[int, float]:
+        """Every legal move of ``st`` with its exact value. Raises
+        SearchAborted past ``deadline``."""
+        t0 = time.perf_counter()
+        out = np.empty(10, dtype=np.float64)
+        self._call(kn.root_values, lambda: (self.P, self.D, self.K, self.TT, self.TF, self.C,
+                                            st, out), deadline)
+        self._check(t0)
+        return {m: float(out[m]) for m in range(10) if not math.isnan(out[m])}
+
+    def principal_variation(self, st, deadline: float | None = None,
+                            max_plies: int = 200) -> list[int]:
+        """One optimal line from ``st`` to the end of the hand, or to the
+        next chance node: at each ply the best move, the lowest rank on a
+        tie (within 1e-9), so the line depends on exact values only."""
+        from ..engine import core as ec
+        pv: list[int] = []
+        while (not ec.is_terminal(self.P, st) and not ec.is_chance(self.P, st)
+               and len(pv) < max_plies):
+            values = self.root_values(st, deadline)
+            top = max(values.values())
+            m = min(m for m, v in values.items() if v >= top - 1e-9)
+            pv.append(m)
+            st = ec.play(self.P, self.D, st, m)[0]
+        return pv
+
+
+# --- determinised search on threads -------------------------------------------------
+
+
+class Sampler:
+    """Determinised search of one position on the compiled core: each
+    sample drawn by the game from a DrawSpec, every root move solved
+    exactly; ``workers`` threads, each with its own table of
+    ``memory_mb / workers``."""
+
+    def __init__(self, spec, memory_mb: float = 64.0, workers: int = 1) -> None:
+        self.spec = spec
+        self.workers = max(1, workers)
+        per = memory_mb / self.workers
+        self.scratch = []
+        for _ in range(self.workers):
+            TT, TF = kn.new_table(min(table_entries(per), SMALL_TABLE_ENTRIES * 16))
+            self.scratch.append((kn.new_scratch(), TT, TF, kn.new_counters(),
+                                 np.zeros((spec.nstock + 1, 6), dtype=np.int64),
+                                 np.zeros(max(spec.nstock, 1), dtype=np.int64),
+                                 np.zeros(max(len(spec.pool), 1), dtype=np.int64)))
+        self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
+
+    def close(self) -> None:
+        """Stop the threads."""
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+    def solve(self, indices: list[int], seed: int, deadline: float | None = None):
+        """Solve samples ``indices`` (consecutive): ``(values, nodes,
+        done)`` arrays over them, ``values[i]`` the root move values (NaN
+        where illegal), ``done[i]`` 1 finished, 0 stopped by the deadline,
+        -1 no drawing agrees with declared=."""
+        from ..engine.sampling import sample_seed
+        n = len(indices)
+        seeds = np.array([sample_seed(seed, i) for i in indices], dtype=np.int64)
+        out = np.full((n, 10), np.nan)
+        nodes = np.zeros(n, dtype=np.int64)
+        done = np.zeros(n, dtype=np.int64)
+        spec = self.spec
+        jobs = []
+        for w in range(min(self.workers, n)):
+            K, TT, TF, C, D, stock, work = self.scratch[w]
+            if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
+                TT[:] = 0
+                C[kn.C_GEN] = 1
+            C[kn.C_ABORT] = 0
+            count = len(range(w, n, self.workers))
+            jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
+                         spec.mode, spec.cons, seeds, w, self.workers, count, K, TT, TF, C, D,
+                         stock, work, out, nodes, done))
+        if self.pool is None and deadline is None:
+            for args in jobs:
+                kn.solve_samples(*args)
+        elif self.pool is None:
+            _run(kn.solve_samples, jobs[0], jobs[0][15], deadline)
+        else:
+            futures = [self.pool.submit(kn.solve_samples, *args) for args in jobs]
+            try:
+                for f in futures:
+                    while True:
+                        left = None if deadline is None else deadline - time.monotonic()
+                        if left is not None and left <= 0:
+                            for args in jobs:
+                                args[15][kn.C_ABORT] = kn.ABORT_TIME
+                            f.result()
+                            break
+                        try:
+                            f.result(timeout=0.05 if left is None else min(left, 0.05))
+                            break
+                        except TimeoutError:
+                            continue
+            except KeyboardInterrupt:
+                for args in jobs:
+                    args[15][kn.C_ABORT] = kn.ABORT_TIME
+                for f in futures:
+                    f.result()
+                raise
+        return out, nodes, done
+
+
+def summarise_array(values: np.ndarray) -> list[SampledMove]:
+    """Mean, standard error, best-count and the best move's paired lead of
+    every legal move over the samples (rows of ``values``, NaN where a move
+    is illegal: the same in every row), best mean first; as
+    :func:`solver.search.pimc.summarise`."""
+    n = values.shape[0]
+    moves = [m for m in range(values.shape[1]) if not math.isnan(values[0, m])]
+    cols = values[:, moves]
+    means = cols.mean(axis=0)
+    top = cols.max(axis=1, keepdims=True)
+    best = (cols == top).sum(axis=0)
+    stats = []
+    for j, m in enumerate(moves):
+        se = float(cols[:, j].std(ddof=1) / math.sqrt(n)) if n > 1 else None
+        stats.append(SampledMove(m, float(means[j]), se, int(best[j])))
+    order = sorted(range(len(moves)), key=lambda j: (-stats[j].mean, stats[j].move))
+    stats = [stats[j] for j in order]
+    jt = moves.index(stats[0].move)
+    for s in stats[1:]:
+        diffs = cols[:, jt] - cols[:, moves.index(s.move)]
+        if n < 2:
+            s.lead_z = None
+            continue
+        mean = float(diffs.mean())
+        se = float(diffs.std(ddof=1) / math.sqrt(n))
+        s.lead_z = (math.inf if mean > 0 else 0.0) if se == 0 else mean / se
+    return stats
+
+
+def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
+                 min_samples: int = 30, batch: int = 32, z: float | None = Z_99,
+                 time_budget: float | None = None, memory_mb: float = 64.0,
+                 progress: Callable[[SampleResult], None] | None = None) -> SampleResult:
+    """Determinised search on the compiled core, with the stopping rules of
+    :func:`solver.search.pimc.determinised` (separated at ``z`` paired
+    standard errors after ``min_samples``, at ``samples``, at
+    ``time_budget`` seconds, on Ctrl-C), the result independent of
+    ``workers`` (threads) for a given seed. Values in the game's unit
+    (half-points). ``values`` of the result is the (samples, 10) array.
+    Raises ValueError when ``samples < 1``, CompileError when no drawing
+    agrees with declared=."""
+    from ..engine.compile import CompileError
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    t0 = time.perf_counter()
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    sampler = Sampler(spec, memory_mb, workers)
+    rows: list[np.ndarray] = []
+    nodes = 0
+    stopped, partial = "samples", False
+    result = None
+    try:
+        done = 0
+        while done < samples:
+            n = min(batch, samples - done)
+            try:
+                vals, nds, ok = sampler.solve(list(range(done, done + n)), seed, deadline)
+            except KeyboardInterrupt:
+                stopped, partial = "interrupted", True
+                if not rows:
+                    raise
+                break
+            if (ok < 0).any():
+                raise CompileError("no drawing of the unknown cards agrees with declared=")
+            finished = ok == 1
+            rows.extend(vals[finished])
+            nodes += int(nds[finished].sum())
+            done += n
+            if not finished.all():
+                stopped = "time"
+                break
+            result = _result(rows, nodes, stopped, partial, t0, workers)
+            if progress is not None:
+                progress(result)
+            if z is not None and done >= min_samples and _separated(result, z):
+                stopped = "separated"
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                stopped = "time"
+                break
+    finally:
+        sampler.close()
+    if not rows:
+        raise SearchAborted("time", nodes, time.perf_counter() - t0)
+    return _result(rows, nodes, stopped, partial, t0, workers)
+
+
+def _result(rows, nodes, stopped, partial, t0, workers) -> SampleResult:
+    values = np.array(rows)
+    return SampleResult(summarise_array(values), len(rows), nodes, stopped, partial,
+                        time.perf_counter() - t0, workers, values)
+
+
+def _separated(result: SampleResult, z: float) -> bool:
+    others = [m.lead_z for m in result.moves[1:]]
+    return all(v is not None and v > z for v in others)
+
+
+@dataclass
+class Budget:
+    """A search budget: ``seconds`` from ``start`` (time.monotonic) and
+    ``memory_mb``."""
+
+    seconds: float
+    memory_mb: float
+    start: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.start:
+            self.start = time.monotonic()
+
+    @property
+    def deadline(self) -> float:
+        """The monotonic time the budget runs out."""
+        return self.start + self.seconds
+
+    def left(self) -> float:
+        """Seconds left (never negative)."""
+        return max(0.0, self.deadline - time.monotonic())
+
+
+_local = threading.local()
+
+
+def exact_value(P: np.ndarray, D: np.ndarray, st) -> float:
+    """The exact value of a perfect-information (or small chance) state,
+    on a per-thread searcher reused across calls (a new table generation
+    each call, 8 MB): for callers that solve many small positions (the
+    luck of the deal, puzzles). No deadline."""
+    s = getattr(_local, "searcher", None)
+    if s is None:
+        s = _local.searcher = Searcher(P, D, 8.0)
+    s.P, s.D = P, D
+    s.C[kn.C_GEN] += 1
+    if s.C[kn.C_GEN] >= kn.MAX_GEN:
+        s.TT[:] = 0
+        s.C[kn.C_GEN] = 1
+    return s.value(st)
