@@ -126,29 +126,29 @@ def estimate_expectimax(pos: Position) -> tuple[float, str]:
     that could not finish in fifty times the budget; every other attempt
     is simply run under the budget.
 
-    The model (bench/bench_expectimax.py): decision nodes ~ the lines of
-    play of the current deal times, for each deal to come, its number of
-    outcomes (rank-multiset deals; the first counted on the real stock,
-    later ones on a representative remainder) times ``DEAL_FACTOR``;
-    ``SECONDS_PER_NODE`` each. Counting stops past 10**7 outcomes a
-    level, so the guess itself takes milliseconds."""
+    The model, fitted on 48 two-player positions with 6 and 12 unseen
+    cards, at and after the start of a deal (within a factor of 5 mostly,
+    35 at worst): decision nodes ~ ``NODE_SCALE`` times the product of
+    the hand sizes times, for each deal to come, its number of outcomes
+    (rank-multiset deals; the first counted on the real stock, later ones
+    on a representative remainder) times ``DEAL_FACTOR``;
+    ``SECONDS_PER_NODE`` each. Counting stops past 10**5 outcomes a level,
+    so the guess itself takes milliseconds (four players included)."""
     from .engine.core import outcome_count
     game, state = compile_shuffled(pos)
     P, _D = params(game)
     stock = state[6]
     counts = [((stock >> (4 * r)) & 15).bit_count() for r in range(10)]
-    lines = 1.0
+    nodes = NODE_SCALE
     for hand in pos.hands:
-        for k in range(2, len(hand) + 1):
-            lines *= k
-    nodes = max(1.0, lines / 4)
+        nodes *= max(1, len(hand))
     levels = 0
     while sum(counts):
         n = game.next_deal[sum(counts)]
         rest = 0
         for r in range(10):
             rest |= ((1 << counts[r]) - 1) << (4 * r)
-        k = outcome_count(P, rest, 10 ** 7)
+        k = outcome_count(P, rest, 10 ** 5)
         nodes *= k * DEAL_FACTOR
         levels += 1
         for _ in range(n * pos.players):     # the most frequent ranks go first
@@ -161,8 +161,9 @@ def estimate_expectimax(pos: Position) -> tuple[float, str]:
     return seconds, why
 
 
-#: fitted on bench/bench_expectimax.py (two players, start of a deal)
-DEAL_FACTOR = 4.0
+#: the cost model of estimate_expectimax (two players; see its docstring)
+NODE_SCALE = 14.0
+DEAL_FACTOR = 0.3
 SECONDS_PER_NODE = 4e-7
 
 

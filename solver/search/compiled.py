@@ -188,21 +188,30 @@ class Searcher:
         n = self.TT.shape[0]
         new = min(n * 4, self.max_entries)
         NT, NF = kn.new_table(new)
+        self.C[kn.C_GROWAT] = 1 << 62       # the rehash must not ask to grow again
         kn.rehash(self.TT, self.TF, self.C, NT, NF)
+        self.C[kn.C_ABORT] = 0
         self.TT, self.TF = NT, NF
         self.grown += 1
         self._set_grow()
 
     def _call(self, fn, args_of, deadline):
         """Run a kernel; when it stops for a bigger table, grow and run
-        again (completed subtrees are in the table, so little is redone)."""
+        again (completed subtrees are in the table, so little is redone).
+        A growth whose rehash the time left could not pay for (about 40 ns
+        an entry of the new table, three times over) is skipped: the table
+        stays full and replaces entries."""
         while True:
             args = args_of()
             out = fn(*args) if deadline is None else _run(fn, args, self.C, deadline)
             if self.C[kn.C_ABORT] != kn.ABORT_GROW:
                 return out
             self.C[kn.C_ABORT] = 0
-            self._grow()
+            new = min(self.TT.shape[0] * 4, self.max_entries)
+            if deadline is not None and deadline - time.monotonic() < 3 * 40e-9 * new:
+                self.C[kn.C_GROWAT] = 1 << 62
+            else:
+                self._grow()
 
     @property
     def nodes(self) -> int:

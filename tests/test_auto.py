@@ -1,0 +1,105 @@
+"""``auto`` is exact whenever it can be: with default options every
+two-player position whose hands are known and which has at most 12 unseen
+cards is answered by exact expectimax; the notes say which method ran and
+why, and a sampled answer says what its estimate is (clairvoyant, sampling
+error only)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from solver.analysis import evaluate
+from solver.cards import RANKS
+from solver.engine.compile import compile_shuffled
+from solver.notation import parse_position
+from solver.search.expectimax import Expectimax
+from solver.search import compiled
+
+
+def _fmt(ranks: list[int]) -> str:
+    return ".".join(str(RANKS[r]) for r in ranks) or "-"
+
+
+def seeded_line(seed: int, unseen: int, played: int, stock: str = "~") -> str:
+    """Two players, both hands known, ``unseen`` cards in the stock (order
+    unknown), ``played`` cards already played from each hand this deal."""
+    rng = random.Random(f"auto-{seed}-{unseen}-{played}")
+    deck = [r for r in range(10) for _ in range(4)]
+    rng.shuffle(deck)
+    cards, rest = deck[:unseen], deck[unseen:]
+    table: list[int] = []
+    for c in rest:
+        if c not in table:
+            table.append(c)
+        if len(table) == 4:
+            break
+    for c in table:
+        rest.remove(c)
+    south, north = rest[:3 - played], rest[3:6 - played]
+    piles = 40 - unseen - 4 - len(south) - len(north)
+    gone = sorted(deck)
+    for c in cards + table + rest[:3 - played] + rest[3:6 - played]:
+        gone.remove(c)
+    text = f"{_fmt(table)} {_fmt(south)}/{_fmt(north)} "
+    text += f"~{_fmt(cards)}" if stock == "~" else "?"
+    text += f" S dealer=N taken={piles - piles // 2},{piles // 2} last=N"
+    if stock == "?":
+        text += f" gone={_fmt(sorted(gone))}"
+    return text
+
+
+CASES = [(seed, unseen, played, stock) for seed in range(3) for unseen, played, stock in
+         [(12, 0, "~"), (12, 1, "?"), (12, 2, "~"), (6, 0, "?"), (6, 2, "~")]]
+
+
+@pytest.mark.parametrize("seed,unseen,played,stock", CASES)
+def test_default_options_answer_exactly_up_to_12_unseen(seed, unseen, played, stock):
+    pos = parse_position(seeded_line(seed, unseen, played, stock))
+    a = evaluate(pos)
+    assert a.method == "expectimax", a.note
+    assert a.samples is None and a.stderr is None
+
+
+def test_the_issue_example_ties_exactly():
+    """Plays 7 and 12 tie (exact expectimax); sampling named 7 alone. The
+    value is the reference expectimax's, computed here."""
+    line = "4.5.6 7.7.12/3.6.12 ~1.1.2.3.4.5.7.10.11.11.12.12 S dealer=N taken=9,10 last=N"
+    pos = parse_position(line)
+    a = evaluate(pos)
+    assert a.method == "expectimax"
+    assert sorted(a.best) == ["12", "7"]
+    game, state = compile_shuffled(pos)
+    ref = Expectimax(game).root_values(state)
+    base = 9 - 10
+    for mv in a.moves:
+        assert abs(mv.value - (ref[mv.rank] + base) / 2) < 1e-9
+
+
+def test_sampled_notes_are_honest():
+    # the hands known, the stock order not, and a budget too small for
+    # expectimax: the estimate is clairvoyant, "separated" is sampling only
+    line = "3.6.10.12 1.5.5/2.7.11 ? S"
+    a = evaluate(parse_position(line), time_budget=2.0)
+    assert a.method == "determinised"
+    assert "clairvoyance" in a.note
+    if a.stopped == "separated":
+        assert "sampling error only" in a.note
+    hidden = evaluate(parse_position("3.6.10.12 1.5.5/?.?.? ? S"), time_budget=2.0)
+    assert "strategy fusion" in hidden.note and "clairvoyance" not in hidden.note
+
+
+def test_the_first_compilation_is_announced(monkeypatch):
+    monkeypatch.setattr(compiled, "_compiled", False)
+    monkeypatch.setattr(compiled, "_cache_present", lambda: False)
+    monkeypatch.setattr(compiled, "_warm", lambda: None)
+    out = io.StringIO()
+    compiled.ensure_compiled(out)
+    text = out.getvalue()
+    assert text.startswith("compiling the search core")
+    assert "search core compiled in" in text
+    out = io.StringIO()
+    compiled.ensure_compiled(out)           # once a process
+    assert out.getvalue() == ""

@@ -1,0 +1,138 @@
+"""``--time`` and ``--memory`` are promises: every method, and the choice of
+method, returns within the time budget (plus 10% and a start-up margin)
+and keeps its tables within the memory budget, for two and four players.
+
+The margins are generous (the test machine is shared): 10% of the budget
+plus 0.5 s of wall time; the memory test compares the peak resident size of
+a child process with and without the search.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import pytest
+
+from solver.analysis import BudgetError, evaluate
+from solver.notation import parse_position
+from solver.search import kernels as kn
+from solver.search.compiled import Searcher, ensure_compiled, table_entries
+
+ensure_compiled()
+
+#: two players at the start of deal 3 of 6: 18 unseen cards (far past any budget)
+UNSEEN_18 = ("7.11.10.6 6.1.6/7.5.10 ~10.2.7.2.10.6.3.4.11.12.1.5.1.3.12.3.1.11 S "
+             "taken=6,6 last=N")
+#: four players, known hands, the stock's 24 cards unknown
+FOUR_UNKNOWN = "1.3.10.12 2.2.7/4.4.5/6.6.7/11.11.12 ? S rules=pagat"
+#: the forced play (one card in hand) that took 5.9 s with --time 0.5
+FORCED = ("2.4.5.6.10 -/11 ? N dealer=N taken=15,7 last=S prev=4 "
+          "gone=1.1.1.1.2.2.3.3.3.4.4.5.6.7.7.10.10.11.12.12.12.12")
+#: four players, hidden hands: the mover's view at the start of a hand
+FOUR_HIDDEN = "1.3.10.12 2.2.7/?.?.?/?.?.?/?.?.? ? S rules=pagat"
+
+
+def within(budget: float, elapsed: float) -> bool:
+    return elapsed <= 1.1 * budget + 0.5
+
+
+@pytest.mark.parametrize("line,method,budget", [
+    (UNSEEN_18, "auto", 1.0),
+    (UNSEEN_18, "determinised", 0.5),
+    (FOUR_UNKNOWN, "auto", 0.5),
+    (FOUR_UNKNOWN, "determinised", 0.5),
+    (FOUR_HIDDEN, "auto", 0.5),
+    (FORCED, "auto", 0.5),
+])
+def test_every_method_returns_within_the_time_budget(line, method, budget):
+    pos = parse_position(line)
+    t0 = time.perf_counter()
+    a = evaluate(pos, method=method, time_budget=budget, workers=2)
+    assert within(budget, time.perf_counter() - t0)
+    assert a.moves
+
+
+@pytest.mark.parametrize("line", [UNSEEN_18])
+def test_expectimax_by_name_stops_at_the_budget_with_a_clear_error(line):
+    pos = parse_position(line)
+    t0 = time.perf_counter()
+    with pytest.raises(BudgetError, match="expectimax did not finish in"):
+        evaluate(pos, method="expectimax", time_budget=1.0)
+    assert within(1.0, time.perf_counter() - t0)
+
+
+def test_auto_falls_back_to_sampling_and_says_why():
+    # 12 unseen, exact expectimax takes about 0.3 s: a 0.1 s budget
+    # cannot hold it, so auto samples for the time left and says so
+    line = "4.5.6 7.7.12/3.6.12 ~1.1.2.3.4.5.7.10.11.11.12.12 S dealer=N taken=9,10 last=N"
+    t0 = time.perf_counter()
+    a = evaluate(parse_position(line), time_budget=0.1)
+    assert within(0.1, time.perf_counter() - t0)
+    assert a.method == "determinised"
+    assert "expectimax did not finish" in a.note and "12 unseen cards" in a.note
+    assert "clairvoyance" in a.note
+
+
+def test_the_table_never_outgrows_the_memory_budget():
+    """A search that would like a large table grows it only up to the
+    budget, then replaces entries; its values stay exact."""
+    from solver.engine.compile import compile_shuffled
+    from solver.engine.tables import core_state, params
+    line = "4.5.6 7.7.12/3.6.12 ~1.1.2.3.4.5.7.10.11.11.12.12 S dealer=N taken=9,10 last=N"
+    game, state = compile_shuffled(parse_position(line))
+    P, D = params(game)
+    big = Searcher(P, D, 512.0).root_values(core_state(state))
+    small = Searcher(P, D, 4.0)
+    values = small.root_values(core_state(state))
+    assert small.TT.nbytes <= 4.0 * 2 ** 20
+    assert small.TT.shape[0] <= table_entries(4.0)
+    assert small.stats()["tt_replaced"] > 0           # it was full and replaced
+    assert values.keys() == big.keys()
+    assert all(abs(values[m] - big[m]) < 1e-9 for m in big)
+
+
+def _peak_rss_mb(args: list[str]) -> float:
+    """Peak resident size (MB) of ``ronda-solve`` run in a child process."""
+    code = ("import resource, sys\n"
+            "from solver.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,"
+            " file=sys.stderr)\n")
+    r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                       timeout=120, cwd=os.path.dirname(os.path.dirname(__file__)))
+    return float(r.stderr.strip().splitlines()[-1])
+
+
+def test_expectimax_keeps_the_memory_budget(tmp_path):
+    """The 18-unseen expectimax would fill gigabytes; with --memory 64 the
+    process's peak stays within 64 MB (plus 40 MB of margin) of the same
+    command on a tiny position."""
+    big = tmp_path / "big.txt"
+    big.write_text(UNSEEN_18 + "\n")
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N\n")
+    base = _peak_rss_mb(["--method", "exact", str(tiny)])
+    peak = _peak_rss_mb(["--method", "expectimax", "--memory", "64", "--time", "4",
+                         str(big)])
+    assert peak - base <= 64 + 40, (base, peak)
+
+
+def test_counters_stop_a_kernel_at_once():
+    """The abort counter set from another thread unwinds the search within
+    the deadline; the searcher reports it and can search again."""
+    from solver.engine.compile import compile_shuffled
+    from solver.engine.tables import core_state, params
+    from solver.search.compiled import SearchAborted
+    game, state = compile_shuffled(parse_position(UNSEEN_18))
+    P, D = params(game)
+    s = Searcher(P, D, 64.0)
+    t0 = time.monotonic()
+    with pytest.raises(SearchAborted) as e:
+        s.root_values(core_state(state), deadline=t0 + 0.3)
+    assert e.value.reason == "time" and time.monotonic() - t0 < 0.8
+    assert s.C[kn.C_ABORT] == 0

@@ -1,0 +1,172 @@
+"""The compiled core against the pure-Python reference engine and searches.
+
+Random positions come from random play of random deals, stopped at a
+random point, so that hits, answers, missas, deal boundaries (with their
+declarations) and forced last rounds all occur; every preset, two and four
+players, a known stock (exact alpha-beta) and a shuffled one (expectimax).
+Values must be identical (exactly, for alpha-beta; within 1e-9 for
+expectimax, whose sums are the reference's, in the same order) and so must
+the sets of best moves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from solver.engine import core
+from solver.engine.game import Game, cardset
+from solver.engine.tables import core_state, params, ref_state
+from solver.rules import PRESETS, deal_sizes
+from solver.search.alphabeta import AlphaBeta
+from solver.search.brute import minimax_root
+from solver.search.compiled import Searcher, ensure_compiled
+from solver.search.expectimax import Expectimax
+
+ensure_compiled()
+
+
+def random_state(rng: random.Random, preset: str, players: int, max_left: int):
+    """A reference (game, state) with a known stock: a random deal, then
+    random plays until between 1 and ``max_left`` cards are left to play
+    (hands and stock), the stopping point uniform in that range."""
+    rules = PRESETS[preset]
+    deck = [r for r in range(10) for _ in range(4)]
+    rng.shuffle(deck)
+    table: list[int] = []
+    for c in list(deck):
+        if len(table) == 4:
+            break
+        if rules.table_rule == "distinct" and c in table:
+            continue
+        table.append(c)
+        deck.remove(c)
+    n = deal_sizes(rules, players)[0]
+    leader = rng.randrange(players)
+    hands = [[] for _ in range(players)]
+    for i in range(players):
+        hands[(leader + i) % players] = deck[i * n:(i + 1) * n]
+    stock = deck[players * n:]
+    game = Game(rules, players, leader, stock)
+    state = game.initial_state(table, hands, leader)
+    for _ in range(36 - rng.randint(1, max_left)):
+        moves = game.moves(state)
+        state = game.play(state, moves[rng.randrange(len(moves))])[0]
+    return game, state
+
+
+def shuffled_twin(game: Game, state):
+    """The same position with the stock order unknown: a shuffled Game and
+    the state whose stock field is the remaining stock's card set."""
+    rest = list(game.stock[state[6]:])
+    g = Game(game.rules, game.players, game.leader, rest, shuffled=True)
+    return g, state[:6] + (cardset(rest),)
+
+
+def compiled_root_values(game: Game, state) -> dict[int, float]:
+    P, D = params(game)
+    return Searcher(P, D, 8.0).root_values(core_state(state))
+
+
+def best_set(values: dict, tol: float = 0.0) -> set[int]:
+    top = max(values.values())
+    return {m for m, v in values.items() if v >= top - tol}
+
+
+CASES = [(preset, players) for preset in PRESETS for players in (2, 4)
+         if players in PRESETS[preset].players]
+
+
+@pytest.mark.parametrize("preset,players", CASES)
+def test_exact_search_equals_reference(preset, players):
+    """Known stock: compiled alpha-beta equals the reference alpha-beta on
+    every root move, 2,000 positions for each preset and player count."""
+    rng = random.Random(f"exact-{preset}-{players}")
+    for i in range(2000):
+        max_left = rng.choice([6, 12, 20, 36]) if players == 2 else rng.choice([4, 8, 14])
+        game, state = random_state(rng, preset, players, max_left)
+        ref = AlphaBeta(game).root_values(state)
+        got = compiled_root_values(game, state)
+        assert got == {m: float(v) for m, v in ref.items()}, (preset, players, i, state)
+        assert best_set(got) == best_set(ref)
+
+
+SHUFFLED = [("lmodire", 2), ("pagat", 2), ("mod", 2), ("french", 2), ("french", 4)]
+
+
+@pytest.mark.parametrize("preset,players", SHUFFLED)
+def test_expectimax_equals_reference(preset, players):
+    """Shuffled stock (one deal to come at most): compiled expectimax
+    equals the reference expectimax, 400 positions a case, 2,000 in all
+    (four players with french, whose last deal gives 2 cards a seat)."""
+    rng = random.Random(f"chance-{preset}-{players}")
+    n = 400
+    done = 0
+    while done < n:
+        max_left = rng.choice([6, 12]) if players == 2 else 12
+        game, state = random_state(rng, preset, players, max_left)
+        if len(game.stock) - state[6] > (6 if players == 2 else 8):
+            continue
+        g, s = shuffled_twin(game, state)
+        ref = Expectimax(g).root_values(s)
+        got = compiled_root_values(g, s)
+        assert got.keys() == ref.keys()
+        for m in ref:
+            assert math.isclose(got[m], ref[m], abs_tol=1e-9), (preset, players, s, got, ref)
+        assert best_set(got, 1e-9) == best_set(ref, 1e-9)
+        done += 1
+
+
+def test_compiled_search_equals_plain_minimax():
+    """The compiled alpha-beta against plain minimax (no pruning, no
+    table) on small positions of every preset, two and four players."""
+    rng = random.Random("brute")
+    for i in range(300):
+        preset, players = CASES[i % len(CASES)]
+        game, state = random_state(rng, preset, players, 6 if players == 2 else 4)
+        assert compiled_root_values(game, state) == {
+            m: float(v) for m, v in minimax_root(game, state).items()}
+
+
+@pytest.mark.parametrize("preset,players", CASES)
+def test_kernels_follow_the_reference_play_by_play(preset, players):
+    """play, the children rows (forced last round, ordering guess, kind),
+    chance outcomes (probabilities, declarations, order) and the sure
+    bounds agree with the reference at every step of random playouts."""
+    rng = random.Random(f"steps-{preset}-{players}")
+    K = np.zeros((1, core.MAX_MOVES + 1, core.K_COLS), dtype=np.int64)
+    for _ in range(15):
+        game, state = random_state(rng, preset, players, 36)
+        shuffled = players == 2 and rng.random() < 0.5
+        while not game.is_terminal(state):
+            P, D = params(game)
+            st = core_state(state)
+            n = core.gen_children(P, D, K, 0, st)
+            ref = game.children(state)
+            assert n == len(ref)
+            for i, (order, gain, m, child) in enumerate(ref):
+                row = K[0, i]
+                assert (row[core.K_MOVE], row[core.K_GAIN], row[core.K_ORDER]) == (m, gain, order)
+                if child is None:
+                    assert row[core.K_KIND] == core.KIND_LEAF
+                else:
+                    assert ref_state(row[:core.NSTATE]) == child
+            m = rng.choice(game.moves(state))
+            c1, g1, e1 = game.play(state, m)
+            c2, g2, e2 = core.play(P, D, st, m)
+            assert (ref_state(c2), g2, e2) == (c1, g1, e1)
+            if shuffled and c1[1] == 0 and c1[6] != len(game.stock):
+                # a deal is due: compare the chance node of the shuffled twin
+                g, s = shuffled_twin(game, c1)
+                if len(g.stock) <= 12:
+                    Ps, _Ds = params(g)
+                    probs, gains, kids = core.deal_outcomes(Ps, core_state(s), 1 << 40)
+                    outs = g.outcomes(s)
+                    assert len(outs) == len(probs)
+                    for (p, gg, child), p2, g2_, k2 in zip(outs, probs, gains, kids):
+                        assert (p, gg, child) == (p2, g2_, ref_state(k2))
+                    assert g.bounds(s) == core.chance_bounds(Ps, core_state(s))
+            state = c1
