@@ -243,7 +243,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     if method == "expectimax":
         try:
             return _expectimax(pos, budget, budget.deadline, t0,
-                               "stock order unknown: exact expectimax")
+                               "stock order unknown: exact expectimax", workers)
         except SearchAborted as e:
             raise BudgetError(_unfinished(pos, e, budget) + ": raise --time or --memory, "
                               "or use --method auto to sample instead") from None
@@ -256,7 +256,8 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
                         progress)
     try:
         return _expectimax(pos, budget, budget.start + 0.6 * time_budget, t0,
-                           "stock order unknown: exact expectimax, finished within the budget")
+                           "stock order unknown: exact expectimax, finished within the budget",
+                           workers)
     except SearchAborted as e:
         note = _unfinished(pos, e, budget) + "; determinised search for the time left"
         return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
@@ -287,10 +288,10 @@ def _exact(pos: Position, budget: Budget, t0: float, note: str) -> Analysis:
 
 
 def _expectimax(pos: Position, budget: Budget, deadline: float, t0: float,
-                note: str) -> Analysis:
+                note: str, workers: int = 1) -> Analysis:
     game, state = compile_shuffled(pos)
     P, D = params(game)
-    searcher = Searcher(P, D, budget.memory_mb)
+    searcher = Searcher(P, D, budget.memory_mb, workers)
     st = core_state(state)
     values = searcher.root_values(st, deadline)
     stats = searcher.stats()

@@ -22,7 +22,7 @@ from solver.engine.game import Game, cardset
 from solver.engine.tables import core_state, params, ref_state
 from solver.rules import PRESETS, deal_sizes
 from solver.search.alphabeta import AlphaBeta
-from solver.search.brute import minimax_root
+from solver.search.brute import expectimax_root, minimax_root
 from solver.search.compiled import Searcher, ensure_compiled
 from solver.search.expectimax import Expectimax
 
@@ -170,3 +170,44 @@ def test_kernels_follow_the_reference_play_by_play(preset, players):
                         assert (p, gg, child) == (p2, g2_, ref_state(k2))
                     assert g.bounds(s) == core.chance_bounds(Ps, core_state(s))
             state = c1
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_expectimax_across_two_deals_equals_plain_expectimax(workers):
+    """Two deals to come (12 cards in the stock), every preset, against
+    plain expectimax over the game's outcomes (no pruning, no table): the
+    nested chance nodes where rounding once turned bounds into values. With
+    two threads sharing one table, each position is solved twice and must
+    give the same values both times (a torn table entry would not)."""
+    rng = random.Random(f"nested-{workers}")
+    done = 0
+    while done < 6:
+        preset = ["lmodire", "pagat", "mod", "french"][done % 4]
+        game, state = random_state(rng, preset, 2, 16)
+        if len(game.stock) - state[6] != 12 or state[1].bit_count() > 4:
+            continue
+        g, s = shuffled_twin(game, state)
+        plain = expectimax_root(g, s, permute=False)
+        P, D = params(g)
+        for _ in range(2 if workers > 1 else 1):
+            got = Searcher(P, D, 16.0, workers).root_values(core_state(s))
+            assert got.keys() == plain.keys()
+            for m in plain:
+                assert math.isclose(got[m], plain[m], abs_tol=1e-9), (preset, s, got, plain)
+        done += 1
+
+
+def test_a_torn_table_entry_fails_its_check():
+    """The lockless table: an entry read half from one write and half from
+    another must not pass. The two mixes that once did: two exact entries
+    (lower == upper, so a plain XOR cancels) and an exact value v against
+    -v (a sign flip, which odd multipliers keep in the top bit)."""
+    from solver.search.kernels import _bits, _seal  # noqa: F401 (compiled helpers)
+    bits = lambda x: np.array([x]).view(np.uint64)[0]
+    key = np.uint64(0x123456789ABCDEF)
+    w1 = np.uint64(0xABCDEF0012345678)
+    for v, other in [(5.0, 3.0), (5.0, -5.0), (1.2306331168831237, 1.2307629870129941)]:
+        w0 = key ^ _seal(w1, bits(v), bits(v))
+        assert (w0 ^ _seal(w1, bits(v), bits(v))) == key
+        assert (w0 ^ _seal(w1, bits(other), bits(other))) != key
+        assert (w0 ^ _seal(w1, bits(v), bits(other))) != key

@@ -117,3 +117,19 @@ def test_cli_expectimax_json_agrees_with_plain_expectimax():
     for mv in doc["moves"]:
         want = (slow[idx[int(mv["move"])]] + base) / 2
         assert abs(mv["value"] - float(want)) <= 1e-9
+
+
+def test_star1_keeps_bounds_apart_from_exact_values_across_two_deals():
+    """A regression: with float values, a chance child that fails low
+    returns its window's edge gain - beta, and the parent's gain - (gain -
+    beta) rounded to just inside its own window, so a bound was stored as
+    an exact value (5.4556 here instead of 5.4525). Plain expectimax over
+    the game's outcomes, with no pruning, is the judge."""
+    s = (4312797184, 4503599627370496, 1, 6, 0, 1, 73299867408)
+    stock = [r for r in range(10) for _ in range(((s[6] >> (4 * r)) & 15).bit_count())]
+    game = Game(PRESETS["lmodire"], 2, 0, stock, shuffled=True)
+    plain = expectimax_root(game, s, permute=False)
+    fast = Expectimax(game).root_values(s)
+    assert fast.keys() == plain.keys()
+    assert all(abs(fast[m] - plain[m]) < 1e-9 for m in plain)
+    assert abs(max(plain.values()) - 5.452527056277063) < 1e-9

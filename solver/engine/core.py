@@ -20,7 +20,7 @@ Values are half-points of margin for the mover's side, as in the reference.
 The search kernels (:mod:`solver.search.kernels`) see only the interface at
 the end of this module: :func:`gen_children` (every play, with its gain,
 an ordering guess and whether the child ends the search line or is a chance
-node), :func:`is_chance`, :func:`deal_outcomes`, :func:`chance_bounds`,
+node), :func:`has_chance`, :func:`is_chance`, :func:`deal_outcomes`, :func:`chance_bounds`,
 :func:`state_key` and :func:`work_left`. They never learn what a hit is.
 """
 
@@ -226,6 +226,12 @@ def gen_children(P, D, K, ply, st):
         K[ply, n, K_KIND] = kind
         n += 1
     return n
+
+
+@njit(cache=True)
+def has_chance(P):
+    """The game deals from a shuffled stock (its values are expectations)."""
+    return P[P_SHUFFLED] != 0
 
 
 @njit(cache=True)

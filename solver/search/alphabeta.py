@@ -15,6 +15,9 @@ from dataclasses import dataclass
 
 from .tt import INF
 
+#: the window margin with chance nodes (see make_negamax)
+MARGIN = 1e-9
+
 
 @dataclass
 class SearchStats:
@@ -101,6 +104,7 @@ def make_negamax(game, tt: dict, counter: list[int], chance=None):
     # a game whose states are their own keys says so (no call per node)
     tt_key = None if getattr(game, "state_is_key", False) else game.tt_key
     get = tt.get
+    margin = MARGIN if chance is not None else 0
 
     def negamax(state, alpha, beta):
         counter[0] += 1
@@ -135,10 +139,23 @@ def make_negamax(game, tt: dict, counter: list[int], chance=None):
         for _order, gain, m, child in kids:
             if child is None:
                 v = gain
-            elif is_chance is not None and is_chance(child):
-                v = gain - chance(child, gain - beta, gain - alpha)
             else:
-                v = gain - negamax(child, gain - beta, gain - alpha)
+                # the window the child needs, in its frame; with chance
+                # nodes (float values) it searches one MARGIN wider and is
+                # judged against the one it needs, so that rounding never
+                # passes a bound off as an exact value at a window's edge
+                c_lo, c_hi = gain - beta, gain - alpha
+                if is_chance is not None and is_chance(child):
+                    r = chance(child, c_lo - margin, c_hi + margin)
+                else:
+                    r = negamax(child, c_lo - margin, c_hi + margin)
+                v = gain - r
+                if r <= c_lo:
+                    if v < beta:
+                        v = beta
+                elif r >= c_hi:
+                    if v > alpha:
+                        v = alpha
             if v > best:
                 best = v
                 best_move = m

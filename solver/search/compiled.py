@@ -35,6 +35,8 @@ from .pimc import SampledMove, SampleResult, Z_99
 
 #: memory the compiled search of one perfect-information hand needs
 SMALL_TABLE_ENTRIES = 1 << 14
+#: the mask of every root move
+ALL_MOVES = (1 << 10) - 1
 
 
 class SearchAborted(RuntimeError):
@@ -167,20 +169,37 @@ class Searcher:
     share it. States are core state tuples.
     """
 
-    def __init__(self, P: np.ndarray, D: np.ndarray, memory_mb: float = 16.0) -> None:
+    def __init__(self, P: np.ndarray, D: np.ndarray, memory_mb: float = 16.0,
+                 workers: int = 1) -> None:
         self.P = P
         self.D = D
         self.K = kn.new_scratch()
         self.max_entries = table_entries(memory_mb)
         self.TT, self.TF = kn.new_table(min(FIRST_TABLE_ENTRIES, self.max_entries))
         self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb))
-        self._set_grow()
         self.memory_mb = memory_mb
+        self.workers = max(1, workers)
+        # the other threads' scratch and counters (the table is shared)
+        self.helpers: list[tuple[np.ndarray, np.ndarray]] = []
         self.grown = 0
+        self._set_grow()
+
+    def _counters(self) -> list[np.ndarray]:
+        return [self.C] + [C for _K, C in self.helpers]
 
     def _set_grow(self) -> None:
+        """Each thread's share of the entries at which the table grows
+        (70% full), or never when it is as large as the budget allows."""
         n = self.TT.shape[0]
-        self.C[kn.C_GROWAT] = int(0.7 * n) if n * 2 <= self.max_entries else 1 << 62
+        Cs = self._counters()
+        if n * 2 > self.max_entries:
+            for C in Cs:
+                C[kn.C_GROWAT] = 1 << 62
+            return
+        live = sum(int(C[kn.C_STORED]) for C in Cs)
+        share = max(1, (int(0.7 * n) - live) // len(Cs))
+        for C in Cs:
+            C[kn.C_GROWAT] = int(C[kn.C_STORED]) + share
 
     def _grow(self) -> None:
         """Quadruple the table (or as much as the budget allows) and move
@@ -188,46 +207,58 @@ class Searcher:
         n = self.TT.shape[0]
         new = min(n * 4, self.max_entries)
         NT, NF = kn.new_table(new)
-        self.C[kn.C_GROWAT] = 1 << 62       # the rehash must not ask to grow again
+        Cs = self._counters()
+        for C in Cs:
+            C[kn.C_GROWAT] = 1 << 62        # the rehash must not ask to grow again
+            C[kn.C_STORED] = 0
         kn.rehash(self.TT, self.TF, self.C, NT, NF)
-        self.C[kn.C_ABORT] = 0
+        for C in Cs:
+            C[kn.C_ABORT] = 0
         self.TT, self.TF = NT, NF
         self.grown += 1
         self._set_grow()
 
+    def _may_grow(self, deadline: float | None) -> bool:
+        """Whether the time left pays for the next growth's rehash (about
+        40 ns an entry of the new table, three times over); if not, the
+        table stays as it is and replaces entries from now on."""
+        new = min(self.TT.shape[0] * 4, self.max_entries)
+        if deadline is not None and deadline - time.monotonic() < 3 * 40e-9 * new:
+            for C in self._counters():
+                C[kn.C_GROWAT] = 1 << 62
+                C[kn.C_ABORT] = 0
+            return False
+        return True
+
     def _call(self, fn, args_of, deadline):
         """Run a kernel; when it stops for a bigger table, grow and run
-        again (completed subtrees are in the table, so little is redone).
-        A growth whose rehash the time left could not pay for (about 40 ns
-        an entry of the new table, three times over) is skipped: the table
-        stays full and replaces entries."""
+        again (completed subtrees are in the table, so little is redone)."""
         while True:
             args = args_of()
             out = fn(*args) if deadline is None else _run(fn, args, self.C, deadline)
             if self.C[kn.C_ABORT] != kn.ABORT_GROW:
                 return out
             self.C[kn.C_ABORT] = 0
-            new = min(self.TT.shape[0] * 4, self.max_entries)
-            if deadline is not None and deadline - time.monotonic() < 3 * 40e-9 * new:
-                self.C[kn.C_GROWAT] = 1 << 62
-            else:
+            if self._may_grow(deadline):
                 self._grow()
 
     @property
     def nodes(self) -> int:
-        """Decision nodes searched so far."""
-        return int(self.C[kn.C_NODES])
+        """Decision nodes searched so far (every thread)."""
+        return sum(int(C[kn.C_NODES]) for C in self._counters())
 
     def stats(self) -> dict[str, int]:
         """Counters: decision and chance nodes, table hits, Star1 cutoffs,
         entries stored and replaced, the table's size, the largest chance
         node."""
-        C = self.C
-        return {"nodes": int(C[kn.C_NODES]), "chance_nodes": int(C[kn.C_CHANCE]),
-                "tt_hits": int(C[kn.C_HITS]), "star1_cutoffs": int(C[kn.C_CUTS]),
-                "tt_entries": int(C[kn.C_STORED]), "tt_replaced": int(C[kn.C_REPLACED]),
+        def total(i: int) -> int:
+            return sum(int(C[i]) for C in self._counters())
+        return {"nodes": total(kn.C_NODES), "chance_nodes": total(kn.C_CHANCE),
+                "tt_hits": total(kn.C_HITS), "star1_cutoffs": total(kn.C_CUTS),
+                "tt_entries": total(kn.C_STORED), "tt_replaced": total(kn.C_REPLACED),
                 "tt_capacity": int(self.TT.shape[0]), "tt_grown": self.grown,
-                "max_outcomes": int(C[kn.C_MAXOUT])}
+                "max_outcomes": max(int(C[kn.C_MAXOUT]) for C in self._counters()),
+                "threads": 1 + len(self.helpers)}
 
     def _check(self, t0: float) -> None:
         reason = int(self.C[kn.C_ABORT])
@@ -247,14 +278,96 @@ class Searcher:
         return float(v)
 
     def root_values(self, st, deadline: float | None = None) -> dict[int, float]:
-        """Every legal move of ``st`` with its exact value. Raises
-        SearchAborted past ``deadline``."""
+        """Every legal move of ``st`` with its exact value; with several
+        workers the root moves are shared out between threads (one table).
+        Raises SearchAborted past ``deadline``."""
         t0 = time.perf_counter()
-        out = np.empty(10, dtype=np.float64)
-        self._call(kn.root_values, lambda: (self.P, self.D, self.K, self.TT, self.TF, self.C,
-                                            st, out), deadline)
+        out = np.full(10, np.nan)
+        heavy = self._searched_moves(st)
+        if self.workers > 1 and len(heavy) > 1:
+            leaves = sum(1 << m for m in range(10) if m not in heavy)
+            kn.root_values(self.P, self.D, self.K, self.TT, self.TF, self.C, st, out, leaves)
+            self._parallel(st, out, heavy, deadline)
+        else:
+            self._call(kn.root_values, lambda: (self.P, self.D, self.K, self.TT, self.TF,
+                                                self.C, st, out, ALL_MOVES), deadline)
         self._check(t0)
         return {m: float(out[m]) for m in range(10) if not math.isnan(out[m])}
+
+    def _searched_moves(self, st) -> list[int]:
+        """The root moves that need a search (not leaves), best guess first."""
+        from ..engine import core as ec
+        n = ec.gen_children(self.P, self.D, self.K, 0, st)
+        rows = [self.K[0, i] for i in range(n) if self.K[0, i, ec.K_KIND] != ec.KIND_LEAF]
+        rows.sort(key=lambda r: (-int(r[ec.K_ORDER]), -int(r[ec.K_GAIN]), -int(r[ec.K_MOVE])))
+        return [int(r[ec.K_MOVE]) for r in rows]
+
+    def _parallel(self, st, out: np.ndarray, moves: list[int],
+                  deadline: float | None) -> None:
+        """Score ``moves`` on ``workers`` threads sharing the table: each
+        thread takes the next move from a queue. A thread that fills the
+        table stops every thread; the table grows and the unfinished moves
+        are searched again."""
+        while len(self.helpers) < self.workers - 1:
+            C = kn.new_counters(outcome_cap=int(self.C[kn.C_OUTCAP]))
+            C[kn.C_GEN] = self.C[kn.C_GEN]
+            C[kn.C_TTMIN] = self.C[kn.C_TTMIN]
+            self.helpers.append((kn.new_scratch(), C))
+            self._set_grow()
+        for _K, C in self.helpers:
+            C[kn.C_GEN] = self.C[kn.C_GEN]
+        todo = list(moves)
+        lock = threading.Lock()
+        Cs = self._counters()
+        scratch = [self.K] + [K for K, _C in self.helpers]
+
+        def work(K, C):
+            while True:
+                with lock:
+                    if not todo or C[kn.C_ABORT] != 0:
+                        return
+                    m = todo.pop(0)
+                kn.root_values(self.P, self.D, K, self.TT, self.TF, C, st, out, 1 << m)
+                if C[kn.C_ABORT] != 0:
+                    with lock:
+                        todo.insert(0, m)
+                    if C[kn.C_ABORT] == kn.ABORT_GROW:
+                        for other in Cs:
+                            if other[kn.C_ABORT] == 0:
+                                other[kn.C_ABORT] = kn.ABORT_GROW
+                    return
+
+        while todo:
+            threads = [threading.Thread(target=work, args=(K, C), daemon=True)
+                       for K, C in zip(scratch, Cs)]
+            for th in threads:
+                th.start()
+            try:
+                for th in threads:
+                    while th.is_alive():
+                        left = None if deadline is None else deadline - time.monotonic()
+                        if left is not None and left <= 0:
+                            for C in Cs:
+                                C[kn.C_ABORT] = kn.ABORT_TIME
+                        th.join(0.05 if left is None else max(0.0, min(left, 0.05)))
+            except KeyboardInterrupt:
+                for C in Cs:
+                    C[kn.C_ABORT] = kn.ABORT_TIME
+                for th in threads:
+                    th.join()
+                raise
+            reasons = [int(C[kn.C_ABORT]) for C in Cs]
+            if any(r not in (0, kn.ABORT_GROW) for r in reasons):
+                reason = next(r for r in reasons if r not in (0, kn.ABORT_GROW))
+                for C in Cs:
+                    C[kn.C_ABORT] = 0
+                self.C[kn.C_ABORT] = reason
+                return
+            if any(reasons):
+                for C in Cs:
+                    C[kn.C_ABORT] = 0
+                if self._may_grow(deadline):
+                    self._grow()
 
     def principal_variation(self, st, deadline: float | None = None,
                             max_plies: int = 200) -> list[int]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .alphabeta import make_negamax
+from .alphabeta import MARGIN, make_negamax
 
 INF = float("inf")
 
@@ -119,7 +119,7 @@ class Expectimax:
                     if lo_c >= hi_c:            # rounding: search it exactly
                         cut_low = cut_high = False
                         lo_c, hi_c = big_l - g, big_u - g
-                    cr = decision(child, lo_c, hi_c)
+                    cr = decision(child, lo_c - MARGIN, hi_c + MARGIN)
                     # judge the child in its own frame (no rounding in g + cr)
                     if cr >= hi_c:
                         if cut_high:            # x >= b_i: the node >= beta

@@ -2,7 +2,7 @@
 Star1), a fixed-size transposition table, every root move scored.
 
 The kernels reach the game only through the interface of
-:mod:`solver.engine.core` (``gen_children``, ``is_chance``,
+:mod:`solver.engine.core` (``gen_children``, ``has_chance``, ``is_chance``,
 ``deal_outcomes``, ``chance_bounds``, ``state_key``, ``work_left``): the
 state is an opaque tuple of ``NSTATE`` int64, a child row holds the state
 then its gain, an ordering guess, the move and its kind (an ordinary node,
@@ -28,15 +28,22 @@ non-zero (another thread sets it at the deadline or on Ctrl-C), after
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
 
 from ..engine.sampling import draw
 from ..engine.core import (K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES, NSTATE,
-                           chance_bounds, deal_outcomes, gen_children, is_chance, is_terminal,
-                           state_key, work_left)
+                           chance_bounds, deal_outcomes, gen_children, has_chance, is_chance,
+                           is_terminal, state_key, work_left)
 
 INF = np.inf
 MAXPLY = 64
+#: with chance nodes values are floats: a child searches a window this much
+#: wider than the one its parent needs, and is judged against the one needed,
+#: so that rounding never turns a bound into an "exact" value at a window's
+#: edge (nor collapses a window to nothing); far above the rounding of the
+#: sums (1e-12), far below any difference between two values (1e-6)
+MARGIN = 1e-9
 
 C_NODES = 0          # decision nodes entered
 C_HITS = 1           # table entries that ended a node
@@ -102,6 +109,51 @@ def _meta(TT, j):
     return np.int64(TT[j, 1] & _LOW32)
 
 
+@intrinsic
+def _bits(typingctx, x):
+    """The bits of a float64 as a uint64 (no conversion)."""
+    sig = types.uint64(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(types.uint64))
+    return sig, codegen
+
+
+@intrinsic
+def _float(typingctx, x):
+    """The float64 whose bits a uint64 holds."""
+    sig = types.float64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(types.float64))
+    return sig, codegen
+
+
+_SM1 = np.uint64(0xFF51AFD7ED558CCD)
+_SM2 = np.uint64(0xC4CEB9FE1A85EC53)
+_S33 = np.uint64(33)
+
+
+@njit(cache=True)
+def _mix(h):
+    h ^= h >> _S33
+    h *= _SM1
+    h ^= h >> _S33
+    h *= _SM2
+    h ^= h >> _S33
+    return h
+
+
+@njit(cache=True)
+def _seal(w1, w2, w3):
+    """What the key word is XORed with: the other three words through a
+    full mixing function (murmur3's finaliser). Anything weaker lets torn
+    mixes of two entries pass: a plain XOR cancels for exact entries
+    (lower == upper), and odd multipliers cancel a sign flip (v and -v
+    differ only in the top bit, which a product keeps in the top bit)."""
+    return _mix(w1 ^ _mix(w2 ^ _mix(w3)))
+
+
 @njit(cache=True)
 def _store(TT, TF, C, slot, found, key, chk, lo, hi, move, work):
     gen = C[C_GEN]
@@ -121,7 +173,8 @@ def _store(TT, TF, C, slot, found, key, chk, lo, hi, move, work):
                 C[C_ABORT] = ABORT_GROW
         elif ((m0 >> 4) & 63) <= work:
             # the newcomer has at least as much work below: it takes the
-            # first slot, the old first entry moves to the second
+            # first slot, the old first entry moves to the second (a copy
+            # torn by another thread fails its check and reads as empty)
             C[C_REPLACED] += 1
             for q in range(4):
                 TT[slot + 1, q] = TT[slot, q]
@@ -129,10 +182,15 @@ def _store(TT, TF, C, slot, found, key, chk, lo, hi, move, work):
         else:
             C[C_REPLACED] += 1
             j = slot + 1
-    TT[j, 0] = key
-    TT[j, 1] = (chk << _S32) | np.uint64((move + 1) | (work << 4) | (gen << 10))
-    TF[j, 2] = lo
-    TF[j, 3] = hi
+    w1 = (chk << _S32) | np.uint64((move + 1) | (work << 4) | (gen << 10))
+    w2 = _bits(lo)
+    w3 = _bits(hi)
+    # lockless (Hyatt): the key word is sealed with the others as written,
+    # so an entry torn by two threads writing at once fails its check
+    TT[j, 1] = w1
+    TT[j, 2] = w2
+    TT[j, 3] = w3
+    TT[j, 0] = key ^ _seal(w1, w2, w3)
 
 
 @njit(cache=True, nogil=True)
@@ -145,7 +203,7 @@ def rehash(TT, TF, C, NT, NF):
         meta = _meta(TT, i)
         if (meta >> 10) != gen:
             continue
-        key = TT[i, 0]
+        key = TT[i, 0] ^ _seal(TT[i, 1], TT[i, 2], TT[i, 3])
         slot = np.int64(key & np.uint64((NT.shape[0] >> 1) - 1)) << 1
         _store(NT, NF, C, slot, -1, key, TT[i, 1] >> _S32, TF[i, 2], TF[i, 3],
                (meta & 15) - 1, (meta >> 4) & 63)
@@ -181,17 +239,22 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
         key, chk = state_key(st)
         chk = chk >> _S32
         slot = np.int64(key & np.uint64((TT.shape[0] >> 1) - 1)) << 1
-        gen = C[C_GEN]
-        if (TT[slot, 0] == key and (TT[slot, 1] >> _S32) == chk
-                and (_meta(TT, slot) >> 10) == gen):
-            found = slot
-        elif (TT[slot + 1, 0] == key and (TT[slot + 1, 1] >> _S32) == chk
-              and (_meta(TT, slot + 1) >> 10) == gen):
-            found = slot + 1
+        gen = np.uint64(C[C_GEN])
+        # read each entry once, check it, use only what was read (another
+        # thread may be writing it)
+        for j in range(slot, slot + 2):
+            w0 = TT[j, 0]
+            w1 = TT[j, 1]
+            w2 = TT[j, 2]
+            w3 = TT[j, 3]
+            if ((w0 ^ _seal(w1, w2, w3)) == key and (w1 >> _S32) == chk
+                    and ((w1 & _LOW32) >> np.uint64(10)) == gen):
+                found = j
+                lo = _float(w2)
+                hi = _float(w3)
+                first = np.int64(w1 & np.uint64(15)) - 1
+                break
     if found >= 0:
-        lo = TF[found, 2]
-        hi = TF[found, 3]
-        first = (_meta(TT, found) & 15) - 1
         if lo >= beta or lo == hi:
             C[C_HITS] += 1
             return lo
@@ -202,6 +265,12 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
             alpha = lo
         if hi < beta:
             beta = hi
+        if alpha >= beta:
+            # bounds crossed by rounding (the same expected value summed
+            # along two paths): the value lies inside the window and is
+            # known to rounding; an inverted window would break alpha-beta
+            C[C_HITS] += 1
+            return lo
     else:
         lo = -INF
         hi = INF
@@ -240,7 +309,7 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
             # alpha, and reaching b_i makes it reach beta
             a_i = (alpha - total - rest * big_u) / p
             b_i = (beta - total - rest * big_l) / p
-            if a_i >= big_u:
+            if a_i >= big_u:            # even x = U leaves the node <= alpha
                 C[C_CUTS] += 1
                 result = total + (p + rest) * big_u
                 if result < hi:
@@ -249,7 +318,7 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
                     result = alpha
                 done = True
                 break
-            if b_i <= big_l:
+            if b_i <= big_l:            # even x = L lifts it to >= beta
                 C[C_CUTS] += 1
                 result = total + (p + rest) * big_l
                 if result > lo:
@@ -258,22 +327,23 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
                     result = beta
                 done = True
                 break
-            cut_low = a_i > big_l
-            cut_high = b_i < big_u
+            cut_low = a_i > big_l       # the window's ends are cuts,
+            cut_high = b_i < big_u      # else they are sure bounds
             lo_c = (a_i if cut_low else big_l) - g
             hi_c = (b_i if cut_high else big_u) - g
-            if lo_c >= hi_c:
+            if lo_c >= hi_c:            # rounding: search it exactly
                 cut_low = False
                 cut_high = False
                 lo_c = big_l - g
                 hi_c = big_u - g
             child = (kids[i, 0], kids[i, 1], kids[i, 2], kids[i, 3], kids[i, 4],
                      kids[i, 5], kids[i, 6], kids[i, 7], kids[i, 8], kids[i, 9])
-            cr = negamax(P, D, K, TT, TF, C, ply + 1, child, lo_c, hi_c)
+            # searched a margin wider, judged in its own frame
+            cr = negamax(P, D, K, TT, TF, C, ply + 1, child, lo_c - MARGIN, hi_c + MARGIN)
             if C[C_ABORT] != 0:
                 return 0.0
             if cr >= hi_c:
-                if cut_high:
+                if cut_high:            # x >= b_i: the node >= beta
                     C[C_CUTS] += 1
                     result = total + p * (g + cr) + rest * big_l
                     if result > lo:
@@ -282,9 +352,9 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
                         result = beta
                     done = True
                     break
-                x = big_u
+                x = big_u               # a sure upper bound reached
             elif cr <= lo_c:
-                if cut_low:
+                if cut_low:             # x <= a_i: the node <= alpha
                     C[C_CUTS] += 1
                     result = total + p * (g + cr) + rest * big_u
                     if result < hi:
@@ -293,7 +363,7 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
                         result = alpha
                     done = True
                     break
-                x = big_l
+                x = big_l               # a sure lower bound reached
             else:
                 x = g + cr
             total += p * x
@@ -335,6 +405,7 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
                 K[ply, pr, 0] = tmp
                 break
     alpha0 = alpha
+    margin = MARGIN if has_chance(P) else 0.0
     best = -INF
     best_move = -1
     for j in range(n):
@@ -345,9 +416,20 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
         else:
             child = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
                      K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9])
-            v = gain - negamax(P, D, K, TT, TF, C, ply + 1, child, gain - beta, gain - alpha)
+            # the window the child needs, in its frame; it searches one a
+            # margin wider and is judged against the one it needs
+            c_lo = gain - beta
+            c_hi = gain - alpha
+            cv = negamax(P, D, K, TT, TF, C, ply + 1, child, c_lo - margin, c_hi + margin)
             if C[C_ABORT] != 0:
                 return 0.0
+            v = gain - cv
+            if cv <= c_lo:
+                if v < beta:
+                    v = beta
+            elif cv >= c_hi:
+                if v > alpha:
+                    v = alpha
         if v > best:
             best = v
             best_move = K[ply, r, K_MOVE]
@@ -379,24 +461,27 @@ def value(P, D, K, TT, TF, C, st, alpha, beta):
 
 
 @njit(cache=True, nogil=True)
-def root_values(P, D, K, TT, TF, C, st, out):
-    """Every legal move of ``st`` scored exactly (DDS "solutions = 3"):
-    ``out[m]`` the value of playing rank index ``m`` for the side to move,
-    NaN for a rank it does not hold. Returns the number of moves."""
-    for m in range(MAX_MOVES):
-        out[m] = np.nan
+def root_values(P, D, K, TT, TF, C, st, out, mask=(1 << MAX_MOVES) - 1):
+    """Every legal move of ``st`` whose rank index is in the bit ``mask``
+    scored exactly (DDS "solutions = 3"): ``out[m]`` the value of playing
+    rank index ``m`` for the side to move; the other entries are left
+    alone (the caller fills ``out`` with NaN). Returns the number of
+    legal moves."""
     n = gen_children(P, D, K, 0, st)
     for i in range(n):
-        row = K[0, i]
-        gain = float(row[K_GAIN])
-        if row[K_KIND] == KIND_LEAF:
-            out[row[K_MOVE]] = gain
+        m = K[0, i, K_MOVE]
+        if not (mask >> m) & 1:
+            continue
+        gain = float(K[0, i, K_GAIN])
+        if K[0, i, K_KIND] == KIND_LEAF:
+            out[m] = gain
         else:
-            child = (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8],
-                     row[9])
-            out[row[K_MOVE]] = gain - negamax(P, D, K, TT, TF, C, 1, child, -INF, INF)
+            child = (K[0, i, 0], K[0, i, 1], K[0, i, 2], K[0, i, 3], K[0, i, 4], K[0, i, 5],
+                     K[0, i, 6], K[0, i, 7], K[0, i, 8], K[0, i, 9])
+            v = negamax(P, D, K, TT, TF, C, 1, child, -INF, INF)
             if C[C_ABORT] != 0:
-                return i
+                return n
+            out[m] = gain - v
     return n
 
 
@@ -420,7 +505,7 @@ def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds,
             return
         C[C_GEN] += 1
         n0 = C[C_NODES]
-        root_values(P, D, K, TT, TF, C, st, out[i])
+        root_values(P, D, K, TT, TF, C, st, out[i], (1 << MAX_MOVES) - 1)
         if C[C_ABORT] != 0:
             return
         nodes[i] = C[C_NODES] - n0
