@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import random
 import resource
 import statistics
 import sys
@@ -32,20 +31,10 @@ from solver.search.expectimax import Expectimax  # noqa: E402
 
 
 def position(unseen: int, seed: int):
-    rng = random.Random(f"em{unseen}-{seed}")
-    deck = [r for r in range(10) for _ in range(4)]
-    rng.shuffle(deck)
-    stock, rest = deck[:unseen], deck[unseen:]
-    table = []
-    for c in rest:
-        if c not in table:
-            table.append(c)
-        if len(table) == 4:
-            break
-    for c in table:
-        rest.remove(c)
-    game = Game(PRESETS["lmodire"], 2, 0, stock, shuffled=True)
-    return game, game.initial_state(table, [rest[:3], rest[3:6]], 0, last=0)
+    from solver.seeded import seeded_deal
+    d = seeded_deal(f"em{unseen}-{seed}", unseen)
+    game = Game(PRESETS["lmodire"], 2, 0, d.stock, shuffled=True)
+    return game, game.initial_state(d.table, [d.rest[:3], d.rest[3:6]], 0, last=0)
 
 
 def reachable(game, state) -> int:

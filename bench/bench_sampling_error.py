@@ -14,7 +14,6 @@ Run: ``python bench/bench_sampling_error.py [--positions N]``.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 from pathlib import Path
@@ -22,28 +21,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.analysis import evaluate  # noqa: E402
-from solver.cards import RANKS  # noqa: E402
 from solver.notation import parse_position  # noqa: E402
 
 
 def line_for(seed: int) -> str:
-    rng = random.Random(f"err-{seed}")
-    deck = [r for r in RANKS for _ in range(4)]
-    rng.shuffle(deck)
-    stock, rest = deck[:12], deck[12:]
-    table = []
-    for c in rest:
-        if c not in table:
-            table.append(c)
-        if len(table) == 3:
-            break
-    for c in table:
-        rest.remove(c)
-    s_hand, n_hand, gone = rest[:3], rest[3:6], rest[6:]
+    from solver.seeded import cards_text, seeded_deal
+    d = seeded_deal(f"err-{seed}", 12, table=3)
+    s_hand, n_hand, gone = d.rest[:3], d.rest[3:6], d.rest[6:]
     t0 = len(gone) // 2
-    fmt = lambda cs: ".".join(map(str, cs))  # noqa: E731
-    return (f"{fmt(table)} {fmt(s_hand)}/{fmt(n_hand)} ~{fmt(stock)} S "
-            f"taken={t0},{len(gone) - t0} last=N gone={fmt(gone)}")
+    return (f"{cards_text(d.table)} {cards_text(s_hand)}/{cards_text(n_hand)} "
+            f"~{cards_text(d.stock)} S taken={t0},{len(gone) - t0} last=N "
+            f"gone={cards_text(gone)}")
 
 
 def main() -> None:

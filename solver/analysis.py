@@ -123,8 +123,8 @@ def describe(game: Game, state: State, move: int) -> str:
 def estimate_expectimax(pos: Position) -> tuple[float, str]:
     """A quick guess of exact expectimax's cost for ``pos``:
     ``(seconds, why)``. Only ``auto`` reads it, and only to skip an attempt
-    that could not finish in fifty times the budget; every other attempt
-    is simply run under the budget.
+    estimated at more than ``TRY_FACTOR`` times the time it may have; every
+    other attempt is simply run under the budget.
 
     The model, fitted on 48 two-player positions with 6 and 12 unseen
     cards, at and after the start of a deal (within a factor of 5 mostly,
@@ -161,6 +161,11 @@ def estimate_expectimax(pos: Position) -> tuple[float, str]:
     return seconds, why
 
 
+#: auto gives expectimax this share of the time budget, the rest to sampling
+EXPECTIMAX_SHARE = 0.6
+#: auto tries expectimax unless its estimate exceeds this many times the
+#: time it may have (the estimate is within a factor of 5 where measured)
+TRY_FACTOR = 5.0
 #: the cost model of estimate_expectimax (two players; see its docstring)
 NODE_SCALE = 14.0
 DEAL_FACTOR = 0.3
@@ -206,8 +211,9 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     ``seed``, stopping early when the best play is separated at ``z``
     paired standard errors), or ``"auto"``: exact when every card is
     known, determinised when a hand is hidden, else expectimax run under
-    60% of the budget and, if it does not finish, determinised search for
-    the time left (the note says which ran and why).
+    60% of the budget (unless it is estimated at more than five times
+    that) and, if it does not finish, determinised search for the time left
+    (the note says which ran and why).
 
     Budgets: ``time_budget`` seconds for the whole evaluation (every
     method returns within it, plus a few milliseconds); ``memory_mb`` for
@@ -249,13 +255,14 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
                               "or use --method auto to sample instead") from None
     compile_shuffled(pos)       # raises CompileError now for what it cannot take
     seconds, why = estimate_expectimax(pos)
-    if seconds > 50 * time_budget:
+    allotted = EXPECTIMAX_SHARE * time_budget
+    if seconds > TRY_FACTOR * allotted:
         note = (f"stock order unknown; expectimax would take about {seconds:.2g} s "
-                f"({why}), far over the {time_budget:g} s budget: determinised search")
+                f"({why}), far over the {allotted:.2g} s it may have: determinised search")
         return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
                         progress)
     try:
-        return _expectimax(pos, budget, budget.start + 0.6 * time_budget, t0,
+        return _expectimax(pos, budget, budget.start + allotted, t0,
                            "stock order unknown: exact expectimax, finished within the budget",
                            workers)
     except SearchAborted as e:

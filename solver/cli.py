@@ -54,11 +54,12 @@ def main() -> None:
               help="Most determinisations (it stops earlier once the best play is separated at 99%).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
 @click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes for the sampling [default: the machine's cores].")
+              help="Threads for the search (sampling, expectimax's root moves) "
+                   "[default: the machine's cores].")
 @click.option("--time", "time_budget", type=click.FloatRange(0, min_open=True), default=10.0,
-              show_default=True, help="Seconds a position may take (auto's choice; sampling stops).")
+              show_default=True, help="Seconds a position may take, whatever the method.")
 @click.option("--memory", "memory_mb", type=click.FloatRange(0, min_open=True), default=2048.0,
-              show_default=True, help="MB the expectimax table may take (auto's choice).")
+              show_default=True, help="MB the search's tables may take, whatever the method.")
 def solve(files, as_json, method, samples, seed, workers, time_budget, memory_mb) -> None:
     """Evaluate every position line in FILES (`-` for standard input)."""
     out = Console(soft_wrap=False)

@@ -7,47 +7,29 @@ error only)."""
 from __future__ import annotations
 
 import io
-import random
 
 import pytest
 
 from solver.analysis import evaluate
-from solver.cards import RANKS
 from solver.engine.compile import compile_shuffled
 from solver.notation import parse_position
 from solver.search.expectimax import Expectimax
 from solver.search import compiled
-
-
-def _fmt(ranks: list[int]) -> str:
-    return ".".join(str(RANKS[r]) for r in ranks) or "-"
+from solver.seeded import cards_text, seeded_deal
 
 
 def seeded_line(seed: int, unseen: int, played: int, stock: str = "~") -> str:
     """Two players, both hands known, ``unseen`` cards in the stock (order
     unknown), ``played`` cards already played from each hand this deal."""
-    rng = random.Random(f"auto-{seed}-{unseen}-{played}")
-    deck = [r for r in range(10) for _ in range(4)]
-    rng.shuffle(deck)
-    cards, rest = deck[:unseen], deck[unseen:]
-    table: list[int] = []
-    for c in rest:
-        if c not in table:
-            table.append(c)
-        if len(table) == 4:
-            break
-    for c in table:
-        rest.remove(c)
-    south, north = rest[:3 - played], rest[3:6 - played]
+    d = seeded_deal(f"auto-{seed}-{unseen}-{played}", unseen)
+    south, north = d.rest[:3 - played], d.rest[3:6 - played]
     piles = 40 - unseen - 4 - len(south) - len(north)
-    gone = sorted(deck)
-    for c in cards + table + rest[:3 - played] + rest[3:6 - played]:
-        gone.remove(c)
-    text = f"{_fmt(table)} {_fmt(south)}/{_fmt(north)} "
-    text += f"~{_fmt(cards)}" if stock == "~" else "?"
+    text = f"{cards_text(d.table)} {cards_text(south)}/{cards_text(north)} "
+    text += f"~{cards_text(d.stock)}" if stock == "~" else "?"
     text += f" S dealer=N taken={piles - piles // 2},{piles // 2} last=N"
     if stock == "?":
-        text += f" gone={_fmt(sorted(gone))}"
+        gone = sorted(d.rest[6:] + d.rest[3 - played:3] + d.rest[6 - played:6])
+        text += f" gone={cards_text(gone)}"
     return text
 
 

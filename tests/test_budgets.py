@@ -9,9 +9,7 @@ a child process with and without the search.
 
 from __future__ import annotations
 
-import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -66,9 +64,12 @@ def test_expectimax_by_name_stops_at_the_budget_with_a_clear_error(line):
     assert within(1.0, time.perf_counter() - t0)
 
 
-def test_auto_falls_back_to_sampling_and_says_why():
-    # 12 unseen, exact expectimax takes about 0.3 s: a 0.1 s budget
-    # cannot hold it, so auto samples for the time left and says so
+def test_auto_falls_back_to_sampling_and_says_why(monkeypatch):
+    # 12 unseen, exact expectimax takes about 0.3 s: with a 0.1 s budget
+    # (and the attempt forced, whatever the estimate) it does not finish,
+    # and auto samples for the time left and says so
+    import solver.analysis as analysis
+    monkeypatch.setattr(analysis, "TRY_FACTOR", 1e9)
     line = "4.5.6 7.7.12/3.6.12 ~1.1.2.3.4.5.7.10.11.11.12.12 S dealer=N taken=9,10 last=N"
     t0 = time.perf_counter()
     a = evaluate(parse_position(line), time_budget=0.1)
@@ -76,6 +77,14 @@ def test_auto_falls_back_to_sampling_and_says_why():
     assert a.method == "determinised"
     assert "expectimax did not finish" in a.note and "12 unseen cards" in a.note
     assert "clairvoyance" in a.note
+
+
+def test_auto_skips_an_expectimax_far_over_its_time():
+    t0 = time.perf_counter()
+    a = evaluate(parse_position(UNSEEN_18), time_budget=1.0)
+    assert within(1.0, time.perf_counter() - t0)
+    assert a.method == "determinised"
+    assert "expectimax would take about" in a.note and "18 unseen cards" in a.note
 
 
 def test_the_table_never_outgrows_the_memory_budget():

@@ -20,7 +20,8 @@ Values are half-points of margin for the mover's side, as in the reference.
 The search kernels (:mod:`solver.search.kernels`) see only the interface at
 the end of this module: :func:`gen_children` (every play, with its gain,
 an ordering guess and whether the child ends the search line or is a chance
-node), :func:`has_chance`, :func:`is_chance`, :func:`deal_outcomes`, :func:`chance_bounds`,
+node), :func:`has_chance`, :func:`is_chance`, :func:`deal_table` and
+:func:`dealt_child`, :func:`chance_bounds`,
 :func:`state_key` and :func:`work_left`. They never learn what a hit is.
 """
 
@@ -28,6 +29,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from . import _cache
+
+_cache.check()      # before any kernel is loaded from numba's cache
 
 NRANKS = 10
 NSTATE = 10
@@ -409,6 +414,40 @@ def outcome_count(P, stock, limit):
     e1 = np.zeros(0, dtype=np.int64)
     e2 = np.zeros((0, 4), dtype=np.int64)
     return _deal_rec(P, 0, n, rem, 1, hands, buf, cur, e1, e2, e1, 0, limit)
+
+
+#: columns of a deal row (deal_table): the gain, the four dealt hands, the rest
+DR_GAIN = 0
+DR_REST = 5
+DR_COLS = 6
+
+
+@njit(cache=True)
+def deal_table(P, st, limit):
+    """The deals a chance node can give, as ``(prob, rows)``: ``prob``
+    float64, ``rows`` int64 with the columns ``DR_*`` (the declarations'
+    half-points for the leader's side, the dealt hands, the stock left).
+    They depend on the stock only (``st[9]``); :func:`dealt_child` makes
+    the child state of a row. Most probable first. Past ``limit`` outcomes
+    both are empty."""
+    probs, gains, kids = deal_outcomes(P, st, limit)
+    k = probs.shape[0]
+    rows = np.empty((k, DR_COLS), dtype=np.int64)
+    for i in range(k):
+        rows[i, DR_GAIN] = gains[i]
+        for s in range(4):
+            rows[i, 1 + s] = kids[i, 1 + s]
+        rows[i, DR_REST] = kids[i, 9]
+    return probs, rows
+
+
+@njit(cache=True)
+def dealt_child(P, st, rows, i):
+    """The child state of deal row ``i`` at the chance node ``st``."""
+    none = np.int64(-1)
+    zero = np.int64(0)
+    return (st[0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], P[P_LEADER], none, zero,
+            st[8], rows[i, DR_REST])
 
 
 @njit(cache=True)

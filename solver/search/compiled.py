@@ -179,13 +179,24 @@ class Searcher:
         self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb))
         self.memory_mb = memory_mb
         self.workers = max(1, workers)
+        from ..engine.core import has_chance
+        self.chance = bool(has_chance(P))
+        self.O = self._outcome_cache()
+        # a table shared between threads seals its entries (lockless)
+        self.C[kn.C_SHARED] = int(self.workers > 1)
         # the other threads' scratch and counters (the table is shared)
-        self.helpers: list[tuple[np.ndarray, np.ndarray]] = []
+        self.helpers: list[tuple] = []
         self.grown = 0
         self._set_grow()
 
+    def _outcome_cache(self):
+        """A thread's outcome cache: 10% of the budget shared by the
+        threads, none without chance nodes."""
+        rows = int(self.memory_mb * 0.1 * (1 << 20) / self.workers / kn.OUTCOME_BYTES)
+        return kn.new_outcome_cache(rows if self.chance else 1, (1 << 14) if self.chance else 2)
+
     def _counters(self) -> list[np.ndarray]:
-        return [self.C] + [C for _K, C in self.helpers]
+        return [self.C] + [h[1] for h in self.helpers]
 
     def _set_grow(self) -> None:
         """Each thread's share of the entries at which the table grows
@@ -272,8 +283,8 @@ class Searcher:
         """The value of ``st`` for the side to move (fail-soft outside the
         window). Raises SearchAborted past ``deadline``."""
         t0 = time.perf_counter()
-        v = self._call(kn.value, lambda: (self.P, self.D, self.K, self.TT, self.TF, self.C, st,
-                                          alpha, beta), deadline)
+        v = self._call(kn.value, lambda: (self.P, self.D, self.K, self.TT, self.TF, self.C,
+                                          *self.O, st, alpha, beta), deadline)
         self._check(t0)
         return float(v)
 
@@ -286,11 +297,12 @@ class Searcher:
         heavy = self._searched_moves(st)
         if self.workers > 1 and len(heavy) > 1:
             leaves = sum(1 << m for m in range(10) if m not in heavy)
-            kn.root_values(self.P, self.D, self.K, self.TT, self.TF, self.C, st, out, leaves)
+            kn.root_values(self.P, self.D, self.K, self.TT, self.TF, self.C, *self.O, st, out,
+                           leaves)
             self._parallel(st, out, heavy, deadline)
         else:
             self._call(kn.root_values, lambda: (self.P, self.D, self.K, self.TT, self.TF,
-                                                self.C, st, out, ALL_MOVES), deadline)
+                                                self.C, *self.O, st, out, ALL_MOVES), deadline)
         self._check(t0)
         return {m: float(out[m]) for m in range(10) if not math.isnan(out[m])}
 
@@ -312,22 +324,24 @@ class Searcher:
             C = kn.new_counters(outcome_cap=int(self.C[kn.C_OUTCAP]))
             C[kn.C_GEN] = self.C[kn.C_GEN]
             C[kn.C_TTMIN] = self.C[kn.C_TTMIN]
-            self.helpers.append((kn.new_scratch(), C))
+            C[kn.C_SHARED] = 1
+            self.helpers.append((kn.new_scratch(), C, self._outcome_cache()))
             self._set_grow()
-        for _K, C in self.helpers:
-            C[kn.C_GEN] = self.C[kn.C_GEN]
+        for h in self.helpers:
+            h[1][kn.C_GEN] = self.C[kn.C_GEN]
         todo = list(moves)
         lock = threading.Lock()
         Cs = self._counters()
-        scratch = [self.K] + [K for K, _C in self.helpers]
+        scratch = [(self.K, self.O)] + [(h[0], h[2]) for h in self.helpers]
 
-        def work(K, C):
+        def work(KO, C):
+            K, O = KO
             while True:
                 with lock:
                     if not todo or C[kn.C_ABORT] != 0:
                         return
                     m = todo.pop(0)
-                kn.root_values(self.P, self.D, K, self.TT, self.TF, C, st, out, 1 << m)
+                kn.root_values(self.P, self.D, K, self.TT, self.TF, C, *O, st, out, 1 << m)
                 if C[kn.C_ABORT] != 0:
                     with lock:
                         todo.insert(0, m)
@@ -403,6 +417,7 @@ class Sampler:
         for _ in range(self.workers):
             TT, TF = kn.new_table(min(table_entries(per), SMALL_TABLE_ENTRIES * 16))
             self.scratch.append((kn.new_scratch(), TT, TF, kn.new_counters(),
+                                 *kn.new_outcome_cache(1, 2),
                                  np.zeros((spec.nstock + 1, 6), dtype=np.int64),
                                  np.zeros(max(spec.nstock, 1), dtype=np.int64),
                                  np.zeros(max(len(spec.pool), 1), dtype=np.int64)))
@@ -428,15 +443,15 @@ class Sampler:
         spec = self.spec
         jobs = []
         for w in range(min(self.workers, n)):
-            K, TT, TF, C, D, stock, work = self.scratch[w]
+            K, TT, TF, C, OK, OP, OR, D, stock, work = self.scratch[w]
             if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
                 TT[:] = 0
                 C[kn.C_GEN] = 1
             C[kn.C_ABORT] = 0
             count = len(range(w, n, self.workers))
             jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
-                         spec.mode, spec.cons, seeds, w, self.workers, count, K, TT, TF, C, D,
-                         stock, work, out, nodes, done))
+                         spec.mode, spec.cons, seeds, w, self.workers, count, K, TT, TF, C, OK,
+                         OP, OR, D, stock, work, out, nodes, done))
         if self.pool is None and deadline is None:
             for args in jobs:
                 kn.solve_samples(*args)
@@ -599,7 +614,13 @@ def exact_value(P: np.ndarray, D: np.ndarray, st) -> float:
     s = getattr(_local, "searcher", None)
     if s is None:
         s = _local.searcher = Searcher(P, D, 8.0)
-    s.P, s.D = P, D
+    if s.P is not P:
+        # a new game: the cached deals were the old game's
+        from ..engine.core import has_chance
+        s.P, s.chance = P, bool(has_chance(P))
+        s.O = s._outcome_cache()
+        s.C[kn.C_OUSED] = s.C[kn.C_OKEYS] = 0
+    s.D = D
     s.C[kn.C_GEN] += 1
     if s.C[kn.C_GEN] >= kn.MAX_GEN:
         s.TT[:] = 0

@@ -32,9 +32,9 @@ from numba import njit, types
 from numba.core.extending import intrinsic
 
 from ..engine.sampling import draw
-from ..engine.core import (K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES, NSTATE,
-                           chance_bounds, deal_outcomes, gen_children, has_chance, is_chance,
-                           is_terminal, state_key, work_left)
+from ..engine.core import (DR_GAIN, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
+                           chance_bounds, deal_table, dealt_child, gen_children,
+                           has_chance, is_chance, is_terminal, state_key, work_left)
 
 INF = np.inf
 MAXPLY = 64
@@ -58,6 +58,9 @@ C_MAXOUT = 9         # the largest chance node met (outcomes)
 C_OUTCAP = 10        # the largest chance node allowed
 C_GROWAT = 11        # entries stored at which the search stops for a bigger table
 C_TTMIN = 12         # no table entry for a node with this many cards left or fewer
+C_SHARED = 13        # non-zero: the table is shared between threads (entries sealed)
+C_OUSED = 14         # rows used in the outcome cache
+C_OKEYS = 15         # stocks in the outcome cache
 C_SIZE = 16
 
 ABORT_TIME = 1
@@ -185,12 +188,13 @@ def _store(TT, TF, C, slot, found, key, chk, lo, hi, move, work):
     w1 = (chk << _S32) | np.uint64((move + 1) | (work << 4) | (gen << 10))
     w2 = _bits(lo)
     w3 = _bits(hi)
-    # lockless (Hyatt): the key word is sealed with the others as written,
-    # so an entry torn by two threads writing at once fails its check
+    # lockless (Hyatt): in a table shared between threads the key word is
+    # sealed with the others as written, so an entry torn by two threads
+    # writing at once fails its check (a private table needs only w1)
     TT[j, 1] = w1
     TT[j, 2] = w2
     TT[j, 3] = w3
-    TT[j, 0] = key ^ _seal(w1, w2, w3)
+    TT[j, 0] = key ^ (_seal(w1, w2, w3) if C[C_SHARED] != 0 else w1)
 
 
 @njit(cache=True, nogil=True)
@@ -203,18 +207,65 @@ def rehash(TT, TF, C, NT, NF):
         meta = _meta(TT, i)
         if (meta >> 10) != gen:
             continue
-        key = TT[i, 0] ^ _seal(TT[i, 1], TT[i, 2], TT[i, 3])
+        key = TT[i, 0] ^ (_seal(TT[i, 1], TT[i, 2], TT[i, 3]) if C[C_SHARED] != 0 else TT[i, 1])
         slot = np.int64(key & np.uint64((NT.shape[0] >> 1) - 1)) << 1
         _store(NT, NF, C, slot, -1, key, TT[i, 1] >> _S32, TF[i, 2], TF[i, 3],
                (meta & 15) - 1, (meta >> 4) & 63)
 
 
+#: bytes a cached outcome takes (a probability and a deal row)
+OUTCOME_BYTES = 8 + 8 * 6
+
+
+def new_outcome_cache(outcomes: int, keys: int = 1 << 12):
+    """An outcome cache for ``outcomes`` deal rows under ``keys`` stocks:
+    ``(OK, OP, OR)``, OK the open-addressing map stock + 1 -> (start,
+    count), OP and OR the probabilities and deal rows
+    (:func:`solver.engine.core.deal_table`)."""
+    from ..engine.core import DR_COLS
+    n = max(1, outcomes)
+    return (np.zeros((keys, 3), dtype=np.int64), np.zeros(n, dtype=np.float64),
+            np.zeros((n, DR_COLS), dtype=np.int64))
+
+
+@njit(cache=True)
+def _outcomes(P, st, C, OK, OP, OR):
+    """The deal rows of chance node ``st``: ``(probs, rows, start, count)``
+    from the cache when its stock was met before, else made by the game
+    (and cached while there is room); count 0 past the outcome cap. The
+    outcomes depend on the stock only, and a search meets few stocks."""
+    stock = st[9]
+    m = OK.shape[0]
+    h = np.int64(_mix(np.uint64(stock)) & np.uint64(m - 1))
+    for _ in range(m):
+        if OK[h, 0] == stock + 1:
+            return OP, OR, OK[h, 1], OK[h, 2]
+        if OK[h, 0] == 0:
+            break
+        h = (h + 1) & (m - 1)
+    probs, rows = deal_table(P, st, C[C_OUTCAP])
+    k = probs.shape[0]
+    used = C[C_OUSED]
+    if k > 0 and OK[h, 0] == 0 and used + k <= OP.shape[0] and C[C_OKEYS] < m // 2:
+        for i in range(k):
+            OP[used + i] = probs[i]
+            for q in range(rows.shape[1]):
+                OR[used + i, q] = rows[i, q]
+        OK[h, 0] = stock + 1
+        OK[h, 1] = used
+        OK[h, 2] = k
+        C[C_OUSED] = used + k
+        C[C_OKEYS] += 1
+    return probs, rows, 0, k
+
+
 SIG = ("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], uint64[:, ::1], float64[:, ::1], "
-       "int64[::1], int64, UniTuple(int64, 10), float64, float64)")
+       "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], int64, UniTuple(int64, 10), "
+       "float64, float64)")
 
 
 @njit(SIG, cache=True)
-def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
+def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
     """The value of ``st`` for the side to move, fail-soft: exact inside
     ``(alpha, beta)``, a bound on the right side outside. A chance node
     averages its outcomes (Ballard's Star1 with the game's sure bounds)."""
@@ -247,8 +298,8 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
             w1 = TT[j, 1]
             w2 = TT[j, 2]
             w3 = TT[j, 3]
-            if ((w0 ^ _seal(w1, w2, w3)) == key and (w1 >> _S32) == chk
-                    and ((w1 & _LOW32) >> np.uint64(10)) == gen):
+            if ((w1 >> _S32) == chk and ((w1 & _LOW32) >> np.uint64(10)) == gen
+                    and (w0 ^ (_seal(w1, w2, w3) if C[C_SHARED] != 0 else w1)) == key):
                 found = j
                 lo = _float(w2)
                 hi = _float(w3)
@@ -288,8 +339,7 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
             # narrower than the rounding of the Star1 windows: widen (safe)
             alpha -= 1e-7
             beta += 1e-7
-        probs, gains, kids = deal_outcomes(P, st, C[C_OUTCAP])
-        k = probs.shape[0]
+        probs, rows, start, k = _outcomes(P, st, C, OK, OP, OR)
         if k == 0:
             C[C_ABORT] = ABORT_OUTCOMES
             return 0.0
@@ -300,8 +350,8 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
         done = False
         result = 0.0
         for i in range(k):
-            p = probs[i]
-            g = float(gains[i])
+            p = probs[start + i]
+            g = float(rows[start + i, DR_GAIN])
             rest -= p
             if rest < 1e-12:
                 rest = 0.0
@@ -336,10 +386,10 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
                 cut_high = False
                 lo_c = big_l - g
                 hi_c = big_u - g
-            child = (kids[i, 0], kids[i, 1], kids[i, 2], kids[i, 3], kids[i, 4],
-                     kids[i, 5], kids[i, 6], kids[i, 7], kids[i, 8], kids[i, 9])
+            child = dealt_child(P, st, rows, start + i)
             # searched a margin wider, judged in its own frame
-            cr = negamax(P, D, K, TT, TF, C, ply + 1, child, lo_c - MARGIN, hi_c + MARGIN)
+            cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, ply + 1, child, lo_c - MARGIN,
+                         hi_c + MARGIN)
             if C[C_ABORT] != 0:
                 return 0.0
             if cr >= hi_c:
@@ -420,7 +470,8 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
             # margin wider and is judged against the one it needs
             c_lo = gain - beta
             c_hi = gain - alpha
-            cv = negamax(P, D, K, TT, TF, C, ply + 1, child, c_lo - margin, c_hi + margin)
+            cv = negamax(P, D, K, TT, TF, C, OK, OP, OR, ply + 1, child, c_lo - margin,
+                         c_hi + margin)
             if C[C_ABORT] != 0:
                 return 0.0
             v = gain - cv
@@ -452,16 +503,16 @@ def negamax(P, D, K, TT, TF, C, ply, st, alpha, beta):
 
 
 @njit(cache=True, nogil=True)
-def value(P, D, K, TT, TF, C, st, alpha, beta):
+def value(P, D, K, TT, TF, C, OK, OP, OR, st, alpha, beta):
     """The value of ``st`` for the side to move (0 at the end of the hand),
     exact inside ``(alpha, beta)``."""
     if is_terminal(P, st):
         return 0.0
-    return negamax(P, D, K, TT, TF, C, 0, st, alpha, beta)
+    return negamax(P, D, K, TT, TF, C, OK, OP, OR, 0, st, alpha, beta)
 
 
 @njit(cache=True, nogil=True)
-def root_values(P, D, K, TT, TF, C, st, out, mask=(1 << MAX_MOVES) - 1):
+def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) - 1):
     """Every legal move of ``st`` whose rank index is in the bit ``mask``
     scored exactly (DDS "solutions = 3"): ``out[m]`` the value of playing
     rank index ``m`` for the side to move; the other entries are left
@@ -478,7 +529,7 @@ def root_values(P, D, K, TT, TF, C, st, out, mask=(1 << MAX_MOVES) - 1):
         else:
             child = (K[0, i, 0], K[0, i, 1], K[0, i, 2], K[0, i, 3], K[0, i, 4], K[0, i, 5],
                      K[0, i, 6], K[0, i, 7], K[0, i, 8], K[0, i, 9])
-            v = negamax(P, D, K, TT, TF, C, 1, child, -INF, INF)
+            v = negamax(P, D, K, TT, TF, C, OK, OP, OR, 1, child, -INF, INF)
             if C[C_ABORT] != 0:
                 return n
             out[m] = gain - v
@@ -487,7 +538,7 @@ def root_values(P, D, K, TT, TF, C, st, out, mask=(1 << MAX_MOVES) - 1):
 
 @njit(cache=True, nogil=True)
 def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds, first, step,
-                  count, K, TT, TF, C, D, stock, work, out, nodes, done):
+                  count, K, TT, TF, C, OK, OP, OR, D, stock, work, out, nodes, done):
     """Determinised search, one thread's share of a batch: samples
     ``first, first + step, ...`` (``count`` of them) of ``seeds``, each
     drawn by the game (:func:`solver.engine.sampling.draw`) and every root
@@ -505,7 +556,7 @@ def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds,
             return
         C[C_GEN] += 1
         n0 = C[C_NODES]
-        root_values(P, D, K, TT, TF, C, st, out[i], (1 << MAX_MOVES) - 1)
+        root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out[i], (1 << MAX_MOVES) - 1)
         if C[C_ABORT] != 0:
             return
         nodes[i] = C[C_NODES] - n0

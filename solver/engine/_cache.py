@@ -1,0 +1,63 @@
+"""Keep numba's on-disk cache of the compiled core consistent.
+
+numba checks only a cached function's own source file, not the functions it
+calls in other modules: after an edit of ``engine/core.py`` the cached
+kernels of ``search/kernels.py`` would still run the old engine, inlined.
+So the cache is stamped with a hash of every compiled module's source; when
+the stamp differs, the cache files of those modules are removed before any
+kernel is loaded (they are compiled again on first use).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+#: the modules whose kernels call each other
+COMPILED = ("engine/core.py", "engine/sampling.py", "search/kernels.py")
+
+
+def _cache_dirs() -> list[Path]:
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    dirs = []
+    for module in COMPILED:
+        src = _PACKAGE / module
+        if base:
+            # numba's user-provided locator mirrors the source path under it
+            dirs.append(Path(base) / str(src.parent).lstrip(os.sep))
+        dirs.append(src.parent / "__pycache__")
+    return dirs
+
+
+def check() -> bool:
+    """Remove stale cache files when the compiled sources changed; returns
+    whether it did. Never raises (a read-only install simply recompiles)."""
+    digest = hashlib.sha256()
+    for module in COMPILED:
+        try:
+            digest.update((_PACKAGE / module).read_bytes())
+        except OSError:
+            return False
+    stamp = digest.hexdigest()
+    stamp_file = _PACKAGE / "search" / "__pycache__" / "core-sources.stamp"
+    try:
+        if stamp_file.read_text() == stamp:
+            return False
+    except OSError:
+        pass
+    stems = tuple(Path(m).stem + "." for m in COMPILED)
+    for d in _cache_dirs():
+        try:
+            for f in d.iterdir():
+                if f.name.startswith(stems) and f.suffix in (".nbi", ".nbc"):
+                    f.unlink()
+        except OSError:
+            continue
+    try:
+        stamp_file.parent.mkdir(exist_ok=True)
+        stamp_file.write_text(stamp)
+    except OSError:
+        pass
+    return True
