@@ -25,13 +25,16 @@ from .engine.compile import (CompileError, compile_known, compile_shuffled,
 from .engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_HIT, EV_MISSA, Game,
                           State, event_points, ranks_of)
 from .engine.sampling import draw_spec
+from .engine.view_game import ViewGame
+from .engine.view_game import fits as view_game_fits
+from .inference import Evidence
 from .engine.tables import core_state, params
 from .position import Position
 from .search.compiled import (Budget, SearchAborted, Searcher, determinised,
                               ensure_compiled)
 from .search.pimc import Z_99
 
-METHODS = ("auto", "exact", "expectimax", "determinised")
+METHODS = ("auto", "exact", "expectimax", "equilibrium", "determinised")
 
 
 @dataclass
@@ -64,7 +67,9 @@ class Analysis:
     ranks when exact, else None; ``nodes``; ``seconds``; ``samples``: the
     number of determinisations (None when exact); ``note``: why this
     method; ``partial``: interrupted (Ctrl-C), the answer so far;
-    ``stopped``: why the sampling stopped; ``workers``: processes used.
+    ``stopped``: why the sampling stopped; ``workers``: threads used;
+    ``ess``: with inference, the effective sample size of the weighted
+    determinisations (else None).
     """
 
     position: Position
@@ -83,6 +88,7 @@ class Analysis:
     partial: bool = False
     stopped: str | None = None
     workers: int = 1
+    ess: float | None = None
 
 
 def move_text(pos: Position, rank_index: int) -> str:
@@ -174,13 +180,15 @@ SECONDS_PER_NODE = 4e-7
 
 def choose_method(pos: Position) -> str:
     """The first method ``auto`` tries for ``pos``: ``exact`` when every
-    card is known, ``determinised`` when a hand is hidden (the mover's
-    view), else ``expectimax`` (which falls back to determinised search if
-    it cannot finish in the budget)."""
+    card is known; when a hand is hidden (the mover's view),
+    ``equilibrium`` in the last two deals of a two-player hand, else
+    ``determinised``; when only the stock order is unknown, ``expectimax``
+    (each falls back to determinised search if it cannot finish in the
+    budget)."""
     if is_perfect_information(pos):
         return "exact"
     if any(c is None for h in pos.hands for c in h):
-        return "determinised"
+        return "equilibrium" if view_game_fits(pos) else "determinised"
     return "expectimax"
 
 
@@ -201,7 +209,7 @@ def _exact_moves(pos: Position, game: Game, state: State, values: dict,
 def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
-             min_samples: int = 30, progress=None) -> Analysis:
+             min_samples: int = 30, progress=None, inference: bool = True) -> Analysis:
     """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
@@ -219,7 +227,10 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     method returns within it, plus a few milliseconds); ``memory_mb`` for
     the search's tables. ``workers`` threads share the sampling (the
     result does not depend on their number). ``progress`` gets the
-    sampling result after each batch.
+    sampling result after each batch. ``inference``: weigh the
+    determinisations by how likely the other seats' plays of this deal
+    (``hist=``) are under :data:`solver.inference.FITTED`
+    (:mod:`solver.inference`).
 
     Raises CompileError when the position cannot be searched that way
     (three players; exact asked with unknown cards; expectimax with a
@@ -240,11 +251,23 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
         except SearchAborted as e:
             raise BudgetError(f"exact search did not finish in {time_budget:g} s "
                               f"({e.nodes:,} nodes)") from None
+    if chosen == "equilibrium":
+        try:
+            return _equilibrium(pos, budget, t0)
+        except (SearchAborted, CompileError) as e:
+            if method == "equilibrium":
+                if isinstance(e, SearchAborted):
+                    raise BudgetError(f"the equilibrium did not finish in {time_budget:g} s: "
+                                      "raise --time, or use --method auto") from None
+                raise
+            why = f"a hand is hidden; the equilibrium did not fit ({e}): determinised search"
+            return _sampled(pos, budget, t0, why, samples, seed, workers, z, min_samples,
+                            progress, inference=inference)
     if chosen == "determinised":
         why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
                else "determinised search")
         return _sampled(pos, budget, t0, why, samples, seed, workers, z, min_samples,
-                        progress)
+                        progress, inference=inference)
     # expectimax
     if method == "expectimax":
         try:
@@ -269,6 +292,36 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
         note = _unfinished(pos, e, budget) + "; determinised search for the time left"
         return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
                         progress, expectimax_nodes=e.nodes)
+
+
+def _equilibrium(pos: Position, budget: Budget, t0: float) -> Analysis:
+    """The exact player's-view values of the last two deals: the deal as a
+    game with imperfect information (:class:`solver.engine.view_game.
+    ViewGame`), solved by its sequence-form LP; one LP for the game and one
+    for each distinct play."""
+    from .search.equilibrium import solve
+    vg = ViewGame(pos)
+    sol = solve(vg.tree)
+    values = {}
+    for m in sol.root_policy:
+        if time.monotonic() > budget.deadline:
+            raise SearchAborted("time", 0, time.perf_counter() - t0)
+        values[m] = solve(vg.tree, fix_root=m).value
+    game, state = sampler(pos)(random.Random(0))
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    top = moves[0].value
+    policy = ", ".join(f"{RANKS[m]} {p:.0%}" for m, p in sorted(sol.root_policy.items())
+                       if p > 1e-6)
+    note = (f"the mover's view in the last two deals: the exact value for what the mover "
+            f"knows (the other hand dealt by chance from the {vg.hands_dealt} hands it may "
+            f"be, each player knowing its own; the last deal exact), a zero-sum game solved "
+            f"by its sequence-form LP ({sol.variables} variables, {vg.leaves} end-of-deal "
+            f"states); equilibrium policy {policy}")
+    return Analysis(pos, "equilibrium", top, moves,
+                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None,
+                    vg.leaves, time.perf_counter() - t0, note=note,
+                    extra={"policy": {str(RANKS[m]): p for m, p in sol.root_policy.items()},
+                           "hidden_hands": vg.hands_dealt, "lp_variables": sol.variables})
 
 
 def _unfinished(pos: Position, e: SearchAborted, budget: Budget) -> str:
@@ -321,11 +374,19 @@ def _peak_rss_mb() -> float:
 
 def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, seed: int,
              workers: int, z: float | None, min_samples: int, progress,
-             expectimax_nodes: int = 0) -> Analysis:
+             expectimax_nodes: int = 0, inference: bool = True) -> Analysis:
     spec = draw_spec(pos)           # raises CompileError before any sampling
+    weigh = None
+    evidence = Evidence(pos) if inference else None
+    if evidence is not None and not evidence.empty:
+        players = pos.players
+
+        def weigh(hands):
+            return evidence.likelihood([ranks_of(int(h)) for h in hands[:players]])
     result = determinised(spec, samples, seed, workers=workers, z=z,
                           min_samples=min_samples, time_budget=budget.left(),
-                          memory_mb=min(budget.memory_mb, 64.0), progress=progress)
+                          memory_mb=min(budget.memory_mb, 64.0), weigh=weigh,
+                          progress=progress)
     game, state = sampler(pos)(random.Random(seed))
     effects = {m: describe(game, state, m) for m in game.moves(state)}
     base = pile_margin(pos)
@@ -341,6 +402,10 @@ def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, s
                "samples": "the sample budget", "time": "the time budget",
                "interrupted": "interrupted"}.get(result.stopped, result.stopped)
     note = f"{why}; {n} determinisations (seed {seed}), stopped: {stopped}"
+    if result.ess is not None:
+        note += (f"; weighted by the likelihood of {len(evidence.items)} play(s) of the "
+                 f"hidden hands this deal (inference): worth {result.ess:.0f} unweighted "
+                 f"samples")
     if hidden:
         note += ("; an estimate for the mover's information, not an exact value "
                  "(strategy fusion)")
@@ -350,4 +415,4 @@ def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, s
     return Analysis(pos, "determinised", top.value, moves, [top.move], None,
                     result.nodes + expectimax_nodes, time.perf_counter() - t0, n, seed, note,
                     top.stderr, partial=result.partial, stopped=result.stopped,
-                    workers=result.workers)
+                    workers=result.workers, ess=result.ess)

@@ -60,7 +60,10 @@ def main() -> None:
               show_default=True, help="Seconds a position may take, whatever the method.")
 @click.option("--memory", "memory_mb", type=click.FloatRange(0, min_open=True), default=2048.0,
               show_default=True, help="MB the search's tables may take, whatever the method.")
-def solve(files, as_json, method, samples, seed, workers, time_budget, memory_mb) -> None:
+@click.option("--inference/--no-inference", default=True, show_default=True,
+              help="Weigh the determinisations by the other seats' plays this deal (hist=).")
+def solve(files, as_json, method, samples, seed, workers, time_budget, memory_mb,
+          inference) -> None:
     """Evaluate every position line in FILES (`-` for standard input)."""
     out = Console(soft_wrap=False)
     err = Console(stderr=True, soft_wrap=True)
@@ -89,7 +92,8 @@ def solve(files, as_json, method, samples, seed, workers, time_budget, memory_mb
                 with sampling_progress(err, samples) as progress:
                     a = evaluate(item, method=method, samples=samples, seed=seed,
                                  workers=workers, time_budget=time_budget,
-                                 memory_mb=memory_mb, progress=progress)
+                                 memory_mb=memory_mb, progress=progress,
+                                 inference=inference)
             except (CompileError, ValueError) as e:
                 msg = f"line {lineno}, position: {e}"
                 errors.append({"file": name, "line": lineno, "error": msg})

@@ -43,7 +43,8 @@ from .cards import RANKS, SUITS, Card, format_cards
 from .engine.game import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
                    EV_MISSA, HAND_BITS, MASK40, TRINGA, Game, best_declaration,
                    cardset, declaration_points, event_points, ranks_of)
-from .position import Declaration, Position, Show, n_sides, seat_names, side_names, side_of
+from .position import (DealHistory, Declaration, Position, Show, n_sides, seat_names,
+                       side_names, side_of)
 from .rules import PRESETS, Rules, deal_sizes
 
 #: a full Spanish deck with suits, in rank order (40 cards)
@@ -180,6 +181,9 @@ class HandState:
         self.stock: list[Card] | None = None if stock is None else list(stock)
         self.declared: list[Declaration] = []
         self.deal_played: list[list[Card]] = [[] for _ in range(players)]
+        #: the table when the current deal was dealt, and its plays in order
+        self.deal_table: list[Card] = []
+        self.deal_log: list[tuple[int, Card]] = []
         self.deal_no = 0          # deals made so far (1 = the first deal)
         self.turn = self.leader
         self.prev_card: Card | None = None
@@ -322,6 +326,8 @@ class HandState:
         self.show_cards = []
         self.declared = []
         self.deal_played = [[] for _ in range(p)]
+        self.deal_table = list(self.table)
+        self.deal_log = []
         for seat, h in enumerate(ranks):
             d = best_declaration(self.rules, h)
             if d is not None:
@@ -377,6 +383,7 @@ class HandState:
                             f"({format_cards(self.hands[seat])})")
         card = self.hands[seat].pop(i)
         self.deal_played[seat].append(card)
+        self.deal_log.append((seat, card))
         r = card.index
         game = self.game
         table_cs, prev_r = self.state[0], self.state[3]
@@ -480,6 +487,8 @@ class HandState:
         new.stock = None if self.stock is None else list(self.stock)
         new.declared = list(self.declared)
         new.deal_played = [list(x) for x in self.deal_played]
+        new.deal_table = list(self.deal_table)
+        new.deal_log = list(self.deal_log)
         new.show_cards = list(self.show_cards)
         new._seen = Counter(self._seen)
         new._suited = set(self._suited)
@@ -550,6 +559,7 @@ class HandState:
                 declared.append(d)
         pos = self._position(hands, "unknown", [])
         pos.declared = declared
+        pos.hist = DealHistory(list(self.deal_table), list(self.deal_log))
         return pos
 
     def full_position(self) -> Position:

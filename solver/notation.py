@@ -30,9 +30,10 @@ import dataclasses
 import re
 from collections import Counter
 
-from .cards import RANK_INDEX, SUITS, Card
+from .cards import RANK_INDEX, RANKS, SUITS, Card
 from .position import (
     SEAT_NAMES,
+    DealHistory,
     Declaration,
     Position,
     Show,
@@ -54,7 +55,7 @@ __all__ = [
 #: Keys other than rule parameters, in canonical order (rule parameters come
 #: right after ``rules=``, in the order they were written).
 KEY_ORDER: tuple[str, ...] = (
-    "rules", "dealer", "score", "taken", "last", "gone", "declared", "prev", "show",
+    "rules", "dealer", "score", "taken", "last", "gone", "declared", "prev", "show", "hist",
 )
 
 #: Rule parameters that a line may override (every Rules field but ``name``).
@@ -191,6 +192,28 @@ def _declarations(text: str, players: int) -> list[Declaration]:
             rank = card.rank
         out.append(Declaration(seat, kind, rank))
     return out
+
+
+_PLAY_RE = re.compile(r"([SENW])(.+)")
+
+
+def _hist(text: str, players: int) -> DealHistory:
+    """Read ``hist=TABLE:PLAYS``: the table when the deal was dealt, then the
+    plays as ``seat``+``card`` joined by commas (``-`` for none)."""
+    table_text, colon, plays_text = text.partition(":")
+    if not colon:
+        raise NotationError(
+            "hist", f"expected TABLE:PLAYS (like 1.3.10.12:S4,N12), got {text!r}")
+    table = _cards(table_text, "hist")
+    plays: list[tuple[int, Card]] = []
+    if plays_text != "-":
+        for entry in plays_text.split(","):
+            m = _PLAY_RE.fullmatch(entry)
+            if not m:
+                raise NotationError(
+                    "hist", f"{entry!r} is not a play seat+card (like S4 or N12e)")
+            plays.append((_seat(m.group(1), "hist", players), _card(m.group(2), "hist")))
+    return DealHistory(table, plays)
 
 
 def _show(text: str, players: int) -> Show:
@@ -393,6 +416,8 @@ def _parse(text: str) -> Position:
             pos.prev = _card(value, key)
         elif key == "show":
             pos.show = _show(value, players)
+        elif key == "hist":
+            pos.hist = _hist(value, players)
     pos.ops = _opcodes(segments)
 
     pos.preset = preset_name
@@ -454,6 +479,7 @@ def _check(pos: Position) -> None:
     _check_prev(pos, played, deal_size)
     _check_show(pos, played, counts)
     _check_declared(pos, deal_size)
+    _check_hist(pos, played)
     _check_moves(pos)
 
 
@@ -699,6 +725,48 @@ def _check_declared(pos: Position, deal_size: int) -> None:
                                 f"and declares the Tringa only")
 
 
+def _check_hist(pos: Position, played: int) -> None:
+    """``hist``: one play for each card played this deal, in turn from the
+    deal's leader, and replaying them from its table gives the line's
+    table, ``prev`` and ``show``; what they captured is in ``gone``."""
+    h = pos.hist
+    if h is None:
+        return
+    names = SEAT_NAMES[pos.players]
+    if len(h.plays) != played:
+        raise NotationError(
+            "hist", f"{_plural(len(h.plays), 'play')} for the "
+                    f"{_plural(played, 'card')} the hand sizes say were played this deal")
+    leader = pos.leader()
+    for i, (seat, _card) in enumerate(h.plays):
+        want = (leader + i) % pos.players
+        if seat != want:
+            raise NotationError(
+                "hist", f"play {i + 1} is {names[seat]}'s, but {names[want]} was to play")
+    from .engine.history import replay
+    try:
+        r = replay(pos.rules, pos.players, leader, [c.index for c in h.table],
+                   [(s, c.index) for s, c in h.plays])
+    except ValueError as e:
+        raise NotationError("hist", str(e)) from None
+    if sorted(r.table) != sorted(c.index for c in pos.table):
+        shown = ".".join(str(RANKS[i]) for i in sorted(r.table)) or "-"
+        raise NotationError("hist", f"the plays leave {shown} on the table, not the line's table")
+    prev = pos.prev.index if pos.prev is not None else -1
+    if r.prev != prev:
+        want = str(RANKS[r.prev]) if r.prev >= 0 else "none"
+        raise NotationError("hist", f"the plays leave prev={want}, the line says "
+                                    f"{pos.prev if pos.prev is not None else 'none'}")
+    show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
+    if r.show != show:
+        raise NotationError("hist", "the plays leave another hit pile on show than show= says")
+    if pos.gone is not None:
+        left = Counter(c.index for c in pos.gone)
+        left.subtract(c for took in r.captured for c in took)
+        if any(v < 0 for v in left.values()):
+            raise NotationError("hist", "the plays captured cards that gone= does not hold")
+
+
 def _check_moves(pos: Position) -> None:
     """``bm``/``am`` moves are in the mover's hand when it is fully known."""
     hand = pos.hands[pos.turn]
@@ -781,6 +849,9 @@ def format_position(pos: Position) -> str:
     if pos.show is not None:
         seat = f"@{names[pos.show.seat]}" if pos.show.seat is not None else ""
         parts.append(f"show={pos.show.rank}:{pos.show.size}{seat}")
+    if pos.hist is not None:
+        plays = ",".join(f"{names[s]}{c}" for s, c in pos.hist.plays) or "-"
+        parts.append(f"hist={_format_list(pos.hist.table)}:{plays}")
     line = " ".join(parts)
     for name, operand in pos.ops:
         if name in QUOTED_OPCODES:

@@ -65,6 +65,17 @@ class Show:
 
 
 @dataclass
+class DealHistory:
+    """The plays of the current deal (``hist=``): ``table`` the cards face
+    up when the deal was dealt, ``plays`` ``(seat, card)`` in order. What
+    inference needs: every earlier deal was played out in public, so only
+    this deal's plays say something about a hidden hand."""
+
+    table: list[Card]
+    plays: list[tuple[int, Card]]
+
+
+@dataclass
 class Position:
     """A position: the state of a hand between two plays.
 
@@ -83,6 +94,8 @@ class Position:
     - ``declared``: declarations announced for the current deal.
     - ``prev``: the card the previous player just left on the table.
     - ``show``: a hit pile on show.
+    - ``hist``: the plays of the current deal and the table they started
+      from (:class:`DealHistory`), or ``None``.
     - ``ops``: EPD-style opcodes, ``(name, operand text)`` in line order.
     """
 
@@ -102,6 +115,7 @@ class Position:
     declared: list[Declaration] = field(default_factory=list)
     prev: Card | None = None
     show: Show | None = None
+    hist: DealHistory | None = None
     ops: list[tuple[str, str]] = field(default_factory=list)
 
     @property

@@ -143,6 +143,7 @@ def analysis_json(a: Analysis, line: int) -> dict:
         "stopped": a.stopped,
         "partial": a.partial,
         "workers": a.workers,
+        "ess": None if a.ess is None else round(a.ess, 1),
     }
 
 

@@ -213,6 +213,27 @@ def test_views_parse_back_and_hide_what_the_seat_cannot_see():
                 assert all(c is None or c.suit is None for c in hand)
 
 
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_views_carry_the_plays_of_the_deal(preset):
+    """hist= holds the current deal's plays in turn order from its table;
+    the line parses back (the parser replays them: table, prev, show)."""
+    seen = []
+
+    class Spy(RandomPlayer):
+        def choose(self, view, rng):
+            seen.append(view)
+            return super().choose(view, rng)
+
+    play_match(PRESETS[preset], [Spy(), Spy()], seed=3, max_hands=2)
+    assert len(seen) > 30
+    for view in seen:
+        assert parse_position(format_position(view)) == view
+        played = sum(3 - len(h) for h in view.hands)
+        assert view.hist is not None and len(view.hist.plays) == played
+        assert [s for s, _c in view.hist.plays] == [
+            (view.leader() + i) % 2 for i in range(played)]
+
+
 def test_a_declared_pair_shows_in_the_view():
     table, stock = _stacked("1o.4c.6e.11b", "7o.10c.12e", "2c.2o.12o")
     hs = HandState(PRESETS["lmodire"], 2, 1, table, stock=stock)

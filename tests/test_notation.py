@@ -202,7 +202,7 @@ ERRORS = [
     # keys
     ("1.3.5.11 2.2.7/4.6.12 ? S foo=1",
      "foo: unknown key (keys: rules, dealer, score, taken, last, gone, declared, prev, "
-     "show, or a rule parameter such as target)"),
+     "show, hist, or a rule parameter such as target)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S dealer=N dealer=N", "dealer: given twice"),
     ("1.3.5.11 2.2.7/4.6.12 ? S score=", "score: empty value"),
     ("1.3.5.11 2.2.7/4.6.12 ? S score=1,2,3",

@@ -37,7 +37,7 @@ LINES = [
 def test_every_sample_equals_the_reference_solve_of_its_deal(line):
     pos = parse_position(line)
     spec = draw_spec(pos)
-    vals, _nodes, done = Sampler(spec, 16.0).solve(list(range(12)), seed=5)
+    vals, _nodes, done, _drawn = Sampler(spec, 16.0).solve(list(range(12)), seed=5)
     assert (done == 1).all()
     for i in range(12):
         st, stock = draw_python(spec, sample_seed(5, i))

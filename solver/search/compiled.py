@@ -431,15 +431,17 @@ class Sampler:
 
     def solve(self, indices: list[int], seed: int, deadline: float | None = None):
         """Solve samples ``indices`` (consecutive): ``(values, nodes,
-        done)`` arrays over them, ``values[i]`` the root move values (NaN
-        where illegal), ``done[i]`` 1 finished, 0 stopped by the deadline,
-        -1 no drawing agrees with declared=."""
+        done, drawn)`` arrays over them, ``values[i]`` the root move values
+        (NaN where illegal), ``done[i]`` 1 finished, 0 stopped by the
+        deadline, -1 no drawing agrees with declared=, ``drawn[i]`` the
+        hands of the determinisation (card sets, one a seat)."""
         from ..engine.sampling import sample_seed
         n = len(indices)
         seeds = np.array([sample_seed(seed, i) for i in indices], dtype=np.int64)
         out = np.full((n, 10), np.nan)
         nodes = np.zeros(n, dtype=np.int64)
         done = np.zeros(n, dtype=np.int64)
+        drawn = np.zeros((n, 4), dtype=np.int64)
         spec = self.spec
         jobs = []
         for w in range(min(self.workers, n)):
@@ -451,7 +453,7 @@ class Sampler:
             count = len(range(w, n, self.workers))
             jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
                          spec.mode, spec.cons, seeds, w, self.workers, count, K, TT, TF, C, OK,
-                         OP, OR, D, stock, work, out, nodes, done))
+                         OP, OR, D, stock, work, out, nodes, done, drawn))
         if self.pool is None and deadline is None:
             for args in jobs:
                 kn.solve_samples(*args)
@@ -479,24 +481,36 @@ class Sampler:
                 for f in futures:
                     f.result()
                 raise
-        return out, nodes, done
+        return out, nodes, done, drawn
 
 
-def summarise_array(values: np.ndarray) -> list[SampledMove]:
+def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> list[SampledMove]:
     """Mean, standard error, best-count and the best move's paired lead of
     every legal move over the samples (rows of ``values``, NaN where a move
     is illegal: the same in every row), best mean first; as
-    :func:`solver.search.pimc.summarise`."""
+    :func:`solver.search.pimc.summarise`. With ``weights`` (importance
+    weights, one a row) the means are weighted, the standard errors those
+    of the self-normalised estimate (``sqrt(sum w^2 (x - mean)^2) / sum
+    w``), and ``best`` counts the weight of the rows where a move is best,
+    scaled to the number of rows."""
     n = values.shape[0]
     moves = [m for m in range(values.shape[1]) if not math.isnan(values[0, m])]
     cols = values[:, moves]
-    means = cols.mean(axis=0)
+    w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    sw = w.sum()
+    means = (w[:, None] * cols).sum(axis=0) / sw
     top = cols.max(axis=1, keepdims=True)
-    best = (cols == top).sum(axis=0)
-    stats = []
-    for j, m in enumerate(moves):
-        se = float(cols[:, j].std(ddof=1) / math.sqrt(n)) if n > 1 else None
-        stats.append(SampledMove(m, float(means[j]), se, int(best[j])))
+    best = (w[:, None] * (cols == top)).sum(axis=0) * n / sw
+
+    def stderr(x: np.ndarray, mean: float) -> float | None:
+        if n < 2:
+            return None
+        if weights is None:
+            return float(x.std(ddof=1) / math.sqrt(n))
+        return float(math.sqrt((w * w * (x - mean) ** 2).sum() * n / (n - 1)) / sw)
+
+    stats = [SampledMove(m, float(means[j]), stderr(cols[:, j], float(means[j])),
+                         int(round(best[j]))) for j, m in enumerate(moves)]
     order = sorted(range(len(moves)), key=lambda j: (-stats[j].mean, stats[j].move))
     stats = [stats[j] for j in order]
     jt = moves.index(stats[0].move)
@@ -505,15 +519,16 @@ def summarise_array(values: np.ndarray) -> list[SampledMove]:
         if n < 2:
             s.lead_z = None
             continue
-        mean = float(diffs.mean())
-        se = float(diffs.std(ddof=1) / math.sqrt(n))
-        s.lead_z = (math.inf if mean > 0 else 0.0) if se == 0 else mean / se
+        mean = float((w * diffs).sum() / sw)
+        se = stderr(diffs, mean)
+        s.lead_z = (math.inf if mean > 0 else 0.0) if not se else mean / se
     return stats
 
 
 def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
                  min_samples: int = 30, batch: int = 32, z: float | None = Z_99,
                  time_budget: float | None = None, memory_mb: float = 64.0,
+                 weigh: Callable[[np.ndarray], float] | None = None,
                  progress: Callable[[SampleResult], None] | None = None) -> SampleResult:
     """Determinised search on the compiled core, with the stopping rules of
     :func:`solver.search.pimc.determinised` (separated at ``z`` paired
@@ -521,8 +536,12 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
     ``time_budget`` seconds, on Ctrl-C), the result independent of
     ``workers`` (threads) for a given seed. Values in the game's unit
     (half-points). ``values`` of the result is the (samples, 10) array.
-    Raises ValueError when ``samples < 1``, CompileError when no drawing
-    agrees with declared=."""
+
+    ``weigh(hands)``: an importance weight for a determinisation from its
+    hands (card sets, one a seat), for inference; the result's ``weights``
+    and ``ess`` (effective sample size) then say how much the samples are
+    worth. Raises ValueError when ``samples < 1``, CompileError when no
+    drawing agrees with declared=, or when every weight is zero."""
     from ..engine.compile import CompileError
     if samples < 1:
         raise ValueError("samples must be at least 1")
@@ -530,6 +549,7 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
     deadline = None if time_budget is None else time.monotonic() + time_budget
     sampler = Sampler(spec, memory_mb, workers)
     rows: list[np.ndarray] = []
+    weights: list[float] = []
     nodes = 0
     stopped, partial = "samples", False
     result = None
@@ -538,7 +558,8 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
         while done < samples:
             n = min(batch, samples - done)
             try:
-                vals, nds, ok = sampler.solve(list(range(done, done + n)), seed, deadline)
+                vals, nds, ok, drawn = sampler.solve(list(range(done, done + n)), seed,
+                                                     deadline)
             except KeyboardInterrupt:
                 stopped, partial = "interrupted", True
                 if not rows:
@@ -548,17 +569,20 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
                 raise CompileError("no drawing of the unknown cards agrees with declared=")
             finished = ok == 1
             rows.extend(vals[finished])
+            if weigh is not None:
+                weights.extend(weigh(h) for h in drawn[finished])
             nodes += int(nds[finished].sum())
             done += n
             if not finished.all():
                 stopped = "time"
                 break
-            result = _result(rows, nodes, stopped, partial, t0, workers)
-            if progress is not None:
-                progress(result)
-            if z is not None and done >= min_samples and _separated(result, z):
-                stopped = "separated"
-                break
+            if weigh is None or sum(weights) > 0:
+                result = _result(rows, weights, nodes, stopped, partial, t0, workers)
+                if progress is not None:
+                    progress(result)
+                if z is not None and done >= min_samples and _separated(result, z):
+                    stopped = "separated"
+                    break
             if deadline is not None and time.monotonic() >= deadline:
                 stopped = "time"
                 break
@@ -566,13 +590,20 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
         sampler.close()
     if not rows:
         raise SearchAborted("time", nodes, time.perf_counter() - t0)
-    return _result(rows, nodes, stopped, partial, t0, workers)
+    if weigh is not None and sum(weights) <= 0:
+        raise CompileError("the plays recorded in hist= are impossible for every hand drawn")
+    return _result(rows, weights, nodes, stopped, partial, t0, workers)
 
 
-def _result(rows, nodes, stopped, partial, t0, workers) -> SampleResult:
+def _result(rows, weights, nodes, stopped, partial, t0, workers) -> SampleResult:
     values = np.array(rows)
-    return SampleResult(summarise_array(values), len(rows), nodes, stopped, partial,
-                        time.perf_counter() - t0, workers, values)
+    w = np.array(weights) if weights else None
+    out = SampleResult(summarise_array(values, w), len(rows), nodes, stopped, partial,
+                       time.perf_counter() - t0, workers, values)
+    if w is not None:
+        out.weights = w
+        out.ess = float(w.sum() ** 2 / (w * w).sum())
+    return out
 
 
 def _separated(result: SampleResult, z: float) -> bool:

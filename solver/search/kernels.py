@@ -538,13 +538,14 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
 
 @njit(cache=True, nogil=True)
 def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds, first, step,
-                  count, K, TT, TF, C, OK, OP, OR, D, stock, work, out, nodes, done):
+                  count, K, TT, TF, C, OK, OP, OR, D, stock, work, out, nodes, done, drawn):
     """Determinised search, one thread's share of a batch: samples
     ``first, first + step, ...`` (``count`` of them) of ``seeds``, each
     drawn by the game (:func:`solver.engine.sampling.draw`) and every root
     move solved exactly; ``out[i]`` the move values (NaN where illegal),
     ``nodes[i]``, ``done[i] = 1`` when finished, ``-1`` when the draw
-    failed. Stops at ``C[C_ABORT]``; a new generation per sample."""
+    failed, ``drawn[i]`` the hands (card sets) of the determinisation.
+    Stops at ``C[C_ABORT]``; a new generation per sample."""
     for q in range(count):
         i = first + q * step
         if C[C_ABORT] != 0:
@@ -554,6 +555,8 @@ def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds,
         if not ok:
             done[i] = -1
             return
+        for s in range(drawn.shape[1]):
+            drawn[i, s] = st[1 + s]
         C[C_GEN] += 1
         n0 = C[C_NODES]
         root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out[i], (1 << MAX_MOVES) - 1)

@@ -56,7 +56,8 @@ class SampleResult:
     """What a determinised search measured: per-move statistics (best
     first), the number of ``samples``, the total ``nodes``, ``stopped``
     (``"separated"``, ``"samples"``, ``"time"`` or ``"interrupted"``),
-    ``partial`` (interrupted), ``seconds``, ``workers``."""
+    ``partial`` (interrupted), ``seconds``, ``workers``; with inference the
+    ``weights`` of the samples and their effective sample size ``ess``."""
 
     moves: list[SampledMove]
     samples: int
@@ -66,6 +67,10 @@ class SampleResult:
     seconds: float = 0.0
     workers: int = 1
     values: list[dict[int, int]] = field(default_factory=list, repr=False)
+    #: importance weights of the samples (inference), None when unweighted
+    weights: object = field(default=None, repr=False)
+    #: the effective sample size of the weights (None when unweighted)
+    ess: float | None = None
 
 
 _WORKER_CACHE: dict = {}

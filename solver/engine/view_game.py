@@ -1,0 +1,154 @@
+"""A deal as the mover sees it: a two-player game with imperfect
+information, for :mod:`solver.search.equilibrium`.
+
+In a two-player hand the last deal is perfect information to a player who
+counts cards: the six cards left are known, and once three are dealt to
+each side each knows the other's. So the first deal in which hidden cards
+matter is the one before it. From a position of that deal (two players,
+six cards in the stock), the game is:
+
+- chance deals the other player's hidden cards from the unseen cards (every
+  rank multiset, by its number of physical cards; a declared pair or
+  triple must be held);
+- the players play out the deal, the mover (player 0) knowing its own hand
+  and the plays, the other (player 1) knowing its hand too;
+- when the deal ends, the value of the rest of the hand is the exact
+  expectimax value of the last deal over how its six cards are split
+  (compiled core), added to the points of the plays.
+
+Payoffs are half-points for the mover's side. In the last deal itself the
+hidden hand is what card counting leaves, and the game is one of perfect
+information.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from math import comb
+
+from ..cards import RANK_INDEX
+from ..position import Position
+from ..search.equilibrium import Node
+from .compile import CompileError, _declared_ok, unseen_pool
+from .game import HAND_BITS, Game, cardset
+from .tables import core_state, params
+
+#: the view game is built when the other hand has at most these hands
+MAX_HANDS = 500
+
+
+def fits(pos: Position) -> bool:
+    """Two players, the mover's hand known, the other's hidden, and at most
+    one deal to come (six cards in the stock, or none)."""
+    if pos.players != 2 or any(c is None for c in pos.hands[pos.turn]):
+        return False
+    other = pos.hands[1 - pos.turn]
+    if all(c is not None for c in other):
+        return False
+    stock = len(unseen_pool(pos)) - sum(1 for c in other if c is None) \
+        if pos.stock_kind == "unknown" else len(pos.stock)
+    return stock in (0, 6)
+
+
+class ViewGame:
+    """The game of ``pos`` (see the module docstring). Raises CompileError
+    when the position does not fit (:func:`fits`) or has too many hands.
+
+    ``hands``: restrict chance to these hidden hands (rank-index tuples;
+    with one hand, the game is the perfect-information one of that hand,
+    for cross-checks). ``tree`` is the root :class:`Node`; ``leaves``
+    counts the end-of-deal states solved, ``hands_dealt`` the chance
+    outcomes.
+    """
+
+    def __init__(self, pos: Position, hands: list[tuple[int, ...]] | None = None) -> None:
+        if pos.players != 2:
+            raise CompileError("the view game takes two players")
+        if not fits(pos):
+            raise CompileError("the view game needs two players, the other hand hidden and "
+                               "at most one deal to come")
+        me, other = pos.turn, 1 - pos.turn
+        self.pos = pos
+        self.me = me
+        pool = Counter(unseen_pool(pos)) if pos.stock_kind == "unknown" else None
+        if pool is None:
+            raise CompileError("the view game needs the stock hidden ('?')")
+        known_other = [c.index for c in pos.hands[other] if c is not None]
+        k = sum(1 for c in pos.hands[other] if c is None)
+        mine = [c.index for c in pos.hands[me]]
+        if hands is None:
+            candidates = sorted(set(combinations(sorted(pool.elements()), k)))
+        else:
+            candidates = [tuple(sorted(h)) for h in hands]
+        weights: dict[tuple, float] = {}
+        for h in candidates:
+            w = 1
+            for r, n in Counter(h).items():
+                if n > pool[r]:
+                    w = 0
+                    break
+                w *= comb(pool[r], n)
+            if w and _declared_ok(pos, other, known_other + list(h)):
+                weights[h] = float(w)
+        if not weights:
+            raise CompileError("no hidden hand agrees with what is seen and declared")
+        if len(weights) > MAX_HANDS:
+            raise CompileError(f"{len(weights)} hidden hands: too many for the view game")
+        total = sum(weights.values())
+        self.hands_dealt = len(weights)
+        self.leaves = 0
+        prev = pos.prev.index if pos.prev is not None else -1
+        show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
+        last = pos.last if pos.last is not None else -1
+        leader = pos.leader()
+        self._values: dict = {}
+        self._searcher = None
+        outcomes = {}
+        for h, w in weights.items():
+            stock = Counter(pool)
+            stock.subtract(h)
+            game = Game(pos.rules, 2, leader, sorted(stock.elements()), shuffled=True)
+            hands_ranks = [[], []]
+            hands_ranks[me] = mine
+            hands_ranks[other] = known_other + list(h)
+            state = game.initial_state([c.index for c in pos.table], hands_ranks, pos.turn,
+                                       prev, show, last)
+            outcomes[h] = (w / total, self._play(game, state, h, (), 0))
+        self.tree = Node.chance(outcomes)
+
+    def _play(self, game: Game, state, hand: tuple, history: tuple, acc: int) -> Node:
+        """The subtree from ``state``; ``acc`` the mover's half-points of the
+        plays so far; leaves add the value after the deal."""
+        seat = state[2]
+        sign = 1 if game.same_side(seat, self.me) else -1
+        children = {}
+        for m in game.moves(state):
+            child, gain, _ev = game.play(state, m)
+            if child[1] == 0:           # the deal (or the hand) ends here
+                rest = self._after(game, child)
+                mine = rest if game.same_side(child[2], self.me) else -rest
+                children[m] = Node.leaf(acc + sign * gain + mine)
+            else:
+                children[m] = self._play(game, child, hand, history + ((seat, m),),
+                                         acc + sign * gain)
+        key = ("me", history) if seat == self.me else ("other", hand, history)
+        return Node.decide(0 if seat == self.me else 1, key, children)
+
+    def _after(self, game: Game, state) -> float:
+        """The exact value of the rest of the hand from the end of this
+        deal, for the side of the seat to move next (0 at the end)."""
+        if game.is_terminal(state):
+            return 0.0
+        got = self._values.get(state)
+        if got is None:
+            from ..search.compiled import Searcher
+            if self._searcher is None:
+                P, D = params(game)
+                self._searcher = Searcher(P, D, 64.0)
+            got = self._values[state] = self._searcher.value(core_state(state))
+            self.leaves += 1
+        return got
+
+
+__all__ = ["ViewGame", "fits", "MAX_HANDS", "HAND_BITS", "cardset"]

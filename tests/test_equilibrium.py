@@ -1,0 +1,153 @@
+"""The sequence-form equilibrium solver against a brute-force solution of
+the same game (every pure strategy, the normal form solved as a matrix
+game), on random games and on Ronda deals; and the player's-view value of a
+deal against exact expectimax when the hidden hand is revealed to both."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.analysis import evaluate
+from solver.engine.view_game import ViewGame, fits
+from solver.match import play_match
+from solver.notation import format_position, parse_position
+from solver.players import GreedyPlayer
+from solver.rules import PRESETS
+from solver.search.compiled import ensure_compiled
+from solver.search.equilibrium import Node, brute_force_value, solve, solve_root_moves
+
+ensure_compiled()
+
+
+def random_game(rng: random.Random) -> Node:
+    """Chance deals player 1 one of three hands; player 0 acts without
+    seeing it, player 1 answers knowing it and player 0's action, player 0
+    acts again knowing only player 1's answer."""
+    probs = [rng.random() + 0.1 for _ in range(3)]
+    total = sum(probs)
+
+    def second(a0, a1):
+        return Node.decide(0, ("b", a0, a1), {c: Node.leaf(rng.uniform(-5, 5)) for c in "xyz"})
+
+    return Node.chance({
+        h: (p / total, Node.decide(0, ("a",), {
+            a0: Node.decide(1, (h, a0), {a1: second(a0, a1) for a1 in "LR"}) for a0 in "UD"}))
+        for h, p in zip("pqr", probs)})
+
+
+def test_random_games_agree_with_the_normal_form():
+    rng = random.Random(5)
+    for _ in range(25):
+        tree = random_game(rng)
+        assert abs(solve(tree).value - brute_force_value(tree)) < 1e-9
+
+
+def test_matching_pennies_and_a_forgetful_tree():
+    leaves = {("H", "H"): 1, ("H", "T"): -1, ("T", "H"): -1, ("T", "T"): 1}
+    tree = Node.decide(0, "p0", {a: Node.decide(1, "p1", {b: Node.leaf(leaves[a, b])
+                                                           for b in "HT"}) for a in "HT"})
+    sol = solve(tree)
+    assert abs(sol.value) < 1e-12 and abs(sol.root_policy["H"] - 0.5) < 1e-9
+    # one infoset offering different actions is not a game
+    bad = Node.decide(0, "p0", {"a": Node.decide(1, "x", {"u": Node.leaf(1)}),
+                                "b": Node.decide(1, "x", {"v": Node.leaf(2)})})
+    with pytest.raises(ValueError):
+        solve(bad)
+
+
+def self_play_views(predicate, seeds=range(40)):
+    """Views met in greedy self-play that satisfy ``predicate``, as
+    position lines."""
+    found = []
+
+    class Spy(GreedyPlayer):
+        def choose(self, view, rng):
+            if predicate(view):
+                found.append(format_position(view))
+            return super().choose(view, rng)
+
+    for seed in seeds:
+        play_match(PRESETS["lmodire"], [Spy(), Spy()], seed=seed, max_hands=1)
+    return found
+
+
+def two_each(view) -> bool:
+    return (fits(view) and len(view.hands[view.turn]) == 2 and len(view.hands[1 - view.turn]) == 2
+            and len({c.index for c in view.hands[view.turn]}) == 2)
+
+
+def test_ronda_deals_agree_with_the_normal_form():
+    """Deals of the second-to-last deal with two cards a hand left, chance
+    restricted to four hidden hands (small enough for every pure
+    strategy)."""
+    lines = self_play_views(two_each)
+    assert len(lines) >= 5
+    checked = 0
+    for line in lines[:8]:
+        pos = parse_position(line)
+        full = ViewGame(pos)
+        hands = sorted(full.tree.children)[:4]
+        vg = ViewGame(pos, hands=hands)
+        sol, values = solve_root_moves(vg.tree)
+        assert abs(sol.value - brute_force_value(vg.tree)) < 1e-9
+        assert abs(sol.value - max(values.values())) < 1e-9
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_revealed_hand_gives_expectimax():
+    """With the other hand dealt as it really is (one chance outcome), the
+    view game is the perfect-information deal: its value for each play is
+    exact expectimax's on the position with both hands known and the stock
+    order unknown."""
+    from solver import match as match_module
+    states = []
+    real_view = match_module.HandState.view
+
+    def spy_view(self, seat=None):
+        states.append(self)
+        return real_view(self, seat)
+
+    match_module.HandState.view = spy_view
+    try:
+        lines = []
+
+        class Grab(GreedyPlayer):
+            def choose(self, view, rng):
+                hs = states[-1]
+                if fits(view) and len({c.index for c in view.hands[view.turn]}) >= 2:
+                    full = hs.full_position()
+                    full.stock_kind, full.stock = "shuffled", list(full.stock)
+                    lines.append((format_position(view), format_position(full),
+                                  tuple(sorted(c.index for c in hs.hands[1 - view.turn]))))
+                return super().choose(view, rng)
+
+        for seed in range(12):
+            play_match(PRESETS["lmodire"], [Grab(), Grab()], seed=seed, max_hands=1)
+    finally:
+        match_module.HandState.view = real_view
+    assert len(lines) >= 10
+    for view_line, full_line, hidden in lines[:12]:
+        view = parse_position(view_line)
+        known = [c.index for c in view.hands[1 - view.turn] if c is not None]
+        rest = list(hidden)
+        for r in known:
+            rest.remove(r)
+        vg = ViewGame(view, hands=[tuple(rest)])
+        _sol, values = solve_root_moves(vg.tree)
+        a = evaluate(parse_position(full_line), method="expectimax")
+        base = a.moves[0].value * 2 - max(values.values())
+        for mv in a.moves:
+            assert abs(2 * mv.value - base - values[mv.rank]) < 1e-9, (view_line, mv)
+
+
+def test_auto_picks_the_equilibrium_in_the_last_two_deals():
+    line = self_play_views(two_each)[0]
+    a = evaluate(parse_position(line))
+    assert a.method == "equilibrium"
+    assert "sequence-form LP" in a.note and a.stderr is None
+    # and not earlier in the hand
+    early = "1.3.10.12 2.2.7/?.?.? ? S"
+    assert evaluate(parse_position(early), samples=40, time_budget=5).method == "determinised"
