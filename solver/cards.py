@@ -67,6 +67,9 @@ def parse_card(text: str) -> Card:
     digits = len(t) - len(t.lstrip("0123456789"))
     if digits == 0:
         raise CardError(f"expected a rank 1-7 or 10-12: {text!r}")
+    if digits > 2:          # no rank has more digits (and int() of thousands of them fails)
+        raise CardError(f"rank {t[:digits][:6]}{'...' if digits > 6 else ''} does not exist "
+                        f"in a Spanish 40-card deck: {_quote(text)}")
     rank = int(t[:digits])
     suit_text = t[digits:]
     if rank not in RANK_INDEX:
@@ -76,6 +79,11 @@ def parse_card(text: str) -> Card:
     if len(suit_text) != 1 or suit_text not in SUITS:
         raise CardError(f"unknown suit {suit_text!r} (expected one of o c e b): {text!r}")
     return Card(rank, suit_text)
+
+
+def _quote(text: str, most: int = 24) -> str:
+    """``repr`` of user text, cut short when long."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + "..."
 
 
 def parse_cards(text: str) -> list[Card]:

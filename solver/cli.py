@@ -14,14 +14,32 @@ import sys
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from . import __version__
 from .analysis import METHODS, evaluate
 from .engine.compile import CompileError
-from .notation import NotationError, parse_file
+from .notation import NotationError, parse_lines
 from .render import analysis_json, analysis_renderable, sampling_progress
 from .search.pimc import default_workers
 from .suite import verdicts
+
+
+class Positive(click.FloatRange):
+    """A positive, finite number (``nan`` and ``inf`` are refused)."""
+
+    name = "positive number"
+
+    def convert(self, value, param, ctx):
+        """The float, or a usage error naming the option."""
+        import math
+        v = super().convert(value, param, ctx)
+        if not math.isfinite(v):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return v
+
+
+POSITIVE = Positive(0, min_open=True)
 
 
 class DefaultGroup(click.Group):
@@ -45,48 +63,56 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
+@click.argument("files", nargs=-1, required=True, type=click.File("rb"))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
+@click.option("--jsonl", "as_jsonl", is_flag=True,
+              help="Print one JSON object a line, as each line is evaluated (streaming).")
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="exact: every card known; expectimax: hands known, stock order not; "
-                   "determinised: sample unknown cards; auto: pick by the budget.")
+                   "equilibrium: the mover's view in the last two deals; determinised: sample "
+                   "unknown cards; auto: the best that fits.")
 @click.option("--samples", type=click.IntRange(1), default=1000, show_default=True,
               help="Most determinisations (it stops earlier once the best play is separated at 99%).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Threads for the search (sampling, expectimax's root moves) "
                    "[default: the machine's cores].")
-@click.option("--time", "time_budget", type=click.FloatRange(0, min_open=True), default=10.0,
+@click.option("--time", "time_budget", type=POSITIVE, default=10.0,
               show_default=True, help="Seconds a position may take, whatever the method.")
-@click.option("--memory", "memory_mb", type=click.FloatRange(0, min_open=True), default=2048.0,
+@click.option("--memory", "memory_mb", type=POSITIVE, default=2048.0,
               show_default=True, help="MB the search's tables may take, whatever the method.")
 @click.option("--inference/--no-inference", default=True, show_default=True,
               help="Weigh the determinisations by the other seats' plays this deal (hist=).")
-def solve(files, as_json, method, samples, seed, workers, time_budget, memory_mb,
+def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget, memory_mb,
           inference) -> None:
-    """Evaluate every position line in FILES (`-` for standard input)."""
+    """Evaluate every position line in FILES (`-` for standard input), each
+    as it is read."""
+    if as_json and as_jsonl:
+        raise click.UsageError("--json and --jsonl cannot be given together")
     out = Console(soft_wrap=False)
     err = Console(stderr=True, soft_wrap=True)
     workers = workers or default_workers()
     results, errors = [], []
     failed = mismatch = interrupted = False
     agree = disagree = 0
+    machine = as_json or as_jsonl
+
+    def error(entry: dict, text: str) -> None:
+        nonlocal failed
+        failed = True
+        if as_jsonl:
+            _jsonl(entry)
+        elif as_json:
+            errors.append(entry)
+        else:
+            err.print(Text(text, style="bold red"))
+
     for f in files:
         name = getattr(f, "name", "-")
-        try:
-            text = f.read()
-        except UnicodeDecodeError as e:
-            msg = f"{name}: not UTF-8 text ({e.reason})"
-            errors.append({"file": name, "line": None, "error": msg})
-            err.print(f"[bold red]{msg}[/]", highlight=False)
-            failed = True
-            continue
-        for lineno, item in parse_file(text):
+        name = "-" if name == "<stdin>" else name
+        for lineno, item in parse_lines(f):
             if isinstance(item, NotationError):
-                errors.append({"file": name, "line": lineno, "error": str(item)})
-                failed = True
-                if not as_json:
-                    err.print(f"[bold red]{name}: {item}[/]", highlight=False)
+                error({"file": name, "line": lineno, "error": str(item)}, f"{name}: {item}")
                 continue
             try:
                 with sampling_progress(err, samples) as progress:
@@ -96,24 +122,24 @@ def solve(files, as_json, method, samples, seed, workers, time_budget, memory_mb
                                  inference=inference)
             except (CompileError, ValueError) as e:
                 msg = f"line {lineno}, position: {e}"
-                errors.append({"file": name, "line": lineno, "error": msg})
-                failed = True
-                if not as_json:
-                    err.print(f"[bold red]{name}: {msg}[/]", highlight=False)
+                error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")
                 continue
             except KeyboardInterrupt:
-                err.print("[bold red]interrupted[/]")
+                err.print(Text("interrupted", style="bold red"))
                 interrupted = True
                 break
             checks = verdicts(a)
             agree += sum(1 for _op, ok, _s in checks if ok)
             disagree += sum(1 for _op, ok, _s in checks if not ok)
             mismatch = mismatch or disagree > 0
-            if as_json:
+            if machine:
                 doc = analysis_json(a, lineno)
                 doc["file"] = name
                 doc["suite"] = [{"opcode": op, "agrees": ok, "text": s} for op, ok, s in checks]
-                results.append(doc)
+                if as_jsonl:
+                    _jsonl(doc)
+                else:
+                    results.append(doc)
             else:
                 out.print(analysis_renderable(a, lineno, [s for _op, _ok, s in checks]))
                 out.print()
@@ -125,15 +151,20 @@ def solve(files, as_json, method, samples, seed, workers, time_budget, memory_mb
     if as_json:
         json.dump({"positions": results, "errors": errors}, sys.stdout, indent=2)
         sys.stdout.write("\n")
-    elif agree or disagree:
+    elif (agree or disagree) and not as_jsonl:
         style = "bold red" if disagree else "bold green"
-        out.print(f"[{style}]test suite: {agree} agree, {disagree} disagree[/]")
+        out.print(Text(f"test suite: {agree} agree, {disagree} disagree", style=style))
     if interrupted:
         sys.exit(130)
     if failed:
         sys.exit(1)
     if mismatch:
         sys.exit(3)
+
+
+def _jsonl(doc: dict) -> None:
+    sys.stdout.write(json.dumps(doc) + "\n")
+    sys.stdout.flush()
 
 
 # Teaching puzzles (the commands live in solver/puzzle_cli.py).

@@ -66,13 +66,21 @@ def _write(path: str, text: str) -> None:
 
 
 def _progress(quiet: bool, what: str):
+    """Progress on stderr: on a terminal one line rewritten in place about
+    once a second; elsewhere (a file, a pipe) one line when the work is
+    done; nothing with ``quiet``."""
     if quiet:
         return None
     t0 = time.perf_counter()
     last = [0.0]
+    terminal = sys.stderr.isatty()
 
     def progress(done: int, total: int) -> None:
         now = time.perf_counter()
+        if not terminal:
+            if done == total:
+                click.echo(f"{what} {done}/{total}, {now - t0:.0f} s", err=True)
+            return
         if done == total or now - last[0] >= 1.0:
             last[0] = now
             click.echo(f"\r{what} {done}/{total}, {now - t0:.0f} s", err=True,
@@ -219,6 +227,11 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
     for i, item in enumerate(items, start=1):
         if isinstance(item, RecordError):
             click.echo(f"error: {name}: {item}", err=True)
+            failed = True
+            continue
+        if not item.hands:
+            click.echo(f"error: {name}: game {i} (line {item.line}) has tags but no hand: "
+                       "nothing to annotate", err=True)
             failed = True
             continue
         try:

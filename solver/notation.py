@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
+from typing import Iterator
 
 from .cards import RANK_INDEX, RANKS, SUITS, Card
 from .position import (
@@ -114,6 +115,9 @@ def _card(text: str, field: str) -> Card:
     if m is None or m.group(1).startswith("0"):
         raise NotationError(
             field, f"{text!r} is not a card (a rank 1-7 or 10-12 and an optional suit o, c, e, b)")
+    if len(m.group(1)) > 2:
+        raise NotationError(field, f"rank {m.group(1)[:6]}... does not exist in a Spanish "
+                                   "40-card deck")
     rank = int(m.group(1))
     suit = m.group(2)
     if rank not in RANK_INDEX:
@@ -165,8 +169,15 @@ def _ints(text: str, field: str, players: int) -> tuple[int, ...]:
                    f"got {len(parts)}")
     for part in parts:
         if not _INT_RE.fullmatch(part):
-            raise NotationError(field, f"{part!r} is not a whole number of 0 or more")
+            raise NotationError(field, f"{_short(part)} is not a whole number of 0 or more")
+        if len(part) > 9:
+            raise NotationError(field, f"{_short(part)} is too large (at most 9 digits)")
     return tuple(int(p) for p in parts)
+
+
+def _short(text: str, most: int = 24) -> str:
+    """``repr`` of user text, cut short when long."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + "..."
 
 
 def _declarations(text: str, players: int) -> list[Declaration]:
@@ -723,6 +734,22 @@ def _check_declared(pos: Position, deal_size: int) -> None:
                 raise NotationError(
                     "declared", f"{entry}: {names[decl.seat]} holds three {triple[0]}s "
                                 f"and declares the Tringa only")
+    # the declarations of one rank, with the cards of it in the hands of
+    # seats that did not declare it and in a known stock, fit in 4 cards
+    # (the table and the captured cards may hold the declarers' own plays)
+    for rank in {d.rank for d in pos.declared if d.rank is not None}:
+        claimed = {d.seat: (3 if d.kind == "tringa" else 2)
+                   for d in pos.declared if d.rank == rank}
+        elsewhere = sum(1 for s, hand in enumerate(pos.hands) if s not in claimed
+                        for c in hand if c is not None and c.rank == rank)
+        if pos.stock_kind != "unknown":
+            elsewhere += sum(1 for c in pos.stock if c.rank == rank)
+        if sum(claimed.values()) + elsewhere > 4:
+            what = " and ".join(f"{names[s]} {n}" for s, n in claimed.items())
+            raise NotationError(
+                "declared", f"the declarations need {what} cards of rank {rank}"
+                            + (f" and {elsewhere} more are in other hands or the stock"
+                               if elsewhere else "") + ": a rank has 4 cards")
 
 
 def _check_hist(pos: Position, played: int) -> None:
@@ -878,15 +905,38 @@ def parse_file(text: str) -> list[tuple[int, Position | NotationError]]:
     [(3, '5 1/2 - N taken=20,17 last=S'),
      (4, 'line 4, taken: the table (1), the hands (2), the stock (0) and taken=20,16 make 39 cards, not 40')]
     """
-    out: list[tuple[int, Position | NotationError]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    return list(parse_lines(text.splitlines()))
+
+
+def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
+    """Read position lines one at a time (an iterable of ``str`` or of
+    ``bytes``, such as an open binary file): yields ``(line number,
+    Position or NotationError)`` for every line that is not blank or
+    comment-only, as each is read (so a pipe is answered line by line).
+    A byte-order mark before the first line is skipped; a line that is not
+    UTF-8 is an error of that line alone.
+
+    >>> [(n, type(r).__name__) for n, r in parse_lines([b"\\xef\\xbb\\xbf# x", b"5 \\xff"])]
+    [(2, 'NotationError')]
+    """
+    for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                yield number, NotationError(
+                    "line", f"not UTF-8 text (byte 0x{raw[e.start]:02x} at column "
+                            f"{e.start + 1})", number)
+                continue
+        if number == 1 and raw.startswith("\ufeff"):
+            raw = raw[1:]
+        raw = raw.rstrip("\r\n")
         if _strip_comment(raw).strip() == "":
             continue
         try:
-            out.append((number, parse_position(raw, line=number)))
+            yield number, parse_position(raw, line=number)
         except NotationError as err:
-            out.append((number, err))
-    return out
+            yield number, err
 
 
 loads = parse_position

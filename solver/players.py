@@ -13,8 +13,10 @@ what the seat has seen (and the declarations it heard).
 - :class:`MonteCarloPlayer` (``mc:N``): flat Monte Carlo, as the strongest
   Ronda apps do: for every play, ``N`` random playouts to the end of the
   hand with the hidden cards drawn anew for each; the best average wins.
-- :class:`EnginePlayer` (``engine:K``): our engine,
+- :class:`EnginePlayer` (``engine:K``): our engine as it was,
   :func:`solver.analysis.evaluate` with ``K`` determinisations.
+- :class:`TimedEnginePlayer` (``engine:0.1s``): our engine with a time per
+  decision: inference, the compiled core, the equilibrium where it fits.
 
 Two or four players (the sampler takes two sides); ``random`` plays any
 count. :func:`make_player` reads a spec such as ``engine:50``.
@@ -167,16 +169,60 @@ class EnginePlayer:
         return card_of_rank(view, a.moves[0].rank)
 
 
-PLAYER_KINDS = ("random", "greedy", "mc:N", "engine:K")
+@dataclass
+class TimedEnginePlayer:
+    """Our engine with a time per decision (``engine:0.1s``): in the last two
+    deals of a two-player hand the equilibrium of the deal as this seat
+    sees it (:mod:`solver.engine.view_game`), its mixed policy sampled with
+    the player's RNG; elsewhere :func:`solver.analysis.evaluate` with
+    ``auto`` (determinised search weighted by inference, on one thread)
+    within ``seconds``, the best play (the lowest rank among equal
+    values)."""
+
+    seconds: float = 0.1
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.seconds > 0:
+            raise ValueError("engine needs a positive time per decision")
+        self.name = self.name or f"engine:{self.seconds:g}s"
+
+    def choose(self, view: Position, rng: random.Random) -> Card:
+        """The engine's card for ``view``."""
+        from .engine.compile import CompileError
+        from .engine.view_game import ViewGame, fits
+        from .search.equilibrium import solve
+        hand = {c.index for c in view.hands[view.turn] if c is not None}
+        if len(hand) == 1:
+            return card_of_rank(view, hand.pop())
+        if fits(view):
+            try:
+                policy = solve(ViewGame(view).tree).root_policy
+            except CompileError:
+                policy = {}
+            if policy:
+                ranks = sorted(policy)
+                pick = rng.choices(ranks, weights=[max(0.0, policy[r]) for r in ranks])[0]
+                return card_of_rank(view, pick)
+        a = evaluate(view, method="auto", samples=1_000_000, seed=rng.randrange(1 << 31),
+                     time_budget=self.seconds, workers=1)
+        return card_of_rank(view, a.moves[0].rank)
+
+
+PLAYER_KINDS = ("random", "greedy", "mc:N", "engine:K", "engine:Ts")
 
 
 def make_player(spec: str):
     """A player from its spec: ``random``, ``greedy``, ``mc:N`` (N random
     playouts per play, default 100), ``engine:K`` (K determinisations,
-    default 50). Raises ValueError naming the spec and the kinds."""
+    default 50; the engine of the first sessions), ``engine:Ts`` (T seconds
+    a decision, e.g. ``engine:0.1s``: :class:`TimedEnginePlayer`). Raises
+    ValueError naming the spec and the kinds."""
     kind, colon, arg = spec.strip().partition(":")
     if kind in ("random", "greedy") and not colon:
         return RandomPlayer() if kind == "random" else GreedyPlayer()
+    if kind == "engine" and re.fullmatch(r"[0-9]*\.?[0-9]+s", arg):
+        return TimedEnginePlayer(float(arg[:-1]))
     if kind in ("mc", "engine"):
         if colon and not re.fullmatch(r"[1-9][0-9]*", arg):
             raise ValueError(f"player {spec!r}: {arg!r} is not a whole number of "

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -125,7 +126,7 @@ def check_cmd(files, margin, as_json) -> None:
             failed += 1
             if not as_json:
                 for problem in checked.problems:
-                    err.print(f"[bold red]{name}: line {checked.line}, {problem}[/]",
+                    err.print(Text(f"{name}: line {checked.line}, {problem}", style="bold red"),
                               highlight=False)
     if as_json:
         json.dump({"verified": total - failed, "failed": failed, "margin": margin,
@@ -225,13 +226,13 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
             return "skip"
         if answer in ("h", "hint"):
             themes = pos.opcode("themes") or "no theme given"
-            con.print(f"[yellow]hint: {themes}[/]", highlight=False)
+            con.print(f"[yellow]hint: {escape(themes)}[/]", highlight=False)
             hinted = True
             continue
         try:
             rank = parse_card(answer).rank
         except CardError:
-            con.print(f"[red]{answer!r} is not a card: type a rank such as {ranks[0]}[/]",
+            con.print(f"[red]{escape(repr(answer))} is not a card: type a rank such as {ranks[0]}[/]",
                       highlight=False)
             continue
         if rank not in ranks:

@@ -180,9 +180,9 @@ class GameRecord:
             raise RecordError("Rules", str(err), self.line) from None
         if "Target" in self.tags:
             value = self.tags["Target"]
-            if not re.fullmatch(r"[1-9][0-9]*", value):
-                raise RecordError("Target", f"{value!r} is not a whole number of points",
-                                  self.line)
+            if not re.fullmatch(r"[1-9][0-9]{0,5}", value):
+                raise RecordError("Target", f"{value[:24]!r} is not a whole number of points "
+                                            "(1 to 999999)", self.line)
             rules = rules.with_overrides({"target": value})
         if self.players not in rules.players:
             raise RecordError("Rules", f"{rules.name} is for "
@@ -201,7 +201,7 @@ class GameRecord:
             return None
         k = n_sides(self.players)
         parts = text.split("-")
-        if len(parts) != k or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
+        if len(parts) != k or not all(re.fullmatch(r"[0-9]{1,9}", p) for p in parts):
             raise RecordError(tag, f"expected {k} scores joined by '-' "
                                    f"({'-'.join(side_names(self.players))}), got {text!r}",
                               self.line)
@@ -245,7 +245,7 @@ def _seat(text: str, players: int, where: str, line: int | None) -> int:
 _TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _CARD_RE = re.compile(r"(1[0-2]|[1-7])([oceb]?)")
 _PLAY_RE = re.compile(r"(1[0-2]|[1-7])([oceb]?)(!!|\?\?|!\?|\?!|!|\?)?")
-_ROUND_RE = re.compile(r"([1-9][0-9]*)\.")
+_ROUND_RE = re.compile(r"([1-9][0-9]{0,2})\.")
 _INT_RE = re.compile(r"[1-9][0-9]*")
 
 
@@ -290,9 +290,9 @@ def _card(word: str, where: str, line: int) -> Card:
     m = _CARD_RE.fullmatch(word)
     if m is None:
         digits = re.match(r"[0-9]+", word)
-        if digits and int(digits.group(0)) not in RANK_INDEX:
-            raise RecordError(where, f"rank {digits.group(0)} does not exist in a Spanish "
-                                     f"40-card deck: {word!r}", line)
+        if digits and (len(digits.group(0)) > 2 or int(digits.group(0)) not in RANK_INDEX):
+            raise RecordError(where, f"rank {digits.group(0)[:6]} does not exist in a "
+                                     f"Spanish 40-card deck: {word[:24]!r}", line)
         raise RecordError(where, f"{word!r} is not a card (a rank 1-7 or 10-12 and an "
                                  f"optional suit {', '.join(SUITS)})", line)
     return Card(int(m.group(1)), m.group(2) or None)
@@ -453,7 +453,10 @@ class _Reader:
 def parse_games(text: str) -> list[GameRecord | RecordError]:
     """Every game of a file (a new game starts at a tag after movetext),
     each read and checked by :func:`check`; errors are collected, not
-    raised. An unreadable token stops the rest of its game."""
+    raised. An unreadable token stops the rest of its game. A byte-order
+    mark at the start is skipped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     try:
         toks = list(_tokens(text))
     except RecordError as err:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.panel import Panel
 from rich.table import Table
@@ -85,7 +86,7 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str]) -> Group:
     title = f"line {line}"
     name = pos.opcode("id")
     if name:
-        title += f"  {name}"
+        title += f"  {escape(name)}"
     title += f"  ·  {pos.seat_name(pos.turn)} to play"
     parts = [position_panel(pos, title), analysis_table(a)]
     best = ", ".join(a.best)

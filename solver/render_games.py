@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.console import Group
 from rich.table import Table
+from rich.markup import escape
 from rich.text import Text
 
 from .annotate import Annotation
@@ -69,7 +70,7 @@ def summary_table(an: Annotation) -> Table:
         t.add_column(col, justify="left" if col in ("seat", "player") else "right")
     se = an.luck_stderr()
     for row in an.summary():
-        t.add_row(row["seat"], row["player"], str(row["plays"]),
+        t.add_row(row["seat"], Text(row["player"]), str(row["plays"]),
                   f"{row['?!']} {row['?']} {row['??']}", str(row["match"]),
                   f"{row['total_loss']:.1f}", f"{row['average_loss']:.2f}",
                   str(row["points"]), f"{row['luck']:+.1f}±{se:.1f}" if an.luck else "-")
@@ -84,7 +85,8 @@ def summary_table(an: Annotation) -> Table:
 
 def arena_table(s: dict) -> Table:
     """The arena summary (see :meth:`solver.arena.ArenaResult.summary`)."""
-    t = Table(title=f"arena: {s['a']} (A) v {s['b']} (B), {s['rules']}, {s['players']} players, "
+    t = Table(title=f"arena: {escape(s['a'])} (A) v {escape(s['b'])} (B), {s['rules']}, "
+                    f"{s['players']} players, "
                     f"{s['pairs']} seat-swapped pairs = {s['hands']} hands (seed {s['seed']})",
               title_justify="left", show_edge=False, header_style="bold")
     t.add_column("measure")
@@ -107,6 +109,6 @@ def play_table(rows: list[dict]) -> Table:
     for col in ("player", "games", "won", "hands", "points per hand"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for r in rows:
-        t.add_row(r["player"], str(r["games"]), str(r["won"]), str(r["hands"]),
+        t.add_row(Text(r["player"]), str(r["games"]), str(r["won"]), str(r["hands"]),
                   f"{r['points_per_hand']:.2f} ± {r['ci95']:.2f}")
     return t

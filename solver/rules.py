@@ -143,12 +143,27 @@ def _parse_value(key: str, text: str) -> object:
                 return False
             raise ValueError
         if kind == "int":
-            return int(text)
+            return _small(key, text)
         if kind.startswith("tuple"):
-            return tuple(int(v) for v in text.split(","))
+            return tuple(_small(key, v) for v in text.split(","))
         return text
     except ValueError:
-        raise RulesError(f"parameter {key} cannot be {text!r}") from None
+        shown = repr(text) if len(text) <= 24 else repr(text[:24]) + "..."
+        raise RulesError(f"parameter {key} cannot be {shown}") from None
+
+
+#: the largest rule value (points, a target): the compiled core works on
+#: int64 half-points, and no rule page uses more than a few hundred
+MAX_RULE_VALUE = 100_000
+
+
+def _small(key: str, text: str) -> int:
+    if len(text.strip().lstrip("+-")) > 6:
+        raise ValueError
+    v = int(text)
+    if abs(v) > MAX_RULE_VALUE:
+        raise ValueError
+    return v
 
 
 PRESETS: dict[str, Rules] = {

@@ -443,6 +443,17 @@ def positions(draw: st.DrawFn) -> Position:
         last = None
 
     declared = []
+    claimed = {r: 0 for r in RANKS}     # cards of a rank the declarations need
+
+    def fits(seat: int, r: int, need: int) -> bool:
+        # a rank has 4 cards: the declarations of it, and its cards in the
+        # other hands and a known stock
+        elsewhere = sum(1 for s, h in enumerate(hands) if s != seat
+                        for c in h if c is not None and c.rank == r)
+        if stock_kind != "unknown":
+            elsewhere += sum(1 for c in stock if c.rank == r)
+        return claimed[r] + need + elsewhere <= 4
+
     if rules.ronda > 0:
         for seat, hand in enumerate(hands):
             have = {r: sum(1 for c in hand if c is not None and c.rank == r) for r in RANKS}
@@ -451,11 +462,18 @@ def positions(draw: st.DrawFn) -> Position:
             options: list[Declaration] = []
             for r in RANKS:
                 if have[r] + free >= 2 and not triple:
-                    options += [Declaration(seat, "ronda", r), Declaration(seat, "ronda")]
+                    options.append(Declaration(seat, "ronda"))
+                    if fits(seat, r, 2):
+                        options.append(Declaration(seat, "ronda", r))
                 if have[r] + free >= 3 and rules.tringa > 0:
-                    options += [Declaration(seat, "tringa", r), Declaration(seat, "tringa")]
+                    options.append(Declaration(seat, "tringa"))
+                    if fits(seat, r, 3):
+                        options.append(Declaration(seat, "tringa", r))
             if options and draw(st.booleans()):
-                declared.append(draw(st.sampled_from(options)))
+                d = draw(st.sampled_from(options))
+                declared.append(d)
+                if d.rank is not None:
+                    claimed[d.rank] += 3 if d.kind == "tringa" else 2
 
     ops: list[tuple[str, str]] = []
     known = [c for c in hands[mover] if c is not None]

@@ -31,7 +31,7 @@ def test_specs():
     assert make_player("mc").playouts == 100
     assert make_player("greedy").name == "greedy"
     with pytest.raises(ValueError, match=r"unknown player 'foo' \(kinds: random, greedy, "
-                                         r"mc:N, engine:K\)"):
+                                         r"mc:N, engine:K, engine:Ts\)"):
         make_player("foo")
     with pytest.raises(ValueError, match="'x' is not a whole number of playouts"):
         make_player("mc:x")
@@ -79,3 +79,18 @@ def test_players_play_from_their_hand_only():
     for player in (RandomPlayer(), GreedyPlayer(), MonteCarloPlayer(3), EnginePlayer(2)):
         for seed in range(3):
             assert player.choose(view, random.Random(seed)) in hs.hands[0]
+
+
+def test_timed_engine_spec_and_play():
+    from solver.players import TimedEnginePlayer
+    p = make_player("engine:0.05s")
+    assert isinstance(p, TimedEnginePlayer) and p.seconds == 0.05 and p.name == "engine:0.05s"
+    with pytest.raises(ValueError):
+        make_player("engine:0s")
+    with pytest.raises(ValueError):
+        make_player("engine:fast")
+    # it plays a legal card, in the last two deals too (the equilibrium)
+    from solver.match import play_match
+    from solver.rules import PRESETS
+    log = play_match(PRESETS["lmodire"], [p, make_player("greedy")], seed=2, max_hands=1)
+    assert log.hands

@@ -123,7 +123,7 @@ def test_several_games_in_one_file(engine_game):
      "line 8, hand 1, table: the opening table 1o.4c.5e.11b breaks table_rule=distinct "
      "(4 different ranks, no two consecutive)"),
     ("{takes the 4}", "{takes the 4", "line 10, syntax: a comment '{' is not closed by '}'"),
-    ('[Target "41"]', '[Target "x"]', "line 1, Target: 'x' is not a whole number of points"),
+    ('[Target "41"]', '[Target "x"]', "line 1, Target: 'x' is not a whole number of points (1 to 999999)"),
     ('[Dealer "N"]', '[Dealer "N"]\n[Result "3-1"]',
      'line 1, Result: the match is not over (score 1-0); write "*"'),
     ("{takes the 4}", "{takes the 4} foo", "line 10, hand 1, deal 1, play 3: unexpected 'foo' "

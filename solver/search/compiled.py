@@ -586,6 +586,15 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
             if deadline is not None and time.monotonic() >= deadline:
                 stopped = "time"
                 break
+        if not rows and not partial:
+            # the budget ended before one sample: one is still needed for an
+            # answer (a whole hand solves in about a millisecond)
+            vals, nds, ok, drawn = sampler.solve([0], seed, None)
+            if ok[0] == 1:
+                rows.extend(vals)
+                if weigh is not None:
+                    weights.extend(weigh(h) for h in drawn)
+                nodes += int(nds.sum())
     finally:
         sampler.close()
     if not rows:

@@ -1,0 +1,141 @@
+"""Bad input never costs a traceback or the other lines: each kind found
+by fuzzing is a one-line located error (issue 10), and input is answered
+line by line."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.notation import NotationError, parse_lines, parse_position
+from solver.record import RecordError, parse_games
+
+GOOD = "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"
+BIG = "1" * 4301
+
+
+def run(args, stdin: bytes | str = b""):
+    r = CliRunner().invoke(main, args, input=stdin)
+    return r.exit_code, r.output
+
+
+@pytest.mark.parametrize("bad,field", [
+    (f"{BIG} -/- - S", "table"),
+    (f"1.7 7.7.2/7.12 - S prev=7 taken={BIG},18 last=N", "taken"),
+    (f"{GOOD} missa=1{'0' * 308}", "missa"),
+    (f"{GOOD} target={BIG}", "target"),
+    ("5[/] 1/2 - S", "table"),
+])
+def test_bad_lines_are_one_located_error_and_the_rest_is_evaluated(bad, field):
+    code, out = run(["--json", "-"], f"{bad}\n{GOOD}\n")
+    doc = json.loads(out)
+    assert code == 1
+    assert len(doc["errors"]) == 1 and doc["errors"][0]["line"] == 1
+    assert f"line 1, {field}:" in doc["errors"][0]["error"]
+    assert len(doc["errors"][0]["error"]) < 200
+    assert [p["line"] for p in doc["positions"]] == [2]
+
+
+def test_user_text_prints_literally():
+    code, out = run(["-"], f'{GOOD} ; id "[/] [bold]x"\n5[/] 1/2 - S\n')
+    assert code == 1
+    assert "[/] [bold]x" in out
+
+
+def test_byte_order_mark_and_a_bad_byte():
+    data = b"\xef\xbb\xbf" + GOOD.encode() + b"\n\xff\xfe nonsense\n" + GOOD.encode() + b"\n"
+    code, out = run(["--json", "-"], data)
+    doc = json.loads(out)
+    assert [p["line"] for p in doc["positions"]] == [1, 3]
+    assert doc["errors"][0]["line"] == 2 and "not UTF-8" in doc["errors"][0]["error"]
+    assert [n for n, _ in parse_lines(["\ufeff" + GOOD])] == [1]
+
+
+def test_nan_and_infinite_budgets_are_refused():
+    for opt in ("--time", "--memory"):
+        for value in ("nan", "inf", "-1"):
+            code, out = run([opt, value, "-"], GOOD + "\n")
+            assert code == 2, (opt, value)
+
+
+def test_lines_are_answered_as_they_arrive():
+    """With a pipe kept open, the first line's answer comes before end of
+    input (--jsonl streams one object a line)."""
+    proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "--jsonl", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            cwd=Path(__file__).resolve().parent.parent)
+    try:
+        proc.stdin.write((GOOD + "\n").encode())
+        proc.stdin.flush()
+        ready, _, _ = select.select([proc.stdout], [], [], 60)
+        assert ready, "no answer before the end of input"
+        first = json.loads(proc.stdout.readline())
+        assert first["line"] == 1 and first["best"] == ["7"]
+        proc.stdin.close()
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_json_and_jsonl_together_is_a_usage_error():
+    assert run(["--json", "--jsonl", "-"], GOOD)[0] == 2
+
+
+RECORD = Path(__file__).resolve().parent.parent / "positions/games/engine-v-greedy.txt"
+
+
+def test_records_with_a_byte_order_mark_read_as_one_game():
+    games = parse_games("\ufeff" + RECORD.read_text())
+    assert len(games) == 1 and not isinstance(games[0], RecordError)
+
+
+@pytest.mark.parametrize("edit", [
+    lambda t: t.replace("1. 4o 4b", f"1. {BIG} 4b", 1),
+    lambda t: t.replace("1. 4o 4b", f"{BIG}. 4o 4b", 1),
+    lambda t: t.replace('[Target "41"]', f'[Target "{BIG}"]', 1),
+])
+def test_huge_numbers_in_records_are_record_errors(edit):
+    items = parse_games(edit(RECORD.read_text()))
+    assert isinstance(items[0], RecordError)
+    assert len(str(items[0])) < 200
+
+
+def test_a_record_without_hands_is_refused(tmp_path):
+    f = tmp_path / "empty.txt"
+    f.write_text('[Event "x"]\n[Dealer "N"]\n')
+    code, out = run(["annotate", "-q", str(f)])
+    assert code == 1 and "nothing to annotate" in out
+
+
+def test_annotate_progress_is_a_line_a_game_off_a_terminal():
+    env = dict(os.environ)
+    r = subprocess.run([sys.executable, "-m", "solver.cli", "annotate", "--luck-samples", "0",
+                        "--samples", "4", str(RECORD)], capture_output=True, text=True,
+                       cwd=Path(__file__).resolve().parent.parent, env=env, timeout=300)
+    assert r.returncode == 0
+    lines = [l for l in r.stderr.splitlines() if "evaluations" in l]
+    assert len(lines) == 1 and "\r" not in r.stderr
+
+
+def test_the_parser_refuses_what_it_should():
+    with pytest.raises(NotationError):
+        parse_position(f"{GOOD} score=1,{BIG}")
+
+
+@pytest.mark.parametrize("line,message", [
+    ("1.3.10.12 ?.?.?/?.?.? ? S declared=S:tringa5,N:tringa5", "S 3 and N 3 cards of rank 5"),
+    ("1.3.10.12 5.?.?/?.?.? ? S declared=N:tringa7,S:ronda7", "N 3 and S 2 cards of rank 7"),
+    ("1.3.10.12 5.5.?/?.?.? ? S declared=N:tringa5", "need N 3 cards of rank 5 and 2 more"),
+])
+def test_impossible_declarations_are_refused_by_the_parser(line, message):
+    with pytest.raises(NotationError, match=message):
+        parse_position(line)
