@@ -29,6 +29,7 @@ from .engine.view_game import ViewGame
 from .engine.view_game import fits as view_game_fits
 from .inference import Evidence
 from .engine.tables import core_state, params
+from .notation import unwritten_piles
 from .position import Position
 from .search.compiled import (Budget, SearchAborted, Searcher, determinised,
                               ensure_compiled)
@@ -239,6 +240,17 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
+    a = _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z,
+                  min_samples, progress, inference)
+    missing = unwritten_piles(pos)
+    if missing:
+        a.note += (f"; taken= not given ({missing} cards in piles not written): the values "
+                   "count only the cards still to be won")
+    return a
+
+
+def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, min_samples,
+              progress, inference) -> Analysis:
     budget = Budget(time_budget, memory_mb)
     t0 = time.perf_counter()
     ensure_compiled()

@@ -566,7 +566,16 @@ def _check_deck(pos: Position) -> int:
     else:
         stock_n = len(pos.stock)
         total = held + stock_n + taken_sum
-        if total != _DECK:
+        hidden = any(c is None for h in pos.hands for c in h)
+        if pos.taken is None and total < _DECK and not hidden:
+            pass    # the rest is in piles not written: values count the cards left
+        elif total != _DECK:
+            if pos.taken is None and total < _DECK:
+                raise NotationError(
+                    "taken", f"the table ({len(pos.table)}), the hands ({in_hands}) and the "
+                             f"stock ({stock_n}) make {total} cards: with a hidden card, "
+                             "taken= (and gone=) must say where the other "
+                             f"{_DECK - total} are")
             raise NotationError(
                 "taken", f"the table ({len(pos.table)}), the hands ({in_hands}), "
                          f"the stock ({stock_n}) and {taken_desc} make {total} cards, not 40")
@@ -622,6 +631,18 @@ def _check_hand_sizes(pos: Position, stock_n: int) -> int:
     return deal_size
 
 
+def unwritten_piles(pos: Position) -> int:
+    """Cards a line leaves out because its piles are not written (no
+    ``taken=``, every hand known, fewer than 40 cards): its values then
+    count only the cards still to be won (each play's value shifted by the
+    same amount; the best plays are the same)."""
+    if pos.taken is not None or pos.stock_kind == "unknown":
+        return 0
+    if any(c is None for h in pos.hands for c in h):
+        return 0
+    return _DECK - len(pos.table) - sum(len(h) for h in pos.hands) - len(pos.stock)
+
+
 def _check_last(pos: Position) -> None:
     """Captures need ``last=``, and the last capturer's side has a pile."""
     p = pos.players
@@ -632,6 +653,8 @@ def _check_last(pos: Position) -> None:
             "taken", "cards were taken, so last= (the side that captured last) is needed")
     if pos.last is not None and piles[side_of(pos.last, p)] == 0:
         if pos.taken is None:
+            if unwritten_piles(pos):
+                return      # the piles are not written: any side may have captured
             raise NotationError(
                 "last", f"last={names[pos.last]} but taken= is absent (nobody has captured)")
         raise NotationError(

@@ -12,11 +12,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 from click.testing import CliRunner
 
+from fractions import Fraction
+
+from solver.analysis import evaluate
 from solver.cli import main
 from solver.notation import NotationError, parse_lines, parse_position
+from solver.position import side_of
 from solver.record import RecordError, parse_games
+
+from test_properties import LINE_CASES, position_line
 
 GOOD = "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"
 BIG = "1" * 4301
@@ -139,3 +146,43 @@ def test_the_parser_refuses_what_it_should():
 def test_impossible_declarations_are_refused_by_the_parser(line, message):
     with pytest.raises(NotationError, match=message):
         parse_position(line)
+
+
+def _without_taken(line: str) -> str:
+    return " ".join(w for w in line.split() if not w.startswith("taken="))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 10**9), LINE_CASES)
+def test_taken_may_be_omitted_and_only_shifts_the_values(seed, case):
+    """Without ``taken=`` (every card known), each play's value is shifted
+    by the same amount, half the difference of the piles left out (each
+    card won is half a point of the card count), and the best plays are
+    the same; the note says the values count only the cards left."""
+    preset, players = case
+    line = position_line(seed, preset, players)
+    try:
+        full = parse_position(line)
+    except NotationError:
+        assume(False)       # the random position breaks a notation check (as in test_properties)
+    assume(full.taken is not None and sum(full.taken) > 0)
+    short = parse_position(_without_taken(line))
+    assert short.taken is None
+    a, b = evaluate(full, method="exact"), evaluate(short, method="exact")
+    side = side_of(full.turn, full.players)
+    shift = Fraction(full.taken[side] - full.taken[1 - side], 2)
+    va = {m.move: Fraction(m.value).limit_denominator(64) for m in a.moves}
+    vb = {m.move: Fraction(m.value).limit_denominator(64) for m in b.moves}
+    assert va.keys() == vb.keys()
+    assert all(va[m] - vb[m] == shift for m in va)
+    assert a.best == b.best
+    assert "taken= not given" in b.note and "taken= not given" not in a.note
+
+
+def test_taken_may_be_omitted_only_when_every_card_is_known():
+    # a hidden hand without taken=: the line must say where the other cards are
+    with pytest.raises(NotationError, match="with a hidden card"):
+        parse_position("1.7 7.7.2/?.? 3.4.5 S")
+    # the rule page's example, as typed: no piles
+    code, out = run(["-"], "5.6 5.7/3.3 - S\n")
+    assert code == 0 and "taken= not given (34 cards" in out

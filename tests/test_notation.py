@@ -228,9 +228,9 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12/1.1.2 ? S rules=french players=2,4",
      "players: players=2,4 does not allow 3 players"),
     # the 40 cards, the stock, taken and gone
-    ("1.3.5.11 2.2.7/4.6.12 1.2 S",
-     "taken: the table (4), the hands (6), the stock (2) and taken 0 (taken= absent) "
-     "make 12 cards, not 40"),
+    ("1.3.5.11 2.2.7/?.?.? 1.2 S",
+     "taken: the table (4), the hands (6) and the stock (2) make 12 cards: with a hidden "
+     "card, taken= (and gone=) must say where the other 28 are"),
     ("5 1/2.3 - N taken=20,15 last=S",
      "taken: the table (1), the hands (3), the stock (0) and taken=20,15 make 39 cards, not 40"),
     ("5 7/1 1.2.3 S taken=20,14 last=S",
