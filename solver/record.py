@@ -631,6 +631,47 @@ class Replay:
                 out.append(None)
         return out
 
+    def _check_cards(self, h: int, hand: HandRecord, leader: int) -> None:
+        """Refuse a suited card seen twice or a fifth card of a rank in hand
+        ``h``, at the line and play that brings it (the deal line when the
+        deal's hands are written there), naming where it was first seen.
+
+        Raises:
+            RecordError: located at the offending card's line.
+        """
+        p = self.players
+        seen_suited: dict[Card, str] = {}
+        count = [0] * len(RANK_INDEX)
+        first_of_rank: dict[int, str] = {}
+
+        def see(card: Card, where: str, line: int | None, whose: str) -> None:
+            if card.suit and card in seen_suited:
+                raise RecordError(where, f"{whose}{card} was already seen in this hand "
+                                  f"({seen_suited[card]})", line)
+            if count[card.index] >= 4:
+                raise RecordError(where, f"{whose}{card} is a fifth card of rank {card.rank} "
+                                  f"(a deck has 4; the first is in {first_of_rank[card.index]})",
+                                  line)
+            count[card.index] += 1
+            first_of_rank.setdefault(card.index, where)
+            if card.suit:
+                seen_suited[card] = where
+
+        for c in hand.table:
+            see(c, f"hand {h}, table", hand.line, "the table's ")
+        for d, deal in enumerate(hand.deals, start=1):
+            if deal.hands is not None:
+                for s, cards in enumerate(deal.hands):
+                    for c in cards:
+                        see(c, f"hand {h}, deal {d}", deal.line, f"{self.names[s]}'s ")
+                continue
+            for k, play in enumerate(deal.plays, start=1):
+                seat = (leader + k - 1) % p
+                see(play.card, f"hand {h}, deal {d}, play {k}", play.line,
+                    f"{self.names[seat]}'s play ")
+        for c in hand.undealt or ():
+            see(c, f"hand {h}, undealt", hand.line, "undealt ")
+
     def __iter__(self) -> Iterator[Step]:
         g = self.game
         rules, p = self.rules, self.players
@@ -644,6 +685,7 @@ class Replay:
             if hand.dealer is not None:
                 dealer = hand.dealer
             leader = (dealer + 1) % p
+            self._check_cards(h, hand, leader)
             deal_hands = self._deal_hands(h, hand, leader)
             stock: list[Card] | None = None
             if all(x is not None for x in deal_hands):

@@ -186,3 +186,38 @@ def test_taken_may_be_omitted_only_when_every_card_is_known():
     # the rule page's example, as typed: no piles
     code, out = run(["-"], "5.6 5.7/3.3 - S\n")
     assert code == 0 and "taken= not given (34 cards" in out
+
+
+def _hand_one_from_plays() -> str:
+    """Hand 1 of engine-v-greedy.txt with its deals' hands left for the
+    plays to show (so the stock is gathered from the plays)."""
+    lines = Path("positions/games/engine-v-greedy.txt").read_text().splitlines()
+    tags = [x for x in lines[:10] if not x.startswith(("[Result", "[Winner"))]
+    body = [("deal " + x.split()[1]) if x.startswith("deal ") else x for x in lines[10:35]]
+    return "\n".join(tags + body) + "\n"
+
+
+@pytest.mark.parametrize("old,new,where,message", [
+    # a suited card twice: N's last play repeats its 12o of round 2
+    ("3. 11b 12b", "3. 11b 12o", "hand 1, deal 6, play 6",
+     "N's play 12o was already seen in this hand (hand 1, deal 1, play 4)"),
+    # a fifth 12: the table holds one, the plays bring four more
+    ("1. 5c 5o", "1. 5c 12", "hand 1, deal 3, play 2", None),
+    # a card of the opening table played again
+    ("1. 4o 4b", "1. 4o 10o", "hand 1, deal 1, play 2",
+     "N's play 10o was already seen in this hand (hand 1, table)"),
+])
+def test_a_card_seen_twice_is_reported_at_the_play_that_holds_it(old, new, where, message):
+    text = _hand_one_from_plays()
+    assert old in text
+    bad = text.replace(old, new, 1)
+    if message is None:     # a fifth 12: also make the last 12 unsuited, at deal 6
+        bad = bad.replace("3. 11b 12b", "3. 11b 12", 1)
+        where, message = ("hand 1, deal 6, play 6",
+                          "N's play 12 is a fifth card of rank 12 (a deck has 4; "
+                          "the first is in hand 1, table)")
+    lineno = next(i for i, x in enumerate(bad.splitlines(), 1)
+                  if x == (new if "fifth" not in message else "3. 11b 12"))
+    [err] = parse_games(bad)
+    assert isinstance(err, RecordError)
+    assert str(err) == f"line {lineno}, {where}: {message}"

@@ -135,7 +135,7 @@ def test_several_games_in_one_file(engine_game):
     ("hand 1 dealer N", "hand 2 dealer N",
      "line 8, hand 1: hands are numbered from 1 in order: expected hand 1, got '2'"),
     ("deal 1 S 2o.2c.7e N 4o.6o.12b", "deal 1 S 2o.2c.7e N 4o.6o.11b",
-     "line 9, hand 1, deal 1: 11b in N's hand was already seen in this hand"),
+     "line 9, hand 1, deal 1: N's 11b was already seen in this hand (hand 1, table)"),
 ])
 def test_errors_name_the_line_and_the_play(old, new, message):
     assert old in SAMPLE
