@@ -198,7 +198,7 @@ class TimedEnginePlayer:
         if fits(view):
             try:
                 policy = solve(ViewGame(view).tree).root_policy
-            except CompileError:
+            except (CompileError, RuntimeError):   # too big, or no LP solver succeeded
                 policy = {}
             if policy:
                 ranks = sorted(policy)

@@ -16,6 +16,7 @@ from solver.notation import format_position, parse_position
 from solver.players import GreedyPlayer
 from solver.rules import PRESETS
 from solver.search.compiled import ensure_compiled
+from solver.search import equilibrium
 from solver.search.equilibrium import Node, brute_force_value, solve, solve_root_moves
 
 ensure_compiled()
@@ -151,3 +152,27 @@ def test_auto_picks_the_equilibrium_in_the_last_two_deals():
     # and not earlier in the hand
     early = "1.3.10.12 2.2.7/?.?.? ? S"
     assert evaluate(parse_position(early), samples=40, time_budget=5).method == "determinised"
+
+
+#: a deal of the arena (engine:0.05s v greedy, pair 250-300) whose LP GLOP's
+#: presolve called unbounded (status 3); it is bounded (every leaf is finite)
+GLOP_PRESOLVE_FAILS = (
+    "1e.11c.10b.5o 7c.11e.11b/?.?.? ? S dealer=N score=3,3 taken=13,11 last=S "
+    "gone=6e.6o.2b.2e.7o.7b.10c.12e.12o.4e.6c.4c.5c.1b.2o.4o.3e.1o.10e.11o.12c.10o.3b.3c "
+    "declared=S:ronda11 hist=1e.11c.10b.5o:-")
+
+
+def test_a_presolve_failure_falls_back_and_agrees_with_pdlp(monkeypatch):
+    root = ViewGame(parse_position(GLOP_PRESOLVE_FAILS)).tree
+    monkeypatch.setattr(equilibrium, "LP_ATTEMPTS", (("GLOP", ""),))
+    with pytest.raises(RuntimeError, match="GLOP default: 3"):
+        equilibrium.solve(root)
+    monkeypatch.undo()
+    sol, values = equilibrium.solve_root_moves(root)
+    # PDLP (a first-order primal-dual method, no presolve shared with GLOP)
+    monkeypatch.setattr(equilibrium, "LP_ATTEMPTS", (("PDLP", ""),))
+    sol2, values2 = equilibrium.solve_root_moves(root)
+    assert sol.value == pytest.approx(sol2.value, abs=1e-5)
+    assert values.keys() == values2.keys()
+    assert all(values[m] == pytest.approx(values2[m], abs=1e-5) for m in values)
+    assert sol.value == pytest.approx(max(values.values()), abs=1e-9)
