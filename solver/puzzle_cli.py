@@ -107,8 +107,11 @@ def generate_cmd(theme, count, seed, output, force, source, margin, level, rules
               help="Points the best play must beat every other play by.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
 def check_cmd(files, margin, as_json) -> None:
-    """Re-verify every puzzle line of FILES with the exact method: one best
-    play, its value, the margin, the themes, the level, the line."""
+    """Re-verify every line of FILES that names a best play (bm) with the
+    exact method: one best play, beating every other by the margin; and
+    its value, margin, themes, level and line when the line gives them. A
+    plain line (a teacher's own position with bm, maybe v) is verified the
+    same way, and the themes the engine finds are printed."""
     out = Console(soft_wrap=True)
     err = Console(stderr=True, soft_wrap=True)
     total = failed = 0
@@ -117,11 +120,21 @@ def check_cmd(files, margin, as_json) -> None:
         name = getattr(f, "name", "-")
         for checked in check_text(f.read(), margin):
             total += 1
+            found = checked.found
             doc.append({"file": name, "line": checked.line, "id": checked.id,
                         "ok": checked.ok,
                         "problems": [{"field": p.field, "problem": p.problem}
-                                     for p in checked.problems]})
+                                     for p in checked.problems],
+                        "found": None if found is None else {
+                            "best": found.best, "value": found.value,
+                            "margin": found.margin, "themes": found.themes,
+                            "level": found.level, "pv": found.pv}})
             if checked.ok:
+                if not as_json and found is not None and checked.plain:
+                    themes = " ".join(found.themes) or "none"
+                    out.print(Text(f"{name}: line {checked.line}: verified: {found.best} "
+                                   f"({found.value:+g}, by {found.margin:g}); themes found: "
+                                   f"{themes}; level {found.level}"), highlight=False)
                 continue
             failed += 1
             if not as_json:
@@ -134,7 +147,7 @@ def check_cmd(files, margin, as_json) -> None:
         sys.stdout.write("\n")
     else:
         style = "bold red" if failed else "bold green"
-        out.print(f"[{style}]{total - failed} of {total} puzzles verified (exact)"
+        out.print(f"[{style}]{total - failed} of {total} lines verified (exact)"
                   + (f", {failed} failed" if failed else "") + "[/]", highlight=False)
     if failed:
         sys.exit(1)

@@ -410,30 +410,39 @@ class Problem:
 
 def check(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Problem]:
     """Re-verify a puzzle line with the exact method; the list of problems
-    (empty: verified).
+    (empty: verified). See :func:`verify`, which also returns what the
+    engine finds."""
+    return verify(pos, margin)[0]
 
-    Checks, in order: ``bm`` and ``v`` present; every card known; the exact
+
+def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem], "Puzzle | None"]:
+    """Re-verify a line that names a best play (``bm``) with the exact
+    method: ``(problems, found)``; no problem means verified, ``found`` is
+    the engine's examination (themes, level, value, margin, pv) or None when
+    the position could not be searched.
+
+    Checks, in order: ``bm`` present; every card known; the exact
     evaluation (:func:`solver.analysis.evaluate`, ``method="exact"``) has
-    one best play, ``bm``, of value ``v``, beating every other play by at
-    least ``margin`` points; then each of ``margin``, ``themes``,
-    ``level``, ``depth``, ``method``, ``pv`` when present equals what the
-    engine computes now (``themes`` must be present and non-empty)."""
+    one best play, ``bm``, beating every other play by at least ``margin``
+    points; then each of ``v``, ``margin``, ``themes``, ``level``,
+    ``depth``, ``method``, ``pv`` when present equals what the engine
+    computes now. A plain line (a teacher's ``bm``, with or without ``v``
+    and no ``themes``) is verified the same way; the themes the engine
+    finds are in ``found``."""
     problems: list[Problem] = []
     bm, v = pos.opcode("bm"), pos.opcode("v")
     if bm is None:
         problems.append(Problem("bm", "missing: a puzzle names its one best play"))
-    if v is None:
-        problems.append(Problem("v", "missing: a puzzle gives the best play's value"))
     if not is_perfect_information(pos):
         problems.append(Problem("position", "the exact method needs every card known "
                                              "(known stock order, no '?')"))
     if problems:
-        return problems
+        return problems, None
     try:
         a = evaluate(pos, method="exact")
         p = examine(pos)
     except (CompileError, NotAPuzzle, ValueError) as e:
-        return [Problem("position", str(e))]
+        return [Problem("position", str(e))], None
     top = a.moves[0]
     second = a.moves[1] if len(a.moves) > 1 else None
     if len(a.best) > 1:
@@ -442,7 +451,7 @@ def check(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Problem]:
         problems.append(Problem("bm", f"the best play is {top.move} ({top.value:+g}), "
                                       f"not {bm} ({_value_of(a, bm)})"))
     try:
-        if abs(float(v) - a.value) > 1e-9:
+        if v is not None and abs(float(v) - a.value) > 1e-9:
             problems.append(Problem("v", f"the value is {a.value:+g}, not {v}"))
     except ValueError:
         problems.append(Problem("v", f"not a number: {v!r}"))
@@ -460,8 +469,6 @@ def check(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Problem]:
     computed = {"margin": _num(p.margin) if p.margin is not None else None,
                 "themes": " ".join(p.themes), "level": str(p.level),
                 "depth": str(p.depth), "method": "exact", "pv": " ".join(p.pv)}
-    if recorded["themes"] is None or not recorded["themes"].strip():
-        problems.append(Problem("themes", "missing: a puzzle names at least one theme"))
     for name, want in computed.items():
         have = recorded[name]
         if have is None:
@@ -480,7 +487,7 @@ def check(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Problem]:
     if unknown:
         problems.append(Problem("themes", f"unknown theme {unknown[0]!r} "
                                           f"(themes: {', '.join(THEMES)})"))
-    return problems
+    return problems, p
 
 
 def _rank(card_text: str) -> int:
@@ -507,6 +514,9 @@ class CheckedLine:
     line: int
     id: str | None
     problems: list[Problem]
+    found: "Puzzle | None" = None
+    plain: bool = False
+
 
     @property
     def ok(self) -> bool:
@@ -522,7 +532,9 @@ def check_text(text: str, margin: float = DEFAULT_MARGIN) -> list[CheckedLine]:
         if isinstance(item, NotationError):
             out.append(CheckedLine(lineno, None, [Problem(item.field, item.problem)]))
             continue
-        out.append(CheckedLine(lineno, item.opcode("id"), check(item, margin)))
+        problems, found = verify(item, margin)
+        out.append(CheckedLine(lineno, item.opcode("id"), problems, found,
+                               plain=not (item.opcode("themes") or "").strip()))
     return out
 
 

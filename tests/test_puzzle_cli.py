@@ -3,6 +3,7 @@ sheet, and the shipped sets."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def test_generate_writes_verified_puzzles_and_refuses_to_overwrite(tmp_path):
              "-o", str(out), "--force"])
     assert r.exit_code == 0
     r = run(["puzzles", "check", str(out)])
-    assert r.exit_code == 0 and "2 of 2 puzzles verified" in r.stdout
+    assert r.exit_code == 0 and "2 of 2 lines verified" in r.stdout
 
 
 def test_generate_mined_to_stdout():
@@ -66,7 +67,7 @@ def test_check_fails_with_one_line_errors(tmp_path, puzzle_file):
         f"{bad}: line 2, bm: the best play is 2 (+4), not 4 (-1)",
         f"{bad}: line 4, hands: rank 8 does not exist in a Spanish 40-card deck",
     ]
-    assert "3 of 5 puzzles verified (exact), 2 failed" in r.stdout
+    assert "3 of 5 lines verified (exact), 2 failed" in r.stdout
     assert "Traceback" not in r.output
 
 
@@ -133,3 +134,38 @@ def test_check_json(tmp_path, puzzle_file):
     assert r.exit_code == 1
     doc = json.loads(r.stdout)
     assert doc["lines"][0]["problems"] == [{"field": "v", "problem": "the value is +4, not 3"}]
+
+
+def _plain(line: str, keep: tuple[str, ...]) -> str:
+    """A shipped puzzle line cut down to its position and the ``keep``
+    opcodes, as a teacher would write it."""
+    pos, *ops = [x.strip() for x in line.split(";")]
+    return " ; ".join([pos] + [op for op in ops if op.split()[0] in keep])
+
+
+@pytest.mark.parametrize("keep", [("bm",), ("bm", "v")])
+def test_check_verifies_a_teachers_plain_line_and_reports_its_themes(tmp_path, keep):
+    shipped = [x for x in Path("positions/puzzles/hit.txt").read_text().splitlines()
+               if x and not x.startswith("#")][:3]
+    plain = tmp_path / "mine.txt"
+    plain.write_text("".join(_plain(x, keep) + "\n" for x in shipped))
+    r = run(["puzzles", "check", str(plain)])
+    assert r.exit_code == 0, r.output
+    assert "3 of 3 lines verified (exact)" in r.stdout
+    for n, line in enumerate(shipped, start=1):
+        ops = dict(op.strip().split(" ", 1) for op in line.split(";")[1:])
+        assert (f"line {n}: verified: {ops['bm']} (+{ops['v']}, by {ops['margin']}); "
+                f"themes found: {ops['themes']}; level {ops['level']}") in r.stdout
+    # a wrong value is still caught, a missing bm is still a problem
+    plain.write_text(_plain(shipped[0], ("bm",)) + " ; v 99\n"
+                     + shipped[0].split(";")[0] + "\n")
+    r = run(["puzzles", "check", "--json", str(plain)])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1 and doc["failed"] == 2
+    assert [p["field"] for p in doc["lines"][0]["problems"]] == ["v"]
+    assert doc["lines"][0]["found"]["themes"] == ops_of(shipped[0])["themes"].split()
+    assert [p["field"] for p in doc["lines"][1]["problems"]] == ["bm"]
+
+
+def ops_of(line: str) -> dict:
+    return dict(op.strip().split(" ", 1) for op in line.split(";")[1:])
