@@ -51,6 +51,7 @@ from .cards import RANKS, Card
 from .engine.compile import sampler
 from .engine.game import Game, declaration_points, ranks_of
 from .match import HandState, deal_hand
+from .numbers import tidy
 from .position import seat_names, side_names
 from .record import GameRecord, Replay
 from .engine.tables import core_state, params
@@ -566,7 +567,7 @@ def annotation_json(an: Annotation) -> dict:
     g = an.record
     names = seat_names(g.players)
     sides = side_names(g.players)
-    return {
+    return tidy({
         "tags": dict(g.tags),
         "view": an.view, "samples": an.samples, "seed": an.seed,
         "thresholds": {"?!": an.thresholds.dubious, "?": an.thresholds.mistake,
@@ -585,4 +586,4 @@ def annotation_json(an: Annotation) -> dict:
         "players": an.summary(),
         "luck_stderr": an.luck_stderr(),
         "seconds": round(an.seconds, 3),
-    }
+    })

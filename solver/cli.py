@@ -83,8 +83,10 @@ def main() -> None:
               show_default=True, help="MB the search's tables may take, whatever the method.")
 @click.option("--inference/--no-inference", default=True, show_default=True,
               help="Weigh the determinisations by the other seats' plays this deal (hist=).")
+@click.option("--exact", "exact", is_flag=True,
+              help="Also give each value as an exact fraction (exact and expectimax methods).")
 def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget, memory_mb,
-          inference) -> None:
+          inference, exact) -> None:
     """Evaluate every position line in FILES (`-` for standard input), each
     as it is read."""
     if as_json and as_jsonl:
@@ -133,7 +135,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
             disagree += sum(1 for _op, ok, _s in checks if not ok)
             mismatch = mismatch or disagree > 0
             if machine:
-                doc = analysis_json(a, lineno)
+                doc = analysis_json(a, lineno, exact)
                 doc["file"] = name
                 doc["suite"] = [{"opcode": op, "agrees": ok, "text": s} for op, ok, s in checks]
                 if as_jsonl:
@@ -141,7 +143,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                 else:
                     results.append(doc)
             else:
-                out.print(analysis_renderable(a, lineno, [s for _op, _ok, s in checks]))
+                out.print(analysis_renderable(a, lineno, [s for _op, _ok, s in checks], exact))
                 out.print()
             if a.partial:
                 interrupted = True

@@ -18,6 +18,7 @@ import time
 import click
 from rich.console import Console
 
+from .numbers import tidy
 from .analysis import METHODS
 from .engine.compile import CompileError
 from .record import GameRecord, RecordError, dumps_all, from_match, parse_games
@@ -135,7 +136,7 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
     else:
         _write(out, text)
     if as_json:
-        click.echo(json.dumps({"players": rows}, indent=2), err=out is None)
+        click.echo(json.dumps(tidy({"players": rows}), indent=2), err=out is None)
     else:
         summary_to.print(play_table(rows))
 
@@ -170,7 +171,7 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, as_jso
         _fail(str(err), 2)
     s = r.summary()
     if as_json:
-        click.echo(json.dumps(s, indent=2))
+        click.echo(json.dumps(tidy(s), indent=2))
     else:
         Console().print(arena_table(s))
 

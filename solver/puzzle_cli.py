@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from .numbers import tidy
 from .cards import CardError, parse_card
 from .notation import NotationError, parse_file
 from .puzzles import (DEFAULT_MARGIN, LEVELS, SOURCES, Puzzle, check_text, examine,
@@ -142,8 +143,8 @@ def check_cmd(files, margin, as_json) -> None:
                     err.print(Text(f"{name}: line {checked.line}, {problem}", style="bold red"),
                               highlight=False)
     if as_json:
-        json.dump({"verified": total - failed, "failed": failed, "margin": margin,
-                   "lines": doc}, sys.stdout, indent=2)
+        json.dump(tidy({"verified": total - failed, "failed": failed, "margin": margin,
+                        "lines": doc}), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         style = "bold red" if failed else "bold green"

@@ -15,6 +15,7 @@ from rich.text import Text
 from .analysis import Analysis
 from .cards import RANKS, Card, format_cards
 from .notation import format_position
+from .numbers import deal_denominator, exact_fraction, fraction_text, plain, tidy
 from .position import Position, side_names, seat_names
 
 
@@ -56,12 +57,17 @@ def position_panel(pos: Position, title: str = "") -> Panel:
     return Panel(grid, title=title, title_align="left")
 
 
-def analysis_table(a: Analysis) -> Table:
-    """Every play with its value, loss against the best, and effect."""
+def analysis_table(a: Analysis, exact: bool = False) -> Table:
+    """Every play with its value, loss against the best, and effect; with
+    ``exact``, an ``exact`` column holding each value as a fraction (exact
+    and expectimax methods)."""
     sampled = a.method == "determinised"
+    fractions = exact_values(a) if exact else {}
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
     t.add_column("value", justify="right")
+    if fractions:
+        t.add_column("exact", justify="right")
     if sampled:
         t.add_column("± s.e.", justify="right")
         t.add_column("best in", justify="right")
@@ -71,6 +77,9 @@ def analysis_table(a: Analysis) -> Table:
         loss = a.value - mv.value
         row = [Text(mv.move, style="bold green" if mv.move in a.best else ""),
                f"{mv.value:+.2f}" if sampled else f"{mv.value:+g}"]
+        if fractions:
+            f = fractions.get(mv.move)
+            row.append("?" if f is None else ("+" if f > 0 else "") + fraction_text(f))
         if sampled:
             row.append("-" if mv.stderr is None else f"{mv.stderr:.2f}")
             row.append(f"{100 * (mv.best_rate or 0):.0f}%")
@@ -80,15 +89,17 @@ def analysis_table(a: Analysis) -> Table:
     return t
 
 
-def analysis_renderable(a: Analysis, line: int, verdicts: list[str]) -> Group:
-    """The whole human report of one analysed position line."""
+def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
+                        exact: bool = False) -> Group:
+    """The whole human report of one analysed position line (``exact``: the
+    values as fractions too, see :func:`analysis_table`)."""
     pos = a.position
     title = f"line {line}"
     name = pos.opcode("id")
     if name:
         title += f"  {escape(name)}"
     title += f"  ·  {pos.seat_name(pos.turn)} to play"
-    parts = [position_panel(pos, title), analysis_table(a)]
+    parts = [position_panel(pos, title), analysis_table(a, exact)]
     best = ", ".join(a.best)
     value = f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None else f"{a.value:+g}"
     summary = Text()
@@ -119,21 +130,30 @@ def _pv_text(pos: Position, pv: list[str]) -> str:
     return " ".join(out)
 
 
-def analysis_json(a: Analysis, line: int) -> dict:
-    """The JSON document of one analysed position (see README)."""
+def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
+    """The JSON document of one analysed position (see README). Values are
+    printed as the method guarantees them (:mod:`solver.numbers`): whole
+    numbers as integers, ``exact`` in half-points, the others rounded to
+    :data:`~solver.numbers.DECIMALS` decimals. With ``exact``, each value
+    also as a fraction string (``value_exact``; null when the method has
+    none)."""
     pos = a.position
-    return {
+    m = a.method
+    fractions = exact_values(a) if exact else None
+    doc = {
         "line": line,
         "position": format_position(pos),
         "turn": pos.seat_name(pos.turn),
-        "method": a.method,
-        "value": a.value,
-        "stderr": a.stderr,
-        "moves": [{"move": mv.move, "value": mv.value, "stderr": mv.stderr,
-                   "effect": mv.effect, "best_rate": mv.best_rate,
+        "method": m,
+        "value": plain(a.value, m),
+        "stderr": plain(a.stderr, "rounded"),
+        "moves": [{"move": mv.move, "value": plain(mv.value, m),
+                   "stderr": plain(mv.stderr, "rounded"),
+                   "effect": mv.effect, "best_rate": plain(mv.best_rate, "rounded"),
                    "ci99": None if mv.stderr is None else
-                   [mv.value - 2.58 * mv.stderr, mv.value + 2.58 * mv.stderr],
-                   "lead_z": mv.lead_z} for mv in a.moves],
+                   [plain(mv.value - 2.58 * mv.stderr, "rounded"),
+                    plain(mv.value + 2.58 * mv.stderr, "rounded")],
+                   "lead_z": plain(mv.lead_z, "rounded")} for mv in a.moves],
         "best": a.best,
         "pv": a.pv,
         "nodes": a.nodes,
@@ -146,6 +166,29 @@ def analysis_json(a: Analysis, line: int) -> dict:
         "workers": a.workers,
         "ess": None if a.ess is None else round(a.ess, 1),
     }
+    doc = tidy(doc)
+    if fractions is not None:
+        doc["value_exact"] = fraction_text(fractions.get(None))
+        for mv, out in zip(a.moves, doc["moves"]):
+            out["value_exact"] = fraction_text(fractions.get(mv.move))
+    return doc
+
+
+def exact_values(a: Analysis) -> dict:
+    """Each play's value as an exact :class:`~fractions.Fraction` (key the
+    move text; ``None`` the position's value) when the method is exact or
+    expectimax; an empty dict otherwise. A value whose fraction cannot be
+    recovered surely is left out."""
+    if a.method == "exact":
+        den = 2
+    elif a.method == "expectimax":
+        den = deal_denominator(a.position)
+    else:
+        return {}
+    out = {None: exact_fraction(a.value, den)}
+    for mv in a.moves:
+        out[mv.move] = exact_fraction(mv.value, den)
+    return {k: v for k, v in out.items() if v is not None}
 
 
 @contextmanager

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cards import RANK_INDEX
 from solver.cli import main
 from solver.notation import parse_file
 from solver.position import side_of

@@ -133,3 +133,48 @@ def test_star1_keeps_bounds_apart_from_exact_values_across_two_deals():
     assert fast.keys() == plain.keys()
     assert all(abs(fast[m] - plain[m]) < 1e-9 for m in plain)
     assert abs(max(plain.values()) - 5.452527056277063) < 1e-9
+
+
+def test_exact_fractions_equal_expectimax_in_fractions():
+    """``--exact``: each expectimax value as a fraction, equal to plain
+    expectimax over every order of the 6-card stock computed in Fractions
+    (an independent exact method); the JSON values carry no float noise."""
+    line = ("1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N "
+            "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12")
+    r = CliRunner().invoke(main, ["--json", "--exact", "--method", "expectimax", "-"],
+                           input=line + "\n")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)["positions"][0]
+    idx = {r: i for i, r in enumerate(RANKS)}
+    game = Game(PRESETS["lmodire"], 2, 0, [idx[r] for r in (5, 7, 7, 10, 12, 11)], shuffled=True)
+    state = game.initial_state([idx[1], idx[4], idx[11]], [[idx[2], idx[6], idx[12]],
+                                                           [idx[3], idx[3], idx[10]]], 0, last=1)
+    slow = expectimax_root(game, state, permute=True)       # Fractions
+    values = set()
+    for mv in doc["moves"]:
+        want = (slow[idx[int(mv["move"])]] + (13 - 12)) / 2
+        assert isinstance(want, Fraction)
+        assert Fraction(mv["value_exact"]) == want
+        assert mv["value"] == round(float(want), 6)
+        values.add(want)
+    assert Fraction(doc["value_exact"]) == max(values)
+    assert any(v.denominator > 2 for v in values)       # a real fraction was recovered
+
+
+def test_exact_values_are_integers_in_json():
+    """The exact method prints whole values as integers (over all 40 cards
+    the card count is a whole number, so every exact value is)."""
+    r = CliRunner().invoke(main, ["--json", "--exact", "--method", "exact", "-"],
+                           input="5.6 5.7/3.3 - S taken=17,17 last=N\n"
+                                 "5.6 5.7/3.3 - S taken=18,16 last=N\n")
+    docs = json.loads(r.stdout)["positions"]
+    assert [d["value"] for d in docs] == [1, 2]
+    assert all(type(d["value"]) is int for d in docs)
+    assert [d["value_exact"] for d in docs] == ["1", "2"]
+    # by hand: S's 5 takes the 5 and clears the table (missa +1), then the
+    # piles end 20-20; S's 7 first lets N sweep, 20-20 and no missa: 0
+    r = CliRunner().invoke(main, ["--json", "--method", "exact", "-"],
+                           input="5 5.7/3.3 - S taken=18,17 last=N\n")
+    moves = json.loads(r.stdout)["positions"][0]["moves"]
+    assert [(m["move"], m["value"]) for m in moves] == [("5", 1), ("7", 0)]
+    assert all(type(m["value"]) is int for m in moves)

@@ -221,3 +221,17 @@ def test_a_card_seen_twice_is_reported_at_the_play_that_holds_it(old, new, where
     [err] = parse_games(bad)
     assert isinstance(err, RecordError)
     assert str(err) == f"line {lineno}, {where}: {message}"
+
+
+def test_json_numbers_carry_no_float_noise():
+    """Every number in annotate's and the solver's JSON has at most
+    DECIMALS decimals (whole values are integers): no 4.999999999999999."""
+    import re
+    from solver.numbers import DECIMALS
+    code, out = run(["annotate", "--json", "-q", "positions/games/engine-v-greedy.txt"])
+    assert code == 0
+    code2, out2 = run(["--json", "positions/examples.txt"])
+    for text in (out, out2):
+        json.loads(text)
+        noisy = re.findall(r"-?\d+\.\d{%d,}" % (DECIMALS + 1), text)
+        assert noisy == []

@@ -1,0 +1,106 @@
+"""Values as numbers people read: exact where the method is exact.
+
+The searches compute in floating point, so a value of 5 can come out as
+4.999999999999999. What the methods guarantee decides how a value is
+printed (issue 10):
+
+- ``exact`` (every card known): every value is a whole number of
+  half-points, printed exactly (``5``, ``-2.5``).
+- ``expectimax`` (stock order unknown): a value is an average over equally
+  likely deals, so it is a fraction whose denominator divides
+  ``2 * N1 * N2 * ...``, ``Nd`` the number of ways the deal ``d`` still to
+  come can fall (which cards each seat gets). :func:`exact_fraction`
+  recovers that fraction from the float; JSON prints the value rounded to
+  :data:`DECIMALS` decimals, and ``--exact`` adds the fraction.
+- ``equilibrium`` and ``determinised``: rounded to :data:`DECIMALS`
+  decimals (an LP optimum and a sample mean carry no exact denominator).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+from .position import Position
+from .rules import deal_sizes, stock_sizes
+
+#: decimals of a value that is not a whole number of half-points
+DECIMALS = 6
+
+#: a recovered fraction must sit this close (in units of 1/denominator)
+#: to the float, else the float's rounding could have picked the wrong one
+_SLACK = 1e-3
+
+
+def deal_denominator(pos: Position) -> int | None:
+    """``2 * N1 * N2 * ...`` for a position whose hands are known and whose
+    stock order is not: ``Nd`` the number of equally likely ways deal
+    ``d`` still to come can fall (cards to each seat, in seat order). Every
+    expectimax value of ``pos`` is a multiple of ``1 / denominator``
+    points. None when a hand is hidden (no exact denominator)."""
+    if any(c is None for h in pos.hands for c in h):
+        return None
+    n = len(pos.stock)
+    if n == 0:
+        return 2
+    sizes = deal_sizes(pos.rules, pos.players)
+    k = stock_sizes(pos.rules, pos.players).get(n)
+    if k is None:
+        return None
+    q = 2
+    for size in sizes[k:]:
+        for _seat in range(pos.players):
+            q *= comb(n, size)
+            n -= size
+    return q
+
+
+def exact_fraction(value: float, denominator: int | None) -> Fraction | None:
+    """The fraction with ``denominator`` (reduced) nearest ``value``, or None
+    when there is no denominator or the float is too far from every
+    multiple of ``1/denominator`` for the recovery to be sure."""
+    if denominator is None:
+        return None
+    scaled = value * denominator
+    nearest = round(scaled)
+    if abs(scaled - nearest) > _SLACK:
+        return None
+    return Fraction(nearest, denominator)
+
+
+def plain(value: float | None, method: str) -> float | int | None:
+    """``value`` for JSON: an int when whole, half-points exact for
+    ``exact``, else rounded to :data:`DECIMALS` decimals."""
+    if value is None:
+        return None
+    if method == "exact":
+        halves = round(value * 2)
+        return halves // 2 if halves % 2 == 0 else halves / 2
+    rounded = round(value, DECIMALS)
+    if rounded == int(rounded):
+        return int(rounded)
+    return rounded
+
+
+def fraction_text(f: Fraction | None) -> str | None:
+    """``"-227/40"``, ``"5"``, or None."""
+    if f is None:
+        return None
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def tidy(doc):
+    """A JSON-ready copy of ``doc`` (dicts, lists, tuples, numbers, text)
+    with every float rounded to :data:`DECIMALS` decimals and whole floats
+    written as integers, so no value carries float noise
+    (4.999999999999999 -> 5)."""
+    if isinstance(doc, float):
+        if doc != doc or doc in (float("inf"), float("-inf")):
+            return doc
+        rounded = round(doc, DECIMALS)
+        return int(rounded) if rounded == int(rounded) else rounded
+    if isinstance(doc, dict):
+        return {k: tidy(v) for k, v in doc.items()}
+    if isinstance(doc, (list, tuple)):
+        return [tidy(v) for v in doc]
+    return doc
