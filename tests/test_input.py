@@ -235,3 +235,17 @@ def test_json_numbers_carry_no_float_noise():
         json.loads(text)
         noisy = re.findall(r"-?\d+\.\d{%d,}" % (DECIMALS + 1), text)
         assert noisy == []
+
+
+def test_documentation_links_stay_inside_the_repository():
+    """Every relative link of README.md and docs/*.md names a file of the
+    repository (the rules were once linked outside it)."""
+    import re
+    root = Path(".").resolve()
+    for page in [Path("README.md"), *sorted(Path("docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)#\s]+)", page.read_text(encoding="utf-8")):
+            if re.match(r"[a-z]+:", target):
+                continue        # a web address
+            path = (page.parent / target).resolve()
+            assert path.is_relative_to(root), f"{page}: {target} leaves the repository"
+            assert path.exists(), f"{page}: {target} does not exist"
