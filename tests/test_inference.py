@@ -97,3 +97,28 @@ def test_effective_sample_size():
     assert effective_sample_size([1, 1, 1, 1]) == 4
     assert effective_sample_size([1, 0, 0, 0]) == 1
     assert abs(effective_sample_size([2, 1, 1]) - 16 / 6) < 1e-12
+
+
+def test_every_view_of_self_play_reads_back():
+    """Each seat's view along greedy self-play, written as a line, reads
+    back (an answer once made hist= refuse its own gone=: the shown cards
+    were counted twice)."""
+    from solver.match import play_match
+    from solver.notation import format_position, parse_position
+    from solver.players import GreedyPlayer
+    from solver.rules import PRESETS
+    lines = []
+
+    class Spy(GreedyPlayer):
+        def choose(self, view, rng):
+            lines.append(format_position(view))
+            return super().choose(view, rng)
+
+    for seed in range(40):
+        play_match(PRESETS["lmodire"], [Spy(), Spy()], seed=f"pv-{seed}", max_hands=1)
+    answered = ("3b.12c.11e -/6e ? N dealer=N score=6,2 taken=9,3 last=S "
+                "gone=1o.1b.5o.5c.7e.7c.4e.4c.4o.10o.11o.10c show=4:3 "
+                "hist=3b.7c.12c:S7e,N11e,S4e,N4c,S4o")
+    assert answered in lines
+    for line in lines:
+        assert format_position(parse_position(line)) == line

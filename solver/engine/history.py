@@ -23,8 +23,9 @@ from .game import HAND_BITS, Game, cardset, ranks_of
 class Replay(NamedTuple):
     """The public state after the plays: ``table`` rank indices, ``prev``
     the rank index of the last lone card or -1, ``show`` ``rank*4 + size``
-    or 0, ``captured`` the rank indices each play took (its own card
-    first; empty for a card laid), ``states`` the reference state before
+    or 0, ``captured`` the rank indices each play put out of play (its own
+    card first; empty for a card laid; an answer: its own card only, the
+    shown cards having been counted with the hit that took them), ``states`` the reference state before
     each play (the mover holding only the card played)."""
 
     table: list[int]
@@ -55,8 +56,7 @@ def replay(rules: Rules, players: int, leader: int, table: Sequence[int],
         child, _gain, ev = game.play(state, r)
         took = [r] + ranks_of(t & ~child[0]) if child[5] >= 0 else []
         if show and show >> 2 == r:
-            size = show & 3
-            took = [r] * (size + 1)
+            took = [r]      # an answer: the shown cards were counted when the hit took them
         captured.append(took)
         t, prev, show = child[0], child[3], child[4]
         seat = nxt
