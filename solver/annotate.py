@@ -38,6 +38,7 @@ view-neutral: the same in both views.
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 import math
 import random
@@ -51,6 +52,7 @@ from .cards import RANKS, Card
 from .engine.compile import sampler
 from .engine.game import Game, declaration_points, ranks_of
 from .match import HandState, deal_hand
+from .notation import format_position
 from .numbers import tidy
 from .position import seat_names, side_names
 from .record import GameRecord, Replay
@@ -446,10 +448,26 @@ def _opening_job(args) -> tuple[float, float]:
     return opening_expectation(*args)
 
 
+def job_key(kind: str, args: tuple) -> str:
+    """The store key of one search job of an annotation (``kind`` "eval",
+    "luck" or "opening"): a JSON text naming the engine version, the job
+    and everything its result depends on (for an evaluation: the canonical
+    position line, which carries the rules, the method, the samples and
+    the seed)."""
+    if kind == "eval":
+        pos, method, samples, seed = args
+        body = [format_position(pos), method, samples, seed]
+    else:
+        body = [repr(a) for a in args]
+    return json.dumps([__version__, kind, *body], separators=(",", ":"))
+
+
 def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed: int = 0,
              method: str = "auto", thresholds: Thresholds | None = None,
              luck_samples: int = 24, jobs: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> Annotation:
+             progress: Callable[[int, int], None] | None = None,
+             cache: dict | None = None, computed: dict | None = None,
+             plan_only: bool = False):
     """Evaluate every play of ``game`` (see the module docstring).
 
     ``view``: ``"player"`` or ``"full"``; ``samples``: determinisations a
@@ -461,9 +479,16 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     ``luck_samples``: draws per deal for the luck (0: no luck); ``jobs``:
     worker processes; ``progress(done, total)`` as evaluations finish.
 
-    Returns an Annotation. Raises RecordError for a record that does not
-    replay, ValueError for a bad view or player count, CompileError (from
-    evaluate) for a position the search cannot take.
+    ``cache``: results of earlier search jobs by :func:`job_key` (an
+    analysis store's hits): those jobs are not searched again;
+    ``computed``: a dict that receives the result of every job searched
+    now, by key (for the store); ``plan_only``: replay and return the list
+    of the jobs' keys without searching (match checks skipped).
+
+    Returns an Annotation (a list of keys with ``plan_only``). Raises
+    RecordError for a record that does not replay, ValueError for a bad
+    view or player count, CompileError (from evaluate) for a position the
+    search cannot take.
     """
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r} (expected player or full)")
@@ -498,8 +523,9 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
         pos = hs.view() if view == "player" else hs.full_position()
         evals.append((pos, method, samples, seed * 1000003 + step.index))
         plays.append((note, step.play, card.index))
-        note.match, note.match_note = match_check(hs, card.index, view, samples, rng,
-                                                  thresholds.match)
+        if not plan_only:
+            note.match, note.match_note = match_check(hs, card.index, view, samples, rng,
+                                                      thresholds.match)
     # 2. the evaluations (and the luck), in worker processes when jobs > 1
     total = len(evals) + len(lucks)
     done = [0]
@@ -513,6 +539,18 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     if lucks:
         first = next(t for t, _n, _s in lucks if t.deal_no == 1)
         opening_args = (first, 2 * luck_samples, f"opening/{seed}")
+    eval_keys = [job_key("eval", a) for a in evals]
+    opening_key = job_key("opening", opening_args) if opening_args else None
+    luck_keys = [job_key("luck", (*a, opening_args)) for a in lucks]
+    if plan_only:
+        return eval_keys + ([opening_key] if opening_key else []) + luck_keys
+    cache = cache or {}
+    if computed is None:
+        computed = {}
+    if cache:
+        return _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks,
+                                luck_keys, luck_where, opening_args, opening_key, cache,
+                                computed, view, samples, seed, thresholds, t0, tick)
     if jobs > 1 and total:
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -536,7 +574,42 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
         for a in lucks:
             luck_results.append(_luck_job((*a, opening)))
             tick()
-    # 3. notes, marks and the annotated record
+    computed.update(zip(eval_keys, results))
+    if opening_key is not None:
+        computed[opening_key] = opening
+    computed.update(zip(luck_keys, luck_results))
+    return _finish(record, replay, notes, plays, results, luck_where, luck_results,
+                   view, samples, seed, thresholds, t0)
+
+
+def _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks, luck_keys,
+                     luck_where, opening_args, opening_key, cache, computed, view, samples,
+                     seed, thresholds, t0, tick):
+    """annotate's searches, one process, each job looked up in ``cache``
+    first; what is searched goes to ``computed``."""
+    def run(key, fn, args):
+        if key in cache:
+            return cache[key]
+        out = fn(args)
+        computed[key] = out
+        return out
+
+    results = []
+    for key, a in zip(eval_keys, evals):
+        results.append(run(key, _eval_job, a))
+        tick()
+    opening = run(opening_key, _opening_job, opening_args) if opening_args else None
+    luck_results = []
+    for key, a in zip(luck_keys, lucks):
+        luck_results.append(run(key, _luck_job, (*a, opening)))
+        tick()
+    return _finish(record, replay, notes, plays, results, luck_where, luck_results,
+                   view, samples, seed, thresholds, t0)
+
+
+def _finish(record, replay, notes, plays, results, luck_where, luck_results, view, samples,
+            seed, thresholds, t0) -> Annotation:
+    """annotate's last step: notes, marks and the annotated record."""
     for (note, play, rank), (meth, nsamples, moves) in zip(plays, results):
         by_rank = {r: (text, v, se) for r, text, v, se in moves}
         _text, made, se = by_rank[rank]

@@ -181,5 +181,12 @@ for _command in (play_command, arena_command, annotate_command):
     main.add_command(_command)
 
 
+# Whole collections on a Dask cluster, and the analysis store (solver/batch/).
+from .batch.cli import batch as _batch, db as _db  # noqa: E402
+
+main.add_command(_batch)
+main.add_command(_db)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

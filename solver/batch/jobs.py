@@ -1,0 +1,75 @@
+"""What a worker does with one game: functions the coordinator sends to the
+cluster, taking and returning plain picklable values. Workers never touch
+the store; the evaluations they search come back in ``computed``."""
+
+from __future__ import annotations
+
+import time
+
+from ..record import GameRecord, dumps
+
+#: options of ``annotate`` a batch passes through (the rest are fixed)
+ANNOTATE_OPTIONS = ("view", "samples", "seed", "method", "luck_samples", "thresholds")
+
+
+def annotate_options(options: dict) -> dict:
+    """The keyword arguments of :func:`solver.annotate.annotate` for a
+    batch's ``options`` (``thresholds`` as text such as ``"1,2,4"``)."""
+    from ..annotate import Thresholds
+    kw = {k: options[k] for k in ANNOTATE_OPTIONS if k in options}
+    if kw.get("thresholds"):
+        kw["thresholds"] = Thresholds.parse(kw["thresholds"])
+    else:
+        kw.pop("thresholds", None)
+    return kw
+
+
+def plan_annotation(game: GameRecord, options: dict) -> list[str]:
+    """The store keys of every search the annotation of ``game`` needs
+    (a replay, no search)."""
+    from ..annotate import annotate
+    return annotate(game, plan_only=True, **annotate_options(options))
+
+
+def annotate_game(game: GameRecord, options: dict, hits: dict) -> dict:
+    """Annotate one game with ``hits`` (store results by key) standing in
+    for their searches. Returns ``{"result": annotate --json document,
+    "record": annotated record text, "computed": {key: result} searched
+    here, "seconds": wall time}``."""
+    from ..annotate import annotate, annotation_json
+    t0 = time.perf_counter()
+    computed: dict = {}
+    an = annotate(game, cache=hits, computed=computed, **annotate_options(options))
+    return {"result": annotation_json(an), "record": dumps(an.record),
+            "computed": computed, "seconds": time.perf_counter() - t0}
+
+
+def mine_game(game: GameRecord, options: dict, hits: dict) -> dict:
+    """Puzzle candidates from one game: every position of a hand's last
+    deal (every card known to a card counter) where the mover has a real
+    choice, verified as ``puzzles generate`` does
+    (:func:`solver.puzzles.make_puzzle`, ``options["margin"]`` points).
+    Returns ``{"result": {"puzzles": [puzzle lines]}, "record": None,
+    "computed": {}, "seconds": wall time}``."""
+    from ..puzzles import NotAPuzzle, make_puzzle
+    from ..record import Replay
+    t0 = time.perf_counter()
+    found, seen = [], set()
+    for step in Replay(game):
+        hs = step.state
+        if hs.deal_no < len(hs.sizes) or len(hs.legal_ranks()) < 2:
+            continue
+        pos = hs.full_position()
+        try:
+            p = make_puzzle(pos, margin=options.get("margin", 2.0), source="mined")
+        except (NotAPuzzle, ValueError):
+            continue
+        if p.id not in seen:
+            seen.add(p.id)
+            p.game = f"{options.get('source', '')}#{options.get('number', '')}/hand{step.hand}"
+            found.append(p.line())
+    return {"result": {"puzzles": found}, "record": None, "computed": {},
+            "seconds": time.perf_counter() - t0}
+
+
+JOBS = {"annotate": annotate_game, "mine": mine_game}

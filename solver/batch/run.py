@@ -1,0 +1,138 @@
+"""The coordinator of a batch: plan each game, send it with its store hits
+to a Dask cluster, write each result to the store as it arrives.
+
+The work is split per game. A bounded window of games is in flight
+(``4 x`` the cluster's worker threads), so a collection of any size takes
+little memory on the coordinator. Dask reruns the games of a worker that
+dies on the others (``retries``); each game's result is written once, when
+its future completes, in one transaction with the evaluations it searched.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from .inputs import Item
+from .jobs import JOBS, plan_annotation
+from .store import Store
+
+
+@dataclass
+class BatchSummary:
+    """What a batch did: games ``done`` now, ``skipped`` (already in the
+    store, ``--resume``), ``failed`` (one-line errors), evaluations
+    ``searched`` and store ``hits``, ``seconds`` of wall time,
+    ``interrupted``."""
+
+    job: str
+    done: int = 0
+    skipped: int = 0
+    failed: list[str] = field(default_factory=list)
+    searched: int = 0
+    hits: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+    workers: int = 0
+
+    def as_dict(self) -> dict:
+        """The summary as JSON-ready data."""
+        rate = 60 * self.done / self.seconds if self.seconds else 0.0
+        return {"job": self.job, "done": self.done, "skipped": self.skipped,
+                "failed": self.failed, "searched": self.searched, "hits": self.hits,
+                "seconds": round(self.seconds, 3), "games_per_minute": round(rate, 2),
+                "workers": self.workers, "interrupted": self.interrupted}
+
+
+def params_text(job: str, options: dict) -> str:
+    """The canonical JSON of the options that change a job's result (the
+    store's ``params`` column)."""
+    return json.dumps({"job": job, **options}, sort_keys=True, separators=(",", ":"))
+
+
+def connect(scheduler: str | None, workers: int, dashboard: bool = True):
+    """A Dask client: to ``scheduler`` (``tcp://HOST:8786``) when given,
+    else to a new ``LocalCluster`` of ``workers`` single-threaded worker
+    processes on this machine. Returns ``(client, cluster or None)``."""
+    from dask.distributed import Client, LocalCluster
+    if scheduler:
+        return Client(scheduler, timeout="30s"), None
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           dashboard_address=":0" if dashboard else None,
+                           silence_logs=50)
+    return Client(cluster), cluster
+
+
+def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, client, *,
+              resume: bool = False,
+              progress: Callable[[BatchSummary, int], None] | None = None) -> BatchSummary:
+    """Run ``job`` (``"annotate"`` or ``"mine"``) on every readable game of
+    ``items`` on ``client``'s cluster, writing each result to ``store``.
+    With ``resume``, games already stored with the same options are
+    skipped. ``progress(summary, total)`` is called after each game.
+    Ctrl-C (KeyboardInterrupt) cancels the games in flight and returns the
+    summary marked ``interrupted``: everything finished is in the store."""
+    from dask.distributed import as_completed
+    t0 = time.perf_counter()
+    summary = BatchSummary(job)
+    params = params_text(job, options)
+    done_before = store.done(job, params) if resume else set()
+    todo: list[Item] = []
+    for item in items:
+        if item.error:
+            summary.failed.append(item.error)
+        elif (item.source, item.number) in done_before:
+            summary.skipped += 1
+        else:
+            todo.append(item)
+    total = len(todo)
+    fn = JOBS[job]
+    threads = sum(client.nthreads().values()) or 1
+    summary.workers = len(client.nthreads())
+    window = max(2, 4 * threads)
+    pending = iter(todo)
+    by_future: dict = {}
+    seq = as_completed()
+
+    def submit_next() -> bool:
+        item = next(pending, None)
+        if item is None:
+            return False
+        hits = {}
+        if job == "annotate":
+            hits = store.lookup(plan_annotation(item.game, options))
+            summary.hits += len(hits)
+        opts = {**options, "source": item.source, "number": item.number}
+        fut = client.submit(fn, item.game, opts, hits, pure=False, retries=3,
+                            key=f"{job}-{item.number}-{item.digest[:16]}-{time.monotonic_ns()}")
+        by_future[fut.key] = (fut, item)
+        seq.add(fut)
+        return True
+
+    try:
+        for _ in range(window):
+            if not submit_next():
+                break
+        for fut in seq:
+            _f, item = by_future.pop(fut.key)
+            try:
+                out = fut.result()
+            except Exception as e:      # the game's own error, reported on one line
+                summary.failed.append(f"{item.source}: game {item.number}: "
+                                      f"{type(e).__name__}: {e}")
+            else:
+                store.write_game(item.source, item.number, item.digest, job, params,
+                                 out["result"], out["record"], out["seconds"],
+                                 out["computed"])
+                summary.done += 1
+                summary.searched += len(out["computed"])
+            submit_next()
+            if progress is not None:
+                progress(summary, total)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+        client.cancel([f for f, _item in by_future.values()])
+    summary.seconds = time.perf_counter() - t0
+    return summary

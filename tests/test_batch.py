@@ -1,0 +1,152 @@
+"""Batch annotation on a Dask cluster with the SQLite analysis store
+(issue 14): a worker killed mid-run loses no game and duplicates none, a
+whole run killed mid-way is finished by --resume, and the results equal
+the single-process annotate with the same seed."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from solver.annotate import annotate, annotation_json
+from solver.batch.inputs import files_of, games_of
+from solver.batch.run import connect, run_batch
+from solver.batch.store import Store
+from solver.record import parse_games
+
+COLLECTION = Path("positions/games/collection-60.txt")
+OPTIONS = {"view": "full", "samples": 32, "seed": 3, "method": "auto", "luck_samples": 0,
+           "thresholds": ""}
+GAMES = 50
+
+
+def _comparable(doc: dict) -> dict:
+    """An annotation document without its wall times."""
+    doc = json.loads(json.dumps(doc))
+    doc.pop("seconds", None)
+    for play in doc["plays"]:
+        play.pop("seconds", None)
+    return doc
+
+
+@pytest.fixture(scope="module")
+def baseline() -> dict[int, dict]:
+    """The single-process annotation of the first GAMES games, by number."""
+    games = parse_games(COLLECTION.read_text())[:GAMES]
+    return {n: _comparable(annotation_json(annotate(g, view="full", seed=3, luck_samples=0)))
+            for n, g in enumerate(games, start=1)}
+
+
+def _collection(tmp_path, count: int) -> Path:
+    """The first ``count`` games of the shipped collection, as one file."""
+    text = COLLECTION.read_text()
+    starts = [i for i in range(len(text)) if text.startswith("[Event", i)]
+    path = tmp_path / "games.txt"
+    path.write_text(text[:starts[count]] if count < len(starts) else text)
+    return path
+
+
+def _stored(db: Path) -> list[tuple[str, int, dict]]:
+    s = Store(db, readonly=True)
+    rows = [(g["source"], g["number"], g["result"]) for g in s.games("annotate")]
+    assert s.check() == "ok"
+    s.close()
+    return rows
+
+
+def test_a_worker_killed_mid_run_loses_and_duplicates_no_game(tmp_path, baseline):
+    games = _collection(tmp_path, GAMES)
+    items = list(games_of(files_of((str(games),))))
+    assert len(items) == GAMES
+    store = Store(tmp_path / "a.db")
+    client, cluster = connect(None, 2, dashboard=False)
+    killed = []
+
+    def progress(summary, total):
+        if summary.done == 8 and not killed:
+            pids = client.run(os.getpid)
+            victim = sorted(pids.values())[0]
+            os.kill(victim, signal.SIGKILL)
+            killed.append(victim)
+
+    try:
+        summary = run_batch("annotate", items, OPTIONS, store, client, progress=progress)
+    finally:
+        client.close()
+        cluster.close()
+        store.close()
+    assert killed, "the run ended before a worker could be killed"
+    assert summary.done == GAMES and not summary.failed and not summary.interrupted
+    rows = _stored(tmp_path / "a.db")
+    assert sorted(n for _s, n, _r in rows) == list(range(1, GAMES + 1))   # each exactly once
+    for _s, n, result in rows:
+        assert _comparable(result) == baseline[n]
+    # the same options again: every evaluation is a store hit, no search
+    store = Store(tmp_path / "a.db")
+    client, cluster = connect(None, 1, dashboard=False)
+    try:
+        again = run_batch("annotate", items[:5], OPTIONS, store, client)
+    finally:
+        client.close()
+        cluster.close()
+        store.close()
+    assert again.done == 5 and again.searched == 0 and again.hits > 0
+
+
+def test_a_killed_run_is_finished_by_resume(tmp_path, baseline):
+    count = 20
+    games = _collection(tmp_path, count)
+    db = tmp_path / "r.db"
+    cmd = [sys.executable, "-m", "solver.cli", "batch", "annotate", str(games), "--db", str(db),
+           "--view", "full", "--seed", "3", "--luck-samples", "0", "--workers", "1", "-q"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline:
+            if db.exists():
+                try:
+                    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+                        n = c.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                except sqlite3.OperationalError:
+                    n = 0
+                if n >= 4:
+                    break
+            if proc.poll() is not None:
+                break
+            time.sleep(0.2)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)      # the coordinator, the cluster, its workers
+        proc.wait()
+    partial = _stored(db)
+    assert 4 <= len(partial) < count, "the run was not killed mid-way"
+    r = subprocess.run(cmd + ["--resume", "--json"], capture_output=True, text=True,
+                       timeout=400)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["skipped"] == len(partial) and doc["done"] == count - len(partial)
+    rows = _stored(db)
+    assert sorted(n for _s, n, _r in rows) == list(range(1, count + 1))
+    for _s, n, result in rows:
+        assert _comparable(result) == baseline[n]
+
+
+def test_inputs_and_store_errors_are_one_line(tmp_path):
+    from click.testing import CliRunner
+    from solver.cli import main
+    r = CliRunner().invoke(main, ["batch", "annotate", str(tmp_path / "none.txt"),
+                                  "--db", str(tmp_path / "x.db")])
+    assert r.exit_code == 2 and r.output.strip() == f"error: {tmp_path / 'none.txt'}: no such file or directory"
+    notdb = tmp_path / "not.db"
+    notdb.write_text("hello, not a database\n" * 100)
+    r = CliRunner().invoke(main, ["db", "stats", "--db", str(notdb)])
+    assert r.exit_code == 2 and r.output.startswith(f"error: {notdb}: not an analysis store")
+    assert notdb.read_text() == "hello, not a database\n" * 100       # nothing overwritten
