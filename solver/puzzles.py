@@ -36,16 +36,16 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterator
 
 from .analysis import evaluate
 from .cards import RANKS
 from .engine.compile import CompileError, compile_known, is_perfect_information, pile_margin
-from .engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
-                   EV_MISSA, Game, State, event_points)
+from .engine.game import Game, State
 from .notation import NotationError, format_position, parse_file
-from .position import Position, seat_names
-from .themes import THEMES, Idea, Ply, idea_of, tag
+from .position import Position
+from .explain import explain, ply_text, themes_of as tag_cache
+from .themes import THEMES, idea_of
 
 #: the only-move criterion: the best play beats every other by this many points.
 DEFAULT_MARGIN = 2.0
@@ -132,11 +132,6 @@ class Puzzle:
         return format_position(pos)
 
 
-def _signed(x: float) -> str:
-    """A point value with its sign, ``+2``, ``-1.5``, ``0``."""
-    return "0" if x == 0 else f"{x:+g}"
-
-
 def _num(x: float) -> str:
     """A point value as written on a line: ``2``, ``-1.5``."""
     return f"{x:g}"
@@ -210,125 +205,6 @@ def difficulty(depth: int, tempting: int) -> int:
     return 2
 
 
-# --- explanation -----------------------------------------------------------
-
-
-def _r(rank: int) -> str:
-    return str(RANKS[rank])
-
-
-def _cards(ranks: Iterable[int]) -> str:
-    return ".".join(_r(r) for r in ranks)
-
-
-def _pts(rules, bit: int) -> int:
-    return event_points(rules, bit)
-
-
-def ply_text(idea: Idea, ply: Ply, names: tuple[str, ...], first: bool = False) -> str:
-    """A short phrase for one ply: ``N hits S's 7 (+1), taking 10 with
-    it``, ``S lays 3``, ``S plays 5, taking 5.6``, ``N answers with the
-    third 7 (+5), taking the 2 shown``, with the missa, the capture point,
-    the end-of-hand sweep and a new deal. ``first``: the puzzle's key play,
-    written without the seat ("hits N's 7 (+1)")."""
-    rules = idea.rules
-    who = "" if first else f"{names[ply.seat]} "
-    c = _r(ply.rank)
-    ev = ply.events
-    prev_seat = names[(ply.seat - 1) % idea.players]
-    if ev & EV_ANSWER5:
-        out = f"{who}answers with the third {c} (+{_pts(rules, EV_ANSWER5)}), taking the 2 shown"
-    elif ev & EV_ANSWER10:
-        out = f"{who}answers with the fourth {c} (+{_pts(rules, EV_ANSWER10)}), taking the 3 shown"
-    elif ev & EV_HIT:
-        out = f"{who}hits {prev_seat}'s {c} (+{_pts(rules, EV_HIT)})"
-        extra = [r for r in ply.taken if r != ply.rank]
-        if extra:
-            out += f", taking {_cards(extra)} with it"
-    elif ev & EV_CAPTURE:
-        out = (f"takes {_cards(ply.taken)}" if first
-               else f"{who}plays {c}, taking {_cards(ply.taken)}")
-    else:
-        out = f"{who}lays {c}"
-    if ev & EV_MISSA:
-        out += f", clearing the table: missa (+{_pts(rules, EV_MISSA)})"
-    if rules.capture_point and ev & EV_CAPTURE:
-        out += f" (+{rules.capture_point} capture)"
-    if ev & EV_END and ply.sweep:
-        who_sweeps = (f"{names[ply.sweep_side]} sweeps" if idea.players == 2 else
-                      ("S+N sweep" if ply.sweep_side == 0 else "E+W sweep"))
-        out += (f"; {who_sweeps} the last {ply.sweep} cards" if ply.sweep > 1
-                else f"; {who_sweeps} the last card")
-    if ev & EV_DEAL:
-        out += "; new deal"
-    return out
-
-
-def explain(idea: Idea, pos: Position) -> str:
-    """The teaching text of a puzzle, from the principal variation and the
-    events: the key play and why, the line that follows, the value, and
-    what the strongest other play runs into. No double quotes (the text
-    goes into a ``c "..."`` opcode)."""
-    names = seat_names(idea.players)
-    pv = idea.pv.plies
-    key = pv[0]
-    rules = idea.rules
-    base = pile_margin(pos)
-    parts = [f"Play {_r(key.rank)}: it " + ply_text(idea, key, names, first=True)]
-    said = [f"{names[d.seat]} declared a {d.kind.capitalize()} of {d.rank}s"
-            for d in pos.declared if d.rank is not None]
-    intro = ""
-    if said and "declaration" in tag_cache(idea):
-        intro = " and ".join(said) + ". "
-    nxt = (idea.mover + 1) % idea.players
-    if key.events & EV_HIT and len(rules.hit) > 1:
-        if key.rank not in idea.hands[nxt]:
-            parts.append(f"{names[nxt]} holds no {_r(key.rank)} to answer")
-    if key.lays:
-        if "bait" in tag_cache(idea):
-            answerer = (idea.mover + 2) % idea.players
-            other = (f"the other {_r(key.rank)}" if answerer == idea.mover
-                     else f"{names[answerer]}'s {_r(key.rank)}")
-            parts.append(f"if {names[nxt]} hits it, {other} answers for "
-                         f"{_pts(rules, EV_ANSWER5)}")
-        elif key.rank not in idea.hands[nxt]:
-            parts.append(f"{names[nxt]} holds no {_r(key.rank)} to hit it")
-    rest = [ply_text(idea, p, names) for p in pv[1:]]
-    if rest:
-        parts.append("then " + ", ".join(rest))
-    text = intro + "; ".join(parts) + "."
-    value = (idea.values[idea.key] + base) / 2
-    text += f" Value {_signed(value)} for {names[idea.mover]}."
-    if idea.runner_up is not None:
-        alt_value = (idea.values[idea.runner_up] + base) / 2
-        text += (f" Next best {_r(idea.runner_up)} ({_signed(alt_value)}, "
-                 f"{value - alt_value:g} less){refutation_text(idea, idea.runner_up, names)}.")
-    return text.replace('"', "'")
-
-
-def refutation_text(idea: Idea, move: int, names: tuple[str, ...]) -> str:
-    """What another root play runs into: its line from the reply up to the
-    first play that scores for the other side (a hit, an answer, a missa,
-    the end-of-hand sweep), or the whole line when none does (the cards
-    then make the difference)."""
-    plies = idea.lines[move].plies
-    scoring = EV_HIT | EV_ANSWER5 | EV_ANSWER10 | EV_MISSA
-    end = len(plies)
-    for k, p in enumerate(plies[1:], start=1):
-        if p.side != idea.side and (p.events & scoring or p.sweep):
-            end = k + 1
-            break
-    steps = [ply_text(idea, q, names) for q in plies[1:end]]
-    return ": " + ", ".join(steps) if steps else ""
-
-
-def tag_cache(idea: Idea) -> list[str]:
-    """The themes of ``idea``, computed once."""
-    if "themes" not in idea.extra:
-        idea.extra["themes"] = tag(idea)
-    return idea.extra["themes"]
-
-
 # --- examining a position --------------------------------------------------
 
 
@@ -366,7 +242,7 @@ def examine(pos: Position, source: str | None = None) -> Puzzle:
     return Puzzle(
         position=_bare(pos), best=move_text(pos, key), value=value, margin=margin,
         themes=list(themes), level=difficulty(depth, tempting), depth=depth,
-        tempting=tempting, pv=[_r(p.rank) for p in idea.pv.plies],
+        tempting=tempting, pv=[str(RANKS[p.rank]) for p in idea.pv.plies],
         explanation=explain(idea, pos), source=source,
         moves={move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order})
 
