@@ -62,7 +62,7 @@ def test_depth_of_a_bait():
     assert depth_needed(game, state, R[5]) == 3
     p = examine(pos)
     assert (p.depth, p.level) == (3, 2)
-    assert "if N hits it, the other 5 answers for 5" in p.explanation
+    assert "N hits S's 5 (+1), taking 6 with it, S answers with the third 5 (+5)" in p.explanation
 
 
 def test_difficulty_levels():
