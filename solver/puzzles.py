@@ -41,7 +41,7 @@ from typing import Callable, Iterator
 from .analysis import evaluate
 from .cards import RANKS
 from .engine.compile import CompileError, compile_known, is_perfect_information, pile_margin
-from .engine.game import Game, State
+from .engine.game import EV_ANSWER10, EV_ANSWER5, EV_HIT, Game, State
 from .notation import NotationError, format_position, parse_file
 from .position import Position
 from .explain import explain, ply_text, themes_of as tag_cache
@@ -86,7 +86,9 @@ class Puzzle:
       teaching text; ``method``: ``"exact"``; ``source``: where the
       position came from; ``moves``: every root play with its value
       (card text -> points), best first; ``game``: for a mined puzzle, the
-      playout it came from (``seed/number``).
+      playout it came from (``seed/number``); ``kind``: what the best play
+      does against what the strongest other play does (:func:`kind_of`,
+      ``"lay/take"``).
     """
 
     position: Position
@@ -103,6 +105,7 @@ class Puzzle:
     source: str | None = None
     moves: dict[str, float] = field(default_factory=dict)
     game: str | None = None
+    kind: str = ""
 
     @property
     def id(self) -> str:
@@ -205,6 +208,62 @@ def difficulty(depth: int, tempting: int) -> int:
     return 2
 
 
+# --- kinds and the spread of a set ----------------------------------------
+
+
+def action(ply) -> str:
+    """What a root play does: ``answer``, ``hit``, ``take`` (any other
+    capture, a run or a missa included) or ``lay``."""
+    if ply.events & (EV_ANSWER5 | EV_ANSWER10):
+        return "answer"
+    if ply.events & EV_HIT:
+        return "hit"
+    return "lay" if ply.lays else "take"
+
+
+def kind_of(idea) -> str:
+    """The kind of decision a puzzle asks for: the best play's
+    :func:`action`, a slash, the strongest other play's (``"lay/take"``:
+    lay rather than take); just the best play's with one legal play."""
+    key = action(idea.pv.plies[0])
+    if idea.runner_up is None:
+        return key
+    return f"{key}/{action(idea.lines[idea.runner_up].plies[0])}"
+
+
+def share_caps(count: int) -> tuple[int, int]:
+    """The spread rule of a set of ``count`` puzzles (docs/puzzles.md
+    "Spread"): no rank is the answer of more than a quarter of the set,
+    no kind (:func:`kind_of`) that of more than two thirds, both rounded
+    up: ``(rank cap, kind cap)``.
+
+    >>> share_caps(12), share_caps(10), share_caps(8)
+    ((3, 8), (3, 7), (2, 6))
+    """
+    return -(-count // 4), -(-2 * count // 3)
+
+
+#: themes whose puzzles are nearly all of one kind, so the kind share is
+#: not asked of their sets: a bait lays, and the strongest other play of a
+#: bait puzzle lays too in all but about 1 of 10 (docs/puzzles.md "Spread").
+ONE_KIND_THEMES = ("bait",)
+
+
+def spread_problem(found: list[Puzzle], p: Puzzle, count: int,
+                   theme: str | None = None) -> str | None:
+    """Why ``p`` would break the spread rule of a set of ``count`` of
+    ``theme`` that already holds ``found`` (``"rank share"``, ``"kind
+    share"``), or None."""
+    rank_cap, kind_cap = share_caps(count)
+    if sum(1 for q in found if q.pv[0] == p.pv[0]) >= rank_cap:
+        return "rank share"
+    if theme in ONE_KIND_THEMES:
+        return None
+    if sum(1 for q in found if q.kind == p.kind) >= kind_cap:
+        return "kind share"
+    return None
+
+
 # --- examining a position --------------------------------------------------
 
 
@@ -239,12 +298,13 @@ def examine(pos: Position, source: str | None = None) -> Puzzle:
     depth = depth_needed(game, state, key) if margin else MAX_DEPTH + 1
     themes = tag_cache(idea)
     from .analysis import move_text
+    kind = kind_of(idea)
     return Puzzle(
         position=_bare(pos), best=move_text(pos, key), value=value, margin=margin,
         themes=list(themes), level=difficulty(depth, tempting), depth=depth,
         tempting=tempting, pv=[str(RANKS[p.rank]) for p in idea.pv.plies],
         explanation=explain(idea, pos), source=source,
-        moves={move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order})
+        moves={move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order}, kind=kind)
 
 
 def make_puzzle(pos: Position, margin: float = DEFAULT_MARGIN, theme: str | None = None,
@@ -266,7 +326,25 @@ def make_puzzle(pos: Position, margin: float = DEFAULT_MARGIN, theme: str | None
         raise NotAPuzzle("theme", "no theme fits")
     if theme is not None and theme not in p.themes:
         raise NotAPuzzle("theme", f"the themes are {' '.join(p.themes)}, not {theme}")
+    problem = hidden_problem(p, margin)
+    if problem:
+        raise NotAPuzzle("hidden hand", problem)
     return p
+
+
+def hidden_problem(p: Puzzle, margin: float = DEFAULT_MARGIN) -> str | None:
+    """For a puzzle drawn from the mover's seat (a two-player declaration
+    puzzle, :func:`solver.hidden.hides_cards`): why its answer does not
+    hold whatever the hidden cards are (:func:`solver.hidden.robust`), or
+    None. Any other puzzle: None."""
+    from .hidden import robust
+    if p.position.players != 2 or "declaration" not in p.themes:
+        return None
+    r = robust(p.position, _rank(p.best))
+    if not r.holds(margin):
+        return (f"over the {r.hands} hands the mover cannot tell apart, {p.best} beats the "
+                f"next play by {r.margin:.2f} points on average, less than {margin:g}")
+    return None
 
 
 # --- checking a puzzle line ------------------------------------------------
@@ -352,6 +430,9 @@ def check(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Problem]:
         if not same:
             problems.append(Problem(name, f"the engine gives {want or '(none)'}, "
                                           f"the line says {have}"))
+    hidden = hidden_problem(p, margin)
+    if hidden:
+        problems.append(Problem("bm", hidden))
     unknown = [t for t in (recorded["themes"] or "").split() if t not in THEMES]
     if unknown:
         problems.append(Problem("themes", f"unknown theme {unknown[0]!r} "
@@ -491,7 +572,8 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
              source: str = "composed", level: int | None = None,
              max_candidates: int | None = None, rules_name: str = "lmodire",
              players: int = 2, agents: str = "greedy", seen: set[str] | None = None,
-             progress: Callable[[Generation], None] | None = None) -> Generation:
+             progress: Callable[[Generation], None] | None = None,
+             spread: bool = True) -> Generation:
     """Find ``count`` puzzles of ``theme`` (any theme when None; with
     ``level`` only that level) from ``source`` candidates, seeded;
     ``players``: 2, or 4 for self-play or mined partnership positions;
@@ -501,6 +583,8 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
     Mined candidates give at most one puzzle per playout (as lichess takes
     one puzzle from a game), so a set is not a run of one game's positions.
     ``seen``: puzzle ids to skip (and the found ids are added).
+    ``spread``: keep to the spread rule (:func:`share_caps`): a candidate
+    whose answer's rank or kind already has its share is skipped.
     Raises ValueError for an unknown theme, source or level."""
     if theme is not None and theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(THEMES)})")
@@ -533,6 +617,11 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
         if p.id in seen:
             gen.duplicates += 1
             continue
+        if spread:
+            reason = spread_problem(gen.puzzles, p, count, theme)
+            if reason is not None:
+                gen.rejected[reason] = gen.rejected.get(reason, 0) + 1
+                continue
         seen.add(p.id)
         if game is not None:
             games.add(game)
