@@ -10,7 +10,7 @@ count, and a tally of the points that adds up to the play's value.
 >>> from solver.notation import parse_position
 >>> from solver.puzzles import examine
 >>> text = examine(parse_position("1.2 2.4/4 - S taken=17,18 last=N prev=2")).explanation
->>> text.split(". ")[0]
+>>> text.split("; then")[0]
 "Play 2: it hits N's 2 (+1); N holds no 2 to answer"
 """
 

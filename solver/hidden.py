@@ -18,9 +18,9 @@ was measured too strict: it kept 8 declaration puzzles of 2,400
 candidates.) docs/puzzles.md states the rule.
 
 >>> from solver.notation import parse_position
->>> pos = parse_position("4.6.10 1.7/7.11.11 - S taken=16,16 last=S declared=N:ronda11")
->>> [[str(c) for c in h] for h in mover_view(pos).hands]
-[['1', '7'], ['11', '11', '?']]
+>>> pos = parse_position("4.6.10 1.3.7/7.11.11 - S taken=16,15 last=S declared=N:ronda11")
+>>> [[str(c) if c else '?' for c in h] for h in mover_view(pos).hands]
+[['1', '3', '7'], ['11', '11', '?']]
 """
 
 from __future__ import annotations
