@@ -77,6 +77,18 @@ def bare(pos):
     return out
 
 
+def test_shipped_explanations_tell_both_lines():
+    puzzles = shipped()
+    assert len(puzzles) > 100
+    for pos in puzzles:
+        c = pos.opcode("c")
+        best_part, _sep, second = c.partition(" Next best ")
+        assert second, c
+        # what the second play does itself comes first, then its line, then its points
+        assert second.split(": ", 1)[1].startswith("it "), c
+        assert best_part.count("Points: ") == 1 and second.count("Points: ") == 1, c
+
+
 def test_every_line_reaches_the_end_and_adds_up_on_the_shipped_sets():
     for pos in shipped():
         pos = bare(pos)
