@@ -3,13 +3,13 @@
 # same files). Then: ronda-solve puzzles check positions/puzzles/*.txt
 set -euo pipefail
 cd "$(dirname "$0")/puzzles"
-gen() { ronda-solve puzzles generate --force "$@"; }
+gen() { echo "$*" >&2; ronda-solve puzzles generate --force "$@"; }
 gen --theme hit         --count 10 --seed 1 -o hit.txt
 gen --theme answer5     --count 10 --seed 1 -o answer5.txt
 gen --theme answer10    --count 8  --seed 1 -o answer10.txt
 gen --theme missa       --count 10 --seed 1 -o missa.txt
 gen --theme run         --count 12 --seed 1 -o run.txt
-gen --theme bait        --count 12 --seed 1 -o bait.txt
+gen --theme bait        --count 12 --seed 1 --max-candidates 6000 -o bait.txt
 gen --theme avoid-hit   --count 10 --seed 1 -o avoid-hit.txt
 gen --theme sweep       --count 12 --seed 1 -o sweep.txt
 gen --theme declaration --count 12 --seed 1 -o declaration.txt

@@ -290,6 +290,25 @@ def _pair_against_one(mod: _Model, name: str = "b") -> list:
     return r
 
 
+def _bait_rival(mod: _Model) -> None:
+    """As ``pair``, and the mover could take a run of two ranks or more
+    with another card instead (a tempting capture)."""
+    r = _pair_against_one(mod)
+    _rival_capture(mod, "bc", r)
+
+
+def _bait_run(mod: _Model) -> None:
+    """As ``pair``, and the table holds the next rank up (and the one
+    after, when it follows): a hit on the laid card takes a run, so not
+    hitting leaves the run to the mover's second card."""
+    r = _pair_against_one(mod)
+    for i in range(NR):
+        if mod.adjacent(i):
+            mod.m.AddImplication(r[i], mod.has_t[i + 1])
+        else:
+            mod.m.Add(r[i] == 0)
+
+
 def _answer10_hit(mod: _Model) -> None:
     """The other player just laid an r, the mover holds two r (the hit and
     the fourth), the other the third: hit, and an answer is answered."""
@@ -407,7 +426,10 @@ VARIANTS: dict[str, list[tuple[str, float, object]]] = {
     "answer10": [("show", 0.8, lambda mod: _shown(mod, 3)), ("hit", 0.2, _answer10_hit)],
     "missa": [("block", 1, _missa_block)],
     "run": [("run3", 1, _run3), ("against-hit", 1, _run_against_hit)],
-    "bait": [("pair", 1, lambda mod: _pair_against_one(mod))],
+    # measured (docs/puzzles.md): the other player rarely does best to
+    # take the bait; a run above the laid card makes it likelier
+    "bait": [("pair", 1, lambda mod: _pair_against_one(mod)), ("rival", 0.5, _bait_rival),
+             ("run", 2, _bait_run)],
     "avoid-hit": [("single", 1, _single_exposed)],
     "sweep": [("late", 1, _late_capture)],
     "declaration": [("other", 1, _declared_other), ("own", 1, _declared_own)],

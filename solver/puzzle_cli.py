@@ -25,6 +25,7 @@ from .cards import CardError, parse_card
 from .notation import NotationError, parse_file
 from .puzzles import (DEFAULT_MARGIN, LEVELS, SOURCES, Puzzle, check_text, examine,
                       generate as generate_puzzles)
+from .hidden import hides_cards, mover_view
 from .render import position_panel
 from .themes import THEME_TITLES, THEMES
 
@@ -217,6 +218,8 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
         title += f"  ·  {LEVELS.get(int(level), level)}"
     title += f"  ·  {pos.seat_name(pos.turn)} to play"
     shown = _without_ops(pos)
+    if hides_cards(pos):            # a declaration puzzle: only what the mover knows
+        shown = mover_view(shown)
     con.print()
     con.print(position_panel(shown, title))
     if pos.declared:

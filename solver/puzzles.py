@@ -36,16 +36,16 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterator
 
 from .analysis import evaluate
 from .cards import RANKS
 from .engine.compile import CompileError, compile_known, is_perfect_information, pile_margin
-from .engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
-                   EV_MISSA, Game, State, event_points)
+from .engine.game import EV_ANSWER10, EV_ANSWER5, EV_HIT, Game, State
 from .notation import NotationError, format_position, parse_file
-from .position import Position, seat_names
-from .themes import THEMES, Idea, Ply, idea_of, tag
+from .position import Position
+from .explain import explain, ply_text, themes_of as tag_cache
+from .themes import THEMES, idea_of
 
 #: the only-move criterion: the best play beats every other by this many points.
 DEFAULT_MARGIN = 2.0
@@ -86,7 +86,9 @@ class Puzzle:
       teaching text; ``method``: ``"exact"``; ``source``: where the
       position came from; ``moves``: every root play with its value
       (card text -> points), best first; ``game``: for a mined puzzle, the
-      playout it came from (``seed/number``).
+      playout it came from (``seed/number``); ``kind``: what the best play
+      does against what the strongest other play does (:func:`kind_of`,
+      ``"lay/take"``).
     """
 
     position: Position
@@ -103,6 +105,7 @@ class Puzzle:
     source: str | None = None
     moves: dict[str, float] = field(default_factory=dict)
     game: str | None = None
+    kind: str = ""
 
     @property
     def id(self) -> str:
@@ -130,11 +133,6 @@ class Puzzle:
         pos = _bare(self.position)
         pos.ops = self.ops()
         return format_position(pos)
-
-
-def _signed(x: float) -> str:
-    """A point value with its sign, ``+2``, ``-1.5``, ``0``."""
-    return "0" if x == 0 else f"{x:+g}"
 
 
 def _num(x: float) -> str:
@@ -210,123 +208,60 @@ def difficulty(depth: int, tempting: int) -> int:
     return 2
 
 
-# --- explanation -----------------------------------------------------------
+# --- kinds and the spread of a set ----------------------------------------
 
 
-def _r(rank: int) -> str:
-    return str(RANKS[rank])
+def action(ply) -> str:
+    """What a root play does: ``answer``, ``hit``, ``take`` (any other
+    capture, a run or a missa included) or ``lay``."""
+    if ply.events & (EV_ANSWER5 | EV_ANSWER10):
+        return "answer"
+    if ply.events & EV_HIT:
+        return "hit"
+    return "lay" if ply.lays else "take"
 
 
-def _cards(ranks: Iterable[int]) -> str:
-    return ".".join(_r(r) for r in ranks)
+def kind_of(idea) -> str:
+    """The kind of decision a puzzle asks for: the best play's
+    :func:`action`, a slash, the strongest other play's (``"lay/take"``:
+    lay rather than take); just the best play's with one legal play."""
+    key = action(idea.pv.plies[0])
+    if idea.runner_up is None:
+        return key
+    return f"{key}/{action(idea.lines[idea.runner_up].plies[0])}"
 
 
-def _pts(rules, bit: int) -> int:
-    return event_points(rules, bit)
+def share_caps(count: int) -> tuple[int, int]:
+    """The spread rule of a set of ``count`` puzzles (docs/puzzles.md
+    "Spread"): no rank is the answer of more than a quarter of the set,
+    no kind (:func:`kind_of`) that of more than two thirds, both rounded
+    up: ``(rank cap, kind cap)``.
+
+    >>> share_caps(12), share_caps(10), share_caps(8)
+    ((3, 8), (3, 7), (2, 6))
+    """
+    return -(-count // 4), -(-2 * count // 3)
 
 
-def ply_text(idea: Idea, ply: Ply, names: tuple[str, ...], first: bool = False) -> str:
-    """A short phrase for one ply: ``N hits S's 7 (+1), taking 10 with
-    it``, ``S lays 3``, ``S plays 5, taking 5.6``, ``N answers with the
-    third 7 (+5), taking the 2 shown``, with the missa, the capture point,
-    the end-of-hand sweep and a new deal. ``first``: the puzzle's key play,
-    written without the seat ("hits N's 7 (+1)")."""
-    rules = idea.rules
-    who = "" if first else f"{names[ply.seat]} "
-    c = _r(ply.rank)
-    ev = ply.events
-    prev_seat = names[(ply.seat - 1) % idea.players]
-    if ev & EV_ANSWER5:
-        out = f"{who}answers with the third {c} (+{_pts(rules, EV_ANSWER5)}), taking the 2 shown"
-    elif ev & EV_ANSWER10:
-        out = f"{who}answers with the fourth {c} (+{_pts(rules, EV_ANSWER10)}), taking the 3 shown"
-    elif ev & EV_HIT:
-        out = f"{who}hits {prev_seat}'s {c} (+{_pts(rules, EV_HIT)})"
-        extra = [r for r in ply.taken if r != ply.rank]
-        if extra:
-            out += f", taking {_cards(extra)} with it"
-    elif ev & EV_CAPTURE:
-        out = (f"takes {_cards(ply.taken)}" if first
-               else f"{who}plays {c}, taking {_cards(ply.taken)}")
-    else:
-        out = f"{who}lays {c}"
-    if ev & EV_MISSA:
-        out += f", clearing the table: missa (+{_pts(rules, EV_MISSA)})"
-    if rules.capture_point and ev & EV_CAPTURE:
-        out += f" (+{rules.capture_point} capture)"
-    if ev & EV_END and ply.sweep:
-        who_sweeps = (f"{names[ply.sweep_side]} sweeps" if idea.players == 2 else
-                      ("S+N sweep" if ply.sweep_side == 0 else "E+W sweep"))
-        out += (f"; {who_sweeps} the last {ply.sweep} cards" if ply.sweep > 1
-                else f"; {who_sweeps} the last card")
-    if ev & EV_DEAL:
-        out += "; new deal"
-    return out
+#: themes whose puzzles are nearly all of one kind, so the kind share is
+#: not asked of their sets: a bait lays, and the strongest other play of a
+#: bait puzzle lays too in all but about 1 of 10 (docs/puzzles.md "Spread").
+ONE_KIND_THEMES = ("bait",)
 
 
-def explain(idea: Idea, pos: Position) -> str:
-    """The teaching text of a puzzle, from the principal variation and the
-    events: the key play and why, the line that follows, the value, and
-    what the strongest other play runs into. No double quotes (the text
-    goes into a ``c "..."`` opcode)."""
-    names = seat_names(idea.players)
-    pv = idea.pv.plies
-    key = pv[0]
-    rules = idea.rules
-    base = pile_margin(pos)
-    parts = [f"Play {_r(key.rank)}: it " + ply_text(idea, key, names, first=True)]
-    said = [f"{names[d.seat]} declared a {d.kind.capitalize()} of {d.rank}s"
-            for d in pos.declared if d.rank is not None]
-    intro = ""
-    if said and "declaration" in tag_cache(idea):
-        intro = " and ".join(said) + ". "
-    nxt = (idea.mover + 1) % idea.players
-    if key.events & EV_HIT and len(rules.hit) > 1:
-        if key.rank not in idea.hands[nxt]:
-            parts.append(f"{names[nxt]} holds no {_r(key.rank)} to answer")
-    if key.lays:
-        if "bait" in tag_cache(idea):
-            answerer = (idea.mover + 2) % idea.players
-            other = (f"the other {_r(key.rank)}" if answerer == idea.mover
-                     else f"{names[answerer]}'s {_r(key.rank)}")
-            parts.append(f"if {names[nxt]} hits it, {other} answers for "
-                         f"{_pts(rules, EV_ANSWER5)}")
-        elif key.rank not in idea.hands[nxt]:
-            parts.append(f"{names[nxt]} holds no {_r(key.rank)} to hit it")
-    rest = [ply_text(idea, p, names) for p in pv[1:]]
-    if rest:
-        parts.append("then " + ", ".join(rest))
-    text = intro + "; ".join(parts) + "."
-    value = (idea.values[idea.key] + base) / 2
-    text += f" Value {_signed(value)} for {names[idea.mover]}."
-    if idea.runner_up is not None:
-        alt_value = (idea.values[idea.runner_up] + base) / 2
-        text += (f" Next best {_r(idea.runner_up)} ({_signed(alt_value)}, "
-                 f"{value - alt_value:g} less){refutation_text(idea, idea.runner_up, names)}.")
-    return text.replace('"', "'")
-
-
-def refutation_text(idea: Idea, move: int, names: tuple[str, ...]) -> str:
-    """What another root play runs into: its line from the reply up to the
-    first play that scores for the other side (a hit, an answer, a missa,
-    the end-of-hand sweep), or the whole line when none does (the cards
-    then make the difference)."""
-    plies = idea.lines[move].plies
-    scoring = EV_HIT | EV_ANSWER5 | EV_ANSWER10 | EV_MISSA
-    end = len(plies)
-    for k, p in enumerate(plies[1:], start=1):
-        if p.side != idea.side and (p.events & scoring or p.sweep):
-            end = k + 1
-            break
-    steps = [ply_text(idea, q, names) for q in plies[1:end]]
-    return ": " + ", ".join(steps) if steps else ""
-
-
-def tag_cache(idea: Idea) -> list[str]:
-    """The themes of ``idea``, computed once."""
-    if "themes" not in idea.extra:
-        idea.extra["themes"] = tag(idea)
-    return idea.extra["themes"]
+def spread_problem(found: list[Puzzle], p: Puzzle, count: int,
+                   theme: str | None = None) -> str | None:
+    """Why ``p`` would break the spread rule of a set of ``count`` of
+    ``theme`` that already holds ``found`` (``"rank share"``, ``"kind
+    share"``), or None."""
+    rank_cap, kind_cap = share_caps(count)
+    if sum(1 for q in found if q.pv[0] == p.pv[0]) >= rank_cap:
+        return "rank share"
+    if theme in ONE_KIND_THEMES:
+        return None
+    if sum(1 for q in found if q.kind == p.kind) >= kind_cap:
+        return "kind share"
+    return None
 
 
 # --- examining a position --------------------------------------------------
@@ -363,12 +298,13 @@ def examine(pos: Position, source: str | None = None) -> Puzzle:
     depth = depth_needed(game, state, key) if margin else MAX_DEPTH + 1
     themes = tag_cache(idea)
     from .analysis import move_text
+    kind = kind_of(idea)
     return Puzzle(
         position=_bare(pos), best=move_text(pos, key), value=value, margin=margin,
         themes=list(themes), level=difficulty(depth, tempting), depth=depth,
-        tempting=tempting, pv=[_r(p.rank) for p in idea.pv.plies],
+        tempting=tempting, pv=[str(RANKS[p.rank]) for p in idea.pv.plies],
         explanation=explain(idea, pos), source=source,
-        moves={move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order})
+        moves={move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order}, kind=kind)
 
 
 def make_puzzle(pos: Position, margin: float = DEFAULT_MARGIN, theme: str | None = None,
@@ -390,7 +326,25 @@ def make_puzzle(pos: Position, margin: float = DEFAULT_MARGIN, theme: str | None
         raise NotAPuzzle("theme", "no theme fits")
     if theme is not None and theme not in p.themes:
         raise NotAPuzzle("theme", f"the themes are {' '.join(p.themes)}, not {theme}")
+    problem = hidden_problem(p, margin)
+    if problem:
+        raise NotAPuzzle("hidden hand", problem)
     return p
+
+
+def hidden_problem(p: Puzzle, margin: float = DEFAULT_MARGIN) -> str | None:
+    """For a puzzle drawn from the mover's seat (a two-player declaration
+    puzzle, :func:`solver.hidden.hides_cards`): why its answer does not
+    hold whatever the hidden cards are (:func:`solver.hidden.robust`), or
+    None. Any other puzzle: None."""
+    from .hidden import robust
+    if p.position.players != 2 or "declaration" not in p.themes:
+        return None
+    r = robust(p.position, _rank(p.best))
+    if not r.holds(margin):
+        return (f"over the {r.hands} hands the mover cannot tell apart, {p.best} beats the "
+                f"next play by {r.margin:.2f} points on average, less than {margin:g}")
+    return None
 
 
 # --- checking a puzzle line ------------------------------------------------
@@ -483,6 +437,9 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
         if not same:
             problems.append(Problem(name, f"the engine gives {want or '(none)'}, "
                                           f"the line says {have}"))
+    hidden = hidden_problem(p, margin)
+    if hidden:
+        problems.append(Problem("bm", hidden))
     unknown = [t for t in (recorded["themes"] or "").split() if t not in THEMES]
     if unknown:
         problems.append(Problem("themes", f"unknown theme {unknown[0]!r} "
@@ -627,7 +584,8 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
              source: str = "composed", level: int | None = None,
              max_candidates: int | None = None, rules_name: str = "lmodire",
              players: int = 2, agents: str = "greedy", seen: set[str] | None = None,
-             progress: Callable[[Generation], None] | None = None) -> Generation:
+             progress: Callable[[Generation], None] | None = None,
+             spread: bool = True) -> Generation:
     """Find ``count`` puzzles of ``theme`` (any theme when None; with
     ``level`` only that level) from ``source`` candidates, seeded;
     ``players``: 2, or 4 for self-play or mined partnership positions;
@@ -637,6 +595,8 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
     Mined candidates give at most one puzzle per playout (as lichess takes
     one puzzle from a game), so a set is not a run of one game's positions.
     ``seen``: puzzle ids to skip (and the found ids are added).
+    ``spread``: keep to the spread rule (:func:`share_caps`): a candidate
+    whose answer's rank or kind already has its share is skipped.
     Raises ValueError for an unknown theme, source or level."""
     if theme is not None and theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(THEMES)})")
@@ -669,6 +629,11 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
         if p.id in seen:
             gen.duplicates += 1
             continue
+        if spread:
+            reason = spread_problem(gen.puzzles, p, count, theme)
+            if reason is not None:
+                gen.rejected[reason] = gen.rejected.get(reason, 0) + 1
+                continue
         seen.add(p.id)
         if game is not None:
             games.add(game)

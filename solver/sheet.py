@@ -31,8 +31,9 @@ def _esc(text: object) -> str:
 
 def card_svg(card: Card | None, x: float, y: float, mark: str = "") -> str:
     """One card at ``(x, y)`` (px, top-left): its rank large in the
-    middle, small in the corners, the court name (Sota, Caballo, Rey)
-    underneath; ``None`` draws a card back. ``mark``: ``"prev"`` (just
+    middle and small in the top-left corner, the suit letter in the
+    top-right corner, the court name (Sota, Caballo, Rey) underneath;
+    ``None`` draws a card back. ``mark``: ``"prev"`` (just
     played: orange frame) or ``"faint"`` (the other hands)."""
     if card is None:
         return (f'<g class="card back"><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" '
@@ -53,41 +54,156 @@ def card_svg(card: Card | None, x: float, y: float, mark: str = "") -> str:
         parts.append(f'<text x="{x + CARD_W / 2}" y="{y + CARD_H - 5}" font-size="7.5" '
                      f'text-anchor="middle" fill="{ink}">{name}</text>')
     if card.suit:
-        parts.append(f'<text x="{x + CARD_W - 4}" y="{y + CARD_H - 5}" font-size="8" '
+        # top right, across from the corner rank: never over the court name
+        parts.append(f'<text x="{x + CARD_W - 4}" y="{y + 11}" font-size="8" '
                      f'text-anchor="end" fill="#555">{card.suit}</text>')
     parts.append("</g>")
     return "".join(parts)
 
 
-def _row(cards: list[Card | None], x: float, y: float, mark_first: Card | None = None,
-         faint: bool = False) -> str:
-    out = []
-    marked = False
-    for i, c in enumerate(cards):
-        mark = "faint" if faint else ""
-        if mark_first is not None and not marked and c is not None and c.rank == mark_first.rank \
-                and (mark_first.suit is None or c.suit == mark_first.suit):
-            mark, marked = "prev", True
-        out.append(card_svg(c, x + i * (CARD_W + GAP), y, mark))
+def cell_height(pos: Position) -> int:
+    """Height (px) of one puzzle's drawing: ``CELL_H`` for two players, a
+    card row more for a third player, the seats around the table for
+    four (:func:`_table4_height`)."""
+    if pos.players == 4:
+        return TITLE_H + _table4_height(pos) + FOOT_H
+    return CELL_H + (pos.players - 2) * (CARD_H + 4)
+
+
+TITLE_H, FOOT_H = 30, 72
+SIDE_X = 12                     # the left edge of a side seat's column
+TABLE_COLS = 5                  # cards a row on the four-player table
+
+
+def _label(x: float, y: float, text: str, to_play: bool, anchor: str = "start") -> str:
+    fill = "#9b1c1c" if to_play else "#555"
+    return (f'<text class="label" x="{x}" y="{y}" font-size="12" font-weight="bold" '
+            f'text-anchor="{anchor}" fill="{fill}">{_esc(text)}</text>')
+
+
+def _hand(pos: Position, seat: int, cards_xy: list[tuple[float, float]]) -> str:
+    """One seat's hand, a card at each ``(x, y)``, in a ``hand`` group
+    named by its seat; the other hands are drawn faint."""
+    names = seat_names(pos.players)
+    faint = seat != pos.turn
+    out = [f'<g class="hand" data-seat="{names[seat]}">']
+    for c, (x, y) in zip(pos.hands[seat], cards_xy):
+        out.append(card_svg(c, x, y, "faint" if faint and c is not None else ""))
+    out.append("</g>")
     return "".join(out)
 
 
-def cell_height(pos: Position) -> int:
-    """Height (px) of one puzzle's drawing: ``CELL_H`` for two players, a
-    card row more for each further player."""
-    return CELL_H + (pos.players - 2) * (CARD_H + 4)
+def _table_cards(pos: Position, x: float, y: float, cols: int) -> str:
+    out = ['<g class="table-cards">']
+    marked = False
+    for i, c in enumerate(pos.table):
+        mark = ""
+        if pos.prev is not None and not marked and c.rank == pos.prev.rank and (
+                pos.prev.suit is None or c.suit == pos.prev.suit):
+            mark, marked = "prev", True
+        out.append(card_svg(c, x + (i % cols) * (CARD_W + GAP), y + (i // cols) * (CARD_H + GAP),
+                            mark))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _table_notes(pos: Position) -> list[str]:
+    names = seat_names(pos.players)
+    notes = []
+    if pos.prev is not None:
+        notes.append(f"{names[(pos.turn - 1) % pos.players]} just laid {pos.prev}")
+    if pos.show is not None:
+        owner = (names[pos.show.seat] if pos.show.seat is not None
+                 else names[(pos.turn - 1) % pos.players])
+        notes.append(f"on show: {pos.show.size} \u00d7 {pos.show.rank} ({owner})")
+    return notes
+
+
+def _table4_height(pos: Position) -> int:
+    rows = max(1, -(-len(pos.table) // TABLE_COLS))
+    notes = len(_table_notes(pos))
+    table_h = rows * (CARD_H + GAP) + 10 + 12 * notes
+    column = 16 + max(len(pos.hands[1]), len(pos.hands[3]), 1) * (CARD_H + 4)
+    return 2 * (CARD_H + 22) + max(table_h, column) + 12
+
+
+def _around_table(pos: Position, y0: float) -> tuple[str, float]:
+    """Four seats around the table: S at the bottom, N at the top, E on
+    the right, W on the left (side hands in columns). Returns the drawing
+    and the y below it."""
+    names = seat_names(4)
+    seat = {n: i for i, n in enumerate(names)}
+    out = []
+    row_w = lambda n: n * (CARD_W + GAP) - GAP  # noqa: E731
+    # N at the top, centred, its label above
+    n_cards = pos.hands[seat["N"]]
+    x = (CELL_W - row_w(len(n_cards))) / 2
+    out.append(_label(CELL_W / 2, y0 + 12, _seat_text(pos, seat["N"]), pos.turn == seat["N"],
+                      "middle"))
+    out.append(_hand(pos, seat["N"], [(x + i * (CARD_W + GAP), y0 + 18)
+                                      for i in range(len(n_cards))]))
+    mid = y0 + CARD_H + 22
+    # W and E in columns, labels above them
+    east_x = CELL_W - SIDE_X - CARD_W
+    for name, cx, anchor, lx in (("W", SIDE_X, "start", SIDE_X),
+                                 ("E", east_x, "end", CELL_W - SIDE_X)):
+        s = seat[name]
+        out.append(_label(lx, mid + 12, _seat_text(pos, s), pos.turn == s, anchor))
+        out.append(_hand(pos, s, [(cx, mid + 16 + i * (CARD_H + 4))
+                                  for i in range(len(pos.hands[s]))]))
+    # the table between them
+    tx0 = SIDE_X + CARD_W + 14
+    tx1 = east_x - 14
+    rows = max(1, -(-len(pos.table) // TABLE_COLS))
+    notes = _table_notes(pos)
+    table_h = rows * (CARD_H + GAP) + 10 + 12 * len(notes)
+    column = 16 + max(len(pos.hands[1]), len(pos.hands[3]), 1) * (CARD_H + 4)
+    band = max(table_h, column)
+    ty = mid + (band - table_h) / 2
+    out.append(f'<rect class="table" x="{tx0}" y="{ty}" width="{tx1 - tx0}" height="{table_h}" '
+               f'rx="8" fill="#2e7d4f" stroke="#1f5a38"/>')
+    cols = min(TABLE_COLS, max(1, len(pos.table)))
+    cx = tx0 + (tx1 - tx0 - row_w(cols)) / 2
+    if pos.table:
+        out.append(_table_cards(pos, cx, ty + 8, TABLE_COLS))
+    else:
+        out.append(f'<text x="{(tx0 + tx1) / 2}" y="{ty + table_h / 2 + 4}" font-size="12" '
+                   f'fill="#d8eadf" text-anchor="middle">empty table</text>')
+    for k, note in enumerate(notes):
+        out.append(f'<text x="{(tx0 + tx1) / 2}" y="{ty + rows * (CARD_H + GAP) + 10 + 12 * k}" '
+                   f'font-size="9" text-anchor="middle" fill="#ffd9a8">{_esc(note)}</text>')
+    # S at the bottom, centred, its label below
+    sy = mid + band + 12
+    s_cards = pos.hands[seat["S"]]
+    x = (CELL_W - row_w(len(s_cards))) / 2
+    out.append(_hand(pos, seat["S"], [(x + i * (CARD_W + GAP), sy)
+                                      for i in range(len(s_cards))]))
+    out.append(_label(CELL_W / 2, sy + CARD_H + 14, _seat_text(pos, seat["S"]),
+                      pos.turn == seat["S"], "middle"))
+    return "".join(out), sy + CARD_H + 22
+
+
+def _seat_text(pos: Position, seat: int) -> str:
+    name = seat_names(pos.players)[seat]
+    if seat == pos.turn:
+        return f"{name} to play"
+    return name if pos.hands[seat] else f"{name}: no cards left"
 
 
 def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = False,
                x: float = 0, y: float = 0) -> str:
     """The drawing of one puzzle, a ``CELL_W`` x :func:`cell_height` px
-    group at ``(x, y)``: a title (number, level, id), the other hands face
-    up (a puzzle shows every card), the table with the card just played
-    framed, a pile on show, the mover's hand, and two lines of facts
-    (stock, piles, last capture, rules, declarations)."""
+    group at ``(x, y)``: a title (number, level, id), the other hands (face
+    up; a declaration puzzle shows only what the mover knows, the declared
+    cards, the rest face down: :func:`solver.hidden.mover_view`), the table
+    with the card just played framed, a pile on show, the mover's hand, and
+    two lines of facts (stock, piles, last capture, rules, declarations).
+    Four players sit around the table: S at the bottom, N at the top, E on
+    the right, W on the left."""
+    from .hidden import hides_cards, mover_view
+    if hides_cards(pos):
+        pos = mover_view(pos)
     height = cell_height(pos)
-    names = seat_names(pos.players)
-    mover = pos.turn
     level = pos.opcode("level")
     title = f"{number}." if number is not None else ""
     if level:
@@ -102,48 +218,13 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
            f'<text x="12" y="20" font-size="13" font-weight="bold">{_esc(title)}</text>',
            f'<text x="{CELL_W - 12}" y="20" font-size="9" fill="#888" text-anchor="end">'
            f'{_esc(pid)}</text>']
-    row_y = 30
-    others = [(mover + k) % pos.players for k in range(1, pos.players)]
-    row_h = CARD_H + 8
-    # the other hands, face up, smaller rows
-    for seat in reversed(others):
-        out.append(f'<text x="12" y="{row_y + CARD_H / 2 + 4}" font-size="12" '
-                   f'font-weight="bold" fill="#555">{names[seat]}</text>')
-        hand = pos.hands[seat]
-        if hand:
-            out.append(_row(list(hand), 34, row_y, faint=True))
-        else:
-            out.append(f'<text x="34" y="{row_y + CARD_H / 2 + 4}" font-size="11" '
-                       f'fill="#888">no cards left</text>')
-        row_y += row_h
-        row_h = CARD_H + 4
-    # the table
-    table_h = CARD_H + 16
-    out.append(f'<rect x="30" y="{row_y}" width="{CELL_W - 44}" height="{table_h}" rx="8" '
-               f'fill="#2e7d4f" stroke="#1f5a38"/>')
-    if pos.table:
-        out.append(_row(list(pos.table), 38, row_y + 8, mark_first=pos.prev))
+    if pos.players == 4:
+        body, row_y = _around_table(pos, TITLE_H)
+        out.append(body)
+        row_y += 6
     else:
-        out.append(f'<text x="{CELL_W / 2}" y="{row_y + table_h / 2 + 4}" font-size="12" '
-                   f'fill="#d8eadf" text-anchor="middle">empty table</text>')
-    note_x = 38 + len(pos.table) * (CARD_W + GAP) + 4
-    if pos.prev is not None:
-        prev_seat = names[(mover - 1) % pos.players]
-        out.append(f'<text x="{min(note_x, CELL_W - 100)}" y="{row_y + table_h - 8}" font-size="9" '
-                   f'fill="#ffd9a8">{prev_seat} just laid {pos.prev}</text>')
-    if pos.show is not None:
-        owner = names[pos.show.seat] if pos.show.seat is not None else names[(mover - 1) % pos.players]
-        out.append(f'<text x="{min(note_x, CELL_W - 120)}" y="{row_y + 16}" font-size="9" '
-                   f'fill="#ffd9a8">on show: {pos.show.size} \u00d7 {pos.show.rank} ({owner})</text>')
-    row_y += table_h + 6
-    # the mover
-    out.append(f'<text x="12" y="{row_y + CARD_H / 2 + 4}" font-size="12" '
-               f'font-weight="bold">{names[mover]}</text>')
-    out.append(_row(list(pos.hands[mover]), 34, row_y))
-    hand_end = 34 + len(pos.hands[mover]) * (CARD_W + GAP)
-    out.append(f'<text x="{hand_end + 4}" y="{row_y + CARD_H / 2 + 4}" font-size="11" '
-               f'fill="#9b1c1c">\u2190 {names[mover]} to play</text>')
-    row_y += CARD_H + 16
+        body, row_y = _rows(pos)
+        out.append(body)
     for text in _facts(pos):
         out.append(f'<text x="12" y="{row_y}" font-size="9.5" fill="#333">{_esc(text)}</text>')
         row_y += 13
@@ -151,6 +232,52 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
                f'<tspan fill="#999">____________</tspan></text>')
     out.append("</g>")
     return "".join(out)
+
+
+def _rows(pos: Position) -> tuple[str, float]:
+    """Two or three players in rows: the other hands at the top (the next
+    player nearest the table), the table, the mover at the bottom."""
+    names = seat_names(pos.players)
+    mover = pos.turn
+    out = []
+    row_y = TITLE_H
+    others = [(mover + k) % pos.players for k in range(1, pos.players)]
+    row_h = CARD_H + 8
+    for seat in reversed(others):
+        out.append(_label(12, row_y + CARD_H / 2 + 4, names[seat], False))
+        hand = pos.hands[seat]
+        if hand:
+            out.append(_hand(pos, seat, [(34 + i * (CARD_W + GAP), row_y)
+                                         for i in range(len(hand))]))
+        else:
+            out.append(f'<text x="34" y="{row_y + CARD_H / 2 + 4}" font-size="11" '
+                       f'fill="#888">no cards left</text>')
+        row_y += row_h
+        row_h = CARD_H + 4
+    table_h = CARD_H + 16
+    out.append(f'<rect class="table" x="30" y="{row_y}" width="{CELL_W - 44}" height="{table_h}" '
+               f'rx="8" fill="#2e7d4f" stroke="#1f5a38"/>')
+    if pos.table:
+        out.append(_table_cards(pos, 38, row_y + 8, len(pos.table)))
+    else:
+        out.append(f'<text x="{CELL_W / 2}" y="{row_y + table_h / 2 + 4}" font-size="12" '
+                   f'fill="#d8eadf" text-anchor="middle">empty table</text>')
+    note_x = 38 + len(pos.table) * (CARD_W + GAP) + 4
+    notes = _table_notes(pos)
+    if pos.prev is not None:
+        out.append(f'<text x="{min(note_x, CELL_W - 100)}" y="{row_y + table_h - 8}" '
+                   f'font-size="9" fill="#ffd9a8">{_esc(notes[0])}</text>')
+    if pos.show is not None:
+        out.append(f'<text x="{min(note_x, CELL_W - 120)}" y="{row_y + 16}" font-size="9" '
+                   f'fill="#ffd9a8">{_esc(notes[-1])}</text>')
+    row_y += table_h + 6
+    out.append(_label(12, row_y + CARD_H / 2 + 4, names[mover], False).replace("#555", "#1b1b1b"))
+    hand = pos.hands[mover]
+    out.append(_hand(pos, mover, [(34 + i * (CARD_W + GAP), row_y) for i in range(len(hand))]))
+    hand_end = 34 + len(hand) * (CARD_W + GAP)
+    out.append(f'<text x="{hand_end + 4}" y="{row_y + CARD_H / 2 + 4}" font-size="11" '
+               f'fill="#9b1c1c">\u2190 {names[mover]} to play</text>')
+    return "".join(out), row_y + CARD_H + 16
 
 
 def _facts(pos: Position) -> list[str]:

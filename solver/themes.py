@@ -26,8 +26,8 @@ run        the key play takes cards of three or more ranks (its own rank
 bait       the key play lays a lone card of a rank the next player holds,
            while the seat that would answer a hit on it (two seats on: the
            mover in two-player play, the partner with four) holds another
-           card of that rank and nobody can answer that answer: the hit is
-           possible and would be answered for 5
+           card of that rank and nobody can answer that answer; and the
+           next player's one best reply is to hit it: the bait is taken
 avoid-hit  the key play is not hit at once in the principal variation, but
            at least one other play is hit at once in its refutation
 sweep      the mover's side makes the last capture and sweeps at least one
@@ -125,7 +125,10 @@ class Idea:
     - ``order``: the root plays, best first (ties by rank index);
     - ``lines``: each root play's line (:class:`Line`);
     - ``declared``: ``(seat, rank index)`` of the current deal's
-      declarations that name a rank.
+      declarations that name a rank;
+    - ``replies``: after the key play, the exact value of each reply of
+      the next player (rank index -> half-points for the replier's side);
+      empty when the key play ends the hand.
     """
 
     rules: Rules
@@ -138,6 +141,7 @@ class Idea:
     order: list[int]
     lines: dict[int, Line]
     declared: tuple[tuple[int, int], ...] = ()
+    replies: dict[int, int] = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
     @property
@@ -236,9 +240,11 @@ def idea_of(game: Game, state: State, declared: Sequence[tuple[int, int]] = ()) 
         moves = [m] + best_line(ab, child)
         lines[m] = Line(replay(game, state, moves), values[m])
     mover = state[2]
+    after_key = game.play(state, order[0])[0]
+    replies = {} if game.is_terminal(after_key) else ab.root_values(after_key)
     return Idea(game.rules, game.players, game.sides, mover,
                 tuple(_hand(state, s) for s in range(game.players)),
-                tuple(ranks_of(state[0])), values, order, lines, tuple(declared))
+                tuple(ranks_of(state[0])), values, order, lines, tuple(declared), replies)
 
 
 # --- the predicates -------------------------------------------------------
@@ -286,7 +292,9 @@ def bait(idea: Idea) -> bool:
     (it could hit); the seat two on, which would answer that hit for 5,
     holds another r after the key play; and the seat three on, which could
     answer that answer for 10, holds no further r (with two players: the
-    next player holds exactly one r). Needs answers in the rules."""
+    next player holds exactly one r); and the bait is taken: the next
+    player's one best reply (exact values, no tie) is the hit on it.
+    Needs answers in the rules."""
     if len(idea.rules.hit) < 2:
         return False
     key = idea.pv.plies[0]
@@ -304,7 +312,20 @@ def bait(idea: Idea) -> bool:
     after_hit = list(left[counter])
     if counter == hitter:
         after_hit.remove(r)
-    return r not in after_hit
+    if r in after_hit:
+        return False
+    return takes_the_bait(idea)
+
+
+def takes_the_bait(idea: Idea) -> bool:
+    """The next player's one best reply to the key play hits it: the
+    principal variation's second ply hits the key play's rank, and every
+    other reply is worth strictly less to the replier."""
+    pv = idea.pv.plies
+    if len(pv) < 2 or not pv[1].events & EV_HIT or pv[1].rank != pv[0].rank:
+        return False
+    hit_value = idea.replies[pv[1].rank]
+    return all(v < hit_value for m, v in idea.replies.items() if m != pv[1].rank)
 
 
 def avoid_hit(idea: Idea) -> bool:
@@ -373,7 +394,7 @@ THEME_TITLES: dict[str, str] = {
     "answer10": "answer an answer with the fourth card (+10)",
     "missa": "clear the whole table (+1)",
     "run": "take a run of three ranks or more",
-    "bait": "lay a card you can answer if it is hit",
+    "bait": "lay a card you can answer, and the other player does best to hit it",
     "avoid-hit": "do not leave a lone card to be hit",
     "sweep": "make the last capture and sweep the table",
     "declaration": "use what a declaration tells",

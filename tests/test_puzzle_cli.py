@@ -86,7 +86,7 @@ def test_quiz_right_wrong_hint_and_quit(puzzle_file):
 
 
 def test_quiz_filters_and_errors(puzzle_file):
-    r = run(["puzzles", "quiz", str(puzzle_file), "--theme", "bait"], stdin="5\n")
+    r = run(["puzzles", "quiz", str(puzzle_file), "--theme", "answer5"], stdin="5\n")
     assert "right: 5" in r.output and "score: 1 of 1" in r.output
     r = run(["puzzles", "quiz", str(puzzle_file), "--theme", "missa"])
     assert r.exit_code == 2 and "no puzzle to ask" in r.output

@@ -47,7 +47,8 @@ def test_examine_a_hit():
     assert p.pv == ["2", "4", "4"]
     assert (p.depth, p.tempting, p.level) == (1, 0, 1)
     assert p.explanation.startswith("Play 2: it hits N's 2 (+1); N holds no 2 to answer")
-    assert "Next best 4 (-1, 5 less): N hits S's 4 (+1)" in p.explanation
+    assert ("Next best 4 (-1, 5 less): it lays 4; then N hits S's 4 (+1)"
+            in p.explanation)
 
 
 def test_depth_of_a_bait():
@@ -61,7 +62,7 @@ def test_depth_of_a_bait():
     assert depth_needed(game, state, R[5]) == 3
     p = examine(pos)
     assert (p.depth, p.level) == (3, 2)
-    assert "if N hits it, the other 5 answers for 5" in p.explanation
+    assert "N hits S's 5 (+1), taking 6 with it, S answers with the third 5 (+5)" in p.explanation
 
 
 def test_difficulty_levels():

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 from solver.notation import parse_position
 from solver.puzzles import make_puzzle
-from solver.sheet import card_svg, puzzle_svg, sheet_html, sheet_svg
+from solver.sheet import CELL_W as CELL_W_, card_svg, cell_height, puzzle_svg, sheet_html, sheet_svg
 from solver.cards import Card
 
 HIT = "1.2 2.4/4 - S taken=17,18 last=N prev=2"
@@ -60,3 +60,105 @@ def test_four_player_drawing_is_taller_and_holds_every_hand():
     assert svg.count('class="card"') == 2 + 1 + 1 + 2 + 2
     assert f'height="{cell_height(pos) - 2}"' in svg
     assert "piles SN 23, EW 9" in svg
+
+
+# --- layout geometry ---------------------------------------------------------
+
+FOUR = "7.11.1.2.3.4.5 3o.11c/6/3.5/3.5 - N rules=pagat taken=17,9 last=E prev=5"
+
+
+def boxes(svg: str):
+    """The text boxes and card rectangles of one drawing: text boxes
+    estimated from the font size (0.6 em a character, the baseline at 0.8
+    em), each tagged with the card it belongs to (None outside a card)."""
+    root = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{svg}</svg>')
+    texts, cards, hands = [], [], {}
+    table = None
+
+    def walk(el, card, seat):
+        tag = el.tag.split("}")[-1]
+        cls = el.get("class", "")
+        if tag == "g" and cls.startswith("card"):
+            card = el
+        if tag == "g" and cls == "hand":
+            seat = el.get("data-seat")
+            hands.setdefault(seat, [])
+        if tag == "rect" and card is not None and el.get("rx") == "4":
+            r = tuple(float(el.get(k)) for k in ("x", "y", "width", "height"))
+            cards.append((card, r))
+            if seat:
+                hands[seat].append(r)
+        if tag == "rect" and cls == "table":
+            nonlocal table
+            table = tuple(float(el.get(k)) for k in ("x", "y", "width", "height"))
+        if tag == "text":
+            text = "".join(el.itertext())
+            fs = float(el.get("font-size"))
+            w = len(text) * fs * 0.6
+            x = float(el.get("x"))
+            x -= {"middle": w / 2, "end": w}.get(el.get("text-anchor"), 0)
+            y = float(el.get("y")) - 0.8 * fs
+            texts.append((card, text, (x, y, w, fs)))
+        for child in el:
+            walk(child, card, seat)
+
+    walk(root, None, None)
+    return texts, cards, hands, table
+
+
+def overlap(a, b) -> bool:
+    return (a[0] < b[0] + b[2] and b[0] < a[0] + a[2]
+            and a[1] < b[1] + b[3] and b[1] < a[1] + a[3])
+
+
+def centre(r):
+    return r[0] + r[2] / 2, r[1] + r[3] / 2
+
+
+def assert_nothing_overlaps(svg: str) -> None:
+    texts, cards, _hands, _table = boxes(svg)
+    for i, (ca, ta, a) in enumerate(texts):
+        for cb, tb, b in texts[i + 1:]:
+            assert not overlap(a, b), (ta, tb, a, b)
+        for card, r in cards:
+            if card is not ca:
+                assert not overlap(a, r), (ta, r)
+    rects = [r for _c, r in cards]
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            assert not overlap(a, b), (a, b)
+
+
+def test_suit_letter_and_court_name_do_not_overprint():
+    for rank in (10, 11, 12):
+        texts, _cards, _h, _t = boxes(card_svg(Card(rank, "c"), 0, 0))
+        named = {t: b for _c, t, b in texts}
+        assert "c" in named
+        court = next(b for t, b in named.items() if t in ("Sota", "Caballo", "Rey"))
+        assert not overlap(named["c"], court)
+    assert_nothing_overlaps(card_svg(Card(11, "c"), 0, 0))
+
+
+def test_four_players_sit_around_the_table():
+    pos = parse_position(FOUR)
+    svg = puzzle_svg(pos, 1)
+    assert_nothing_overlaps(svg)
+    _texts, _cards, hands, table = boxes(svg)
+    tx, ty = centre(table)
+    c = {seat: (sum(centre(r)[0] for r in rs) / len(rs), sum(centre(r)[1] for r in rs) / len(rs))
+         for seat, rs in hands.items()}
+    assert set(c) == {"S", "E", "N", "W"}
+    assert c["S"][1] > ty > c["N"][1]                 # S below, N above
+    assert c["E"][0] > tx > c["W"][0]                 # E right, W left
+    assert abs(c["S"][0] - tx) < 1 and abs(c["N"][0] - tx) < 1
+    assert c["N"][1] < c["W"][1] < c["S"][1] and c["N"][1] < c["E"][1] < c["S"][1]
+    # every hand's cards lie outside the table, and inside the drawing
+    for rs in hands.values():
+        for r in rs:
+            assert not overlap(r, table)
+            assert 0 <= r[0] and r[0] + r[2] <= CELL_W_ and r[1] + r[3] <= cell_height(pos)
+
+
+def test_two_player_drawings_do_not_overlap():
+    for line in (HIT, SHOW, "1.2.3.4.5.6 10c.11o.12e/3.7 - S taken=13,16 last=N"):
+        assert_nothing_overlaps(puzzle_svg(parse_position(line), 1))

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from solver.cards import RANK_INDEX
+from solver.cards import RANK_INDEX, RANKS
 from solver.engine.compile import pile_margin
 from solver.notation import parse_position
 from solver.puzzles import idea_for
 from solver.search.brute import minimax_root
 from solver.themes import (THEMES, answer5, answer10, avoid_hit, bait, declaration, hit,
-                           missa, quiet, run, sweep, tag)
+                           missa, quiet, run, sweep, tag, takes_the_bait)
+
+from test_puzzles import reference
 
 R = RANK_INDEX
 
@@ -64,9 +66,15 @@ def test_answer5_and_bait():
     # = 20; points 5-1: value +4. S 1 first: value +1.
     pos, i = idea("3.6.10.12 1.5.5/5.10 - S taken=17,14 last=N")
     assert points(pos, i) == {R[5]: 4.0, R[1]: 1.0}
-    assert answer5(i) and bait(i)
+    assert answer5(i)
+    # but N need not take the bait: taking the 10 instead is worth as much
+    # to N (the reference's values of N's replies after S lays the 5)
+    after = reference("3.5.6.10.12 1.5/5.10 - N taken=17,14 last=N prev=5")
+    assert after == {5: -4.0, 10: -4.0}
+    assert {RANKS[m]: (v - 3) / 2 for m, v in i.replies.items()} == after
+    assert not bait(i)
     assert not avoid_hit(i) and not quiet(i) and not sweep(i)
-    assert tag(i) == ["answer5", "bait"]
+    assert tag(i) == ["answer5"]
 
 
 def test_answer5_from_a_pile_on_show_and_the_sweep():
@@ -149,9 +157,20 @@ def test_bait_needs_that_nobody_can_answer_the_answer():
     assert i.key == R[1]
     i.order = [R[5], R[1]]
     assert not bait(i)
-    # with one 5 in N's hand it is bait
-    _pos, j = idea("3.6.10.12 1.5.5/5.10 - S taken=17,14 last=N")
+    # with one 7 in N's hand, and hitting N's one best reply, it is bait
+    _pos, j = idea("4.6.10 1.7.7/7.11.11 - S taken=16,15 last=S")
     assert bait(j)
+
+
+def test_bait_is_taken():
+    # S lays a 7 (table 4.6.7.10): N's hit (+1, taking 7.10, then S answers
+    # +5) is worth -2.5 to N, N's 11 -4.5 (half-points -5 and -9 from the
+    # 15-16 piles: the reference's values, counted from N's side)
+    _pos, i = idea("4.6.10 1.7.7/7.11.11 - S taken=16,15 last=S")
+    after = reference("4.6.7.10 1.7/7.11.11 - N taken=16,15 last=S prev=7")
+    assert {RANKS[m]: (v - 1) / 2 for m, v in i.replies.items()} == after
+    assert after[7] > after[11]
+    assert takes_the_bait(i)
 
 
 def test_quiet_needs_a_capture_among_the_other_plays():

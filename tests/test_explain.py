@@ -1,0 +1,99 @@
+"""The explanation (solver/explain.py): both lines, the best play's and the
+strongest other play's, to the end of the hand, point by point. The points
+of each line must add up to that play's exact value, which comes from the
+independent reference (tests/reference.py) and from the compiled core."""
+
+from __future__ import annotations
+
+from copy import copy
+from pathlib import Path
+
+import pytest
+
+from solver.analysis import evaluate
+from solver.cards import RANKS
+from solver.engine.game import EV_END
+from solver.explain import line_tally, line_text
+from solver.notation import parse_file, parse_position
+from solver.puzzles import examine, idea_for
+
+from test_puzzles import reference
+
+ROOT = Path(__file__).resolve().parent.parent
+HIT = "1.2 2.4/4 - S taken=17,18 last=N prev=2"
+BAIT = "3.6.10.12 1.5.5/5.10 - S taken=17,14 last=N"
+SHOW = "3 5.12/11 - S show=5:2@N taken=17,19 last=N"
+FOUR = "7.11 3/6/3.5/3.5 - N rules=pagat taken=23,9 last=E"
+
+
+def shipped() -> list:
+    out = []
+    for f in sorted((ROOT / "positions" / "puzzles").glob("*.txt")):
+        out += [pos for _n, pos in parse_file(f.read_text())]
+    return out
+
+
+@pytest.mark.parametrize("line", [HIT, BAIT, SHOW])
+def test_each_line_adds_up_to_the_reference_value(line):
+    pos = parse_position(line)
+    _g, _s, idea = idea_for(pos)
+    ref = reference(line)
+    for move in idea.order:
+        assert line_tally(idea, move, pos).net(idea.side) == ref[RANKS[move]]
+
+
+def test_four_player_lines_add_up():
+    pos = parse_position(FOUR)
+    _g, _s, idea = idea_for(pos)
+    a = evaluate(pos, method="exact")
+    for mv in a.moves:
+        assert line_tally(idea, mv.rank, pos).net(idea.side) == mv.value
+
+
+def test_the_second_best_play_is_told_to_the_end():
+    # hand-worked: after 4, N hits it (+1), S takes the 2, S sweeps the 4;
+    # S 17 + 2 + 1 = 20 cards, N 18 + 2 = 20: even; value -1
+    text = examine(parse_position(HIT)).explanation
+    assert ("Next best 4 (-1, 5 less): it lays 4; then N hits S's 4 (+1), S plays 2, "
+            "taking 2; S sweeps the last card. Points: cards S 20, N 20 (even); N hit +1: "
+            "-1 for S.") in text
+    # the best play: two hits and 22 cards against 18
+    assert "Points: cards S 22, N 18 (S +2); S hit +1, hit +1: +4 for S." in text
+
+
+def test_the_bait_line_goes_past_the_first_score():
+    text = examine(parse_position(BAIT)).explanation
+    best, second = text.split(" Next best ")
+    # N's hit scores first for N; the line goes on to S's answer and the sweep
+    assert "N hits S's 5 (+1), taking 6 with it, S answers with the third 5 (+5)" in best
+    assert "N sweeps the last 3 cards" in best
+    assert second.startswith("1 (+1, 3 less): it lays 1; N holds no 1 to hit it; then ")
+    assert "S hits N's 5 (+1), taking 6 with it" in second and "N sweeps the last 4" in second
+
+
+def bare(pos):
+    out = copy(pos)
+    out.ops = []
+    return out
+
+
+def test_shipped_explanations_tell_both_lines():
+    puzzles = shipped()
+    assert len(puzzles) > 100
+    for pos in puzzles:
+        c = pos.opcode("c")
+        best_part, _sep, second = c.partition(" Next best ")
+        assert second, c
+        # what the second play does itself comes first, then its line, then its points
+        assert second.split(": ", 1)[1].startswith("it "), c
+        assert best_part.count("Points: ") == 1 and second.count("Points: ") == 1, c
+
+
+def test_every_line_reaches_the_end_and_adds_up_on_the_shipped_sets():
+    for pos in shipped():
+        pos = bare(pos)
+        _g, _s, idea = idea_for(pos)
+        values = {mv.rank: mv.value for mv in evaluate(pos, method="exact").moves}
+        for move in (idea.key, idea.runner_up):
+            assert idea.lines[move].plies[-1].events & EV_END
+            assert line_tally(idea, move, pos).net(idea.side) == values[move]

@@ -1,0 +1,83 @@
+"""Declaration puzzles from the mover's seat (solver/hidden.py): what is
+shown, which hidden hands are consistent with the declarations, and the
+answer holding over them (by expectation, with the margin)."""
+
+from __future__ import annotations
+
+from math import comb
+from pathlib import Path
+
+from solver.cards import RANK_INDEX, RANKS, parse_card
+from solver.hidden import consistent_hands, hides_cards, mover_view, robust
+from solver.notation import parse_file, parse_position
+from solver.puzzles import DEFAULT_MARGIN, check
+
+from test_puzzles import reference
+
+R = RANK_INDEX
+ROOT = Path(__file__).resolve().parent.parent
+# N declared a Ronda of 11s: its third card is hidden from S
+DECL = "4.6.10 1.3.7/7.11.11 - S taken=16,15 last=S declared=N:ronda11"
+
+
+def test_the_view_shows_the_declared_pair_only():
+    pos = parse_position(DECL)
+    view = mover_view(pos)
+    assert [str(c) for c in view.hands[0]] == ["1", "3", "7"]
+    assert [None if c is None else c.rank for c in view.hands[1]] == [11, 11, None]
+
+
+def test_consistent_hands_and_their_weights():
+    pos = parse_position(DECL)
+    hands = dict((tuple(h), w) for h, w in consistent_hands(pos))
+    # unseen: 4 of each rank less the table (4 6 10), S's hand (1 7) and the
+    # two 11s shown; the third card is no 11 (that would be a Tringa)
+    unseen = {r: 4 for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)}
+    for r in (4, 6, 10, 1, 3, 7, 11, 11):
+        unseen[r] -= 1
+    want = {tuple(sorted([R[11], R[11], R[r]])): comb(n, 1)
+            for r, n in unseen.items() if r != 11 and n}
+    assert hands == want
+    assert (R[7], R[11], R[11]) in hands            # the real hand is one of them
+
+
+def test_no_declaration_means_no_pair():
+    pos = parse_position("4.6.10 1.7.7/3.11.12 - S taken=16,15 last=S declared=S:ronda7")
+    for hand, _w in consistent_hands(pos):
+        assert len(set(hand)) == 3
+
+
+def test_robust_matches_the_reference_for_every_hand():
+    pos = parse_position(DECL)
+    rob = robust(pos, R[7])
+    total = sum(w for _h, w in consistent_hands(pos))
+    expect: dict[int, float] = {}
+    for hand, w in consistent_hands(pos):
+        cards = ".".join(str(RANKS[r]) for r in hand)
+        vals = reference(f"4.6.10 1.3.7/{cards} - S taken=16,15 last=S")
+        for rank, v in vals.items():
+            expect[R[rank]] = expect.get(R[rank], 0.0) + w * v / total
+    # robust's averages leave out the piles' margin (16 - 15: half a point)
+    assert rob.values.keys() == expect.keys()
+    for m in expect:
+        assert abs(rob.values[m] + 0.5 - expect[m]) < 1e-9
+    others = max(v for m, v in expect.items() if m != R[7])
+    assert abs(rob.margin - (expect[R[7]] - others)) < 1e-9
+
+
+def test_shipped_declaration_puzzles_hide_the_hand_and_hold():
+    n = 0
+    for f in sorted((ROOT / "positions" / "puzzles").glob("*.txt")):
+        for _line, pos in parse_file(f.read_text()):
+            if not hides_cards(pos):
+                continue
+            n += 1
+            view = mover_view(pos)
+            other = 1 - pos.turn
+            shown = [c for c in view.hands[other] if c is not None]
+            assert len(shown) == sum(2 if d.kind == "ronda" else 3 for d in pos.declared
+                                     if d.seat == other and d.rank is not None)
+            rob = robust(pos, parse_card(pos.opcode("bm")).index)
+            assert rob.holds(DEFAULT_MARGIN), (pos.opcode("id"), rob)
+            assert check(pos) == []
+    assert n >= 10
