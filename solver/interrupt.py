@@ -16,6 +16,7 @@ ends the process at once, by that signal.
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
@@ -104,3 +105,14 @@ class Signals:
         message = f"interrupted ({self.name})" + (f": {kept}" if kept else "")
         print(message, file=sys.stderr, flush=True)
         sys.exit(self.exit_code)
+
+
+def stoppable(command):
+    """Run ``command`` inside :class:`Signals`: for a command with nothing
+    to keep, an interruption says so on stderr and exits with 128 plus
+    the signal (not click's "Aborted!" and exit 1)."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        with Signals():
+            return command(*args, **kwargs)
+    return run

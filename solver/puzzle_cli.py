@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import CardError, parse_card
-from .interrupt import Signals
+from .interrupt import Signals, stoppable
 from .notation import NotationError, parse_file
 from .output import OutputError, check_output, is_stdout, write_output
 from .puzzles import (DEFAULT_MARGIN, LEVELS, SOURCES, Generation, Puzzle, check_text,
@@ -145,6 +145,7 @@ def generate_cmd(theme, count, seed, output, force, source, margin, level, rules
 @click.option("--margin", type=click.FloatRange(0), default=DEFAULT_MARGIN, show_default=True,
               help="Points the best play must beat every other play by.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
+@stoppable
 def check_cmd(files, margin, as_json) -> None:
     """Re-verify every puzzle line of FILES with the exact method: one best
     play, its value, the margin, the themes, the level, the line."""
@@ -347,6 +348,7 @@ def _explain(con: Console, pos, played: int | None) -> None:
               help="Add the answers after the puzzles.")
 @click.option("--show-themes", is_flag=True, help="Print the themes above each puzzle.")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@stoppable
 def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, force) -> None:
     """Draw the puzzles of FILES with their cards, for printing."""
     from .sheet import sheet_html, sheet_svg
