@@ -16,6 +16,7 @@ ends the process at once, by that signal.
 
 from __future__ import annotations
 
+import _thread
 import functools
 import os
 import signal
@@ -52,28 +53,50 @@ class Signals:
     def __init__(self) -> None:
         self.signum: int | None = None
         self._old: dict[int, object] = {}
+        self._old_hook = None
+        self._again = False
 
     def __enter__(self) -> "Signals":
         if threading.current_thread() is threading.main_thread():
             for s in SIGNALS:
                 self._old[s] = signal.signal(s, self._handle)
+            self._old_hook = sys.unraisablehook
+            sys.unraisablehook = self._unraisable
         return self
 
     def __exit__(self, kind, exc, _tb) -> None:
         for s, old in self._old.items():
             signal.signal(s, old)  # type: ignore[arg-type]
         self._old.clear()
+        if self._old_hook is not None:
+            sys.unraisablehook = self._old_hook
+            self._old_hook = None
         if kind is not None and issubclass(kind, KeyboardInterrupt):
             self.caught(exc)
             self.exit()
 
     def _handle(self, signum: int, _frame) -> None:
-        if self.signum is None:
+        if self.signum is None or self._again:
             self.signum = signum
+            self._again = False
             raise Interrupted(signum)
         # a second signal: stop now, as the signal would without a handler
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
+
+    def _unraisable(self, unraisable) -> None:
+        """Python ignores an exception raised where it cannot propagate (a
+        weakref callback, a ``__del__`` the main thread happened to be
+        running when the signal came): deliver the signal once more, from
+        another thread so that it lands after the callback."""
+        if isinstance(unraisable.exc_value, Interrupted):
+            self._again = True
+            signum = unraisable.exc_value.signum
+            timer = threading.Timer(0.05, _thread.interrupt_main, args=(signum,))
+            timer.daemon = True
+            timer.start()
+            return
+        (self._old_hook or sys.__unraisablehook__)(unraisable)
 
     def caught(self, exc: BaseException | None = None) -> int:
         """Note a KeyboardInterrupt that reached the command (one raised
@@ -99,12 +122,21 @@ class Signals:
 
     def exit(self, kept: str = "") -> None:
         """Say on stderr that the command was interrupted (and ``kept``:
-        what was kept, e.g. ``"3 finished games written"``) and exit with
+        what was kept, e.g. ``"3 of 10 games finished"``) and exit with
         :attr:`exit_code`."""
-        sys.stdout.flush()
-        message = f"interrupted ({self.name})" + (f": {kept}" if kept else "")
-        print(message, file=sys.stderr, flush=True)
-        sys.exit(self.exit_code)
+        exit_interrupted(self.signum or signal.SIGINT, kept)
+
+
+def exit_interrupted(signum: int | BaseException, kept: str = "") -> None:
+    """Say on stderr ``interrupted (SIGTERM): kept`` and exit with 128 plus
+    the signal; ``signum`` may be the KeyboardInterrupt caught (one
+    without a signal number counts as SIGINT)."""
+    if isinstance(signum, BaseException):
+        signum = getattr(signum, "signum", signal.SIGINT)
+    sys.stdout.flush()
+    message = f"interrupted ({signal.Signals(signum).name})" + (f": {kept}" if kept else "")
+    print(message, file=sys.stderr, flush=True)
+    sys.exit(128 + int(signum))
 
 
 def stoppable(command):

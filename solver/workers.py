@@ -46,8 +46,11 @@ def process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
 def terminate(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
     """Cancel ``pool``'s queued jobs and end its workers now: SIGTERM,
     then SIGKILL for one still alive after ``grace`` seconds."""
-    # the executor keeps its processes in a private dict (Python 3.11-3.13
-    # have no public terminate); copy it before shutdown drops it
+    if hasattr(pool, "terminate_workers"):      # Python 3.14
+        pool.terminate_workers()
+        return
+    # before 3.14 the executor keeps its processes in a private dict;
+    # copy it before shutdown drops it
     procs = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:

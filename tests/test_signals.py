@@ -200,3 +200,25 @@ def test_quiz_end_of_input_prints_the_score():
     assert r.exit_code == 0, r.output
     assert "skipped" in r.output and "score: 0 of 0" in r.output
     assert "Aborted" not in r.output
+
+
+class _SlowFinaliser:
+    def __del__(self):
+        time.sleep(0.2)         # the signal arrives while this runs
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_landing_in_a_finaliser_is_delivered_again(signum):
+    """Python ignores an exception raised in a finaliser or weakref
+    callback; the signal must still stop the command (it did not: a
+    puzzles generate run went on after Ctrl-C)."""
+    import threading
+    from solver.interrupt import Interrupted, Signals
+    with Signals() as sig:
+        with pytest.raises(Interrupted) as caught:
+            x = _SlowFinaliser()
+            threading.Timer(0.05, os.kill, args=(os.getpid(), signum)).start()
+            del x
+            for _ in range(HANG * 10):
+                time.sleep(0.1)
+    assert caught.value.signum == signum and sig.signum == signum
