@@ -436,6 +436,8 @@ def deal_luck(t: LuckTask, samples: int, seed: str,
 def _eval_job(args) -> tuple[str, int | None, list[tuple[int, str, float, float | None]]]:
     pos, method, samples, seed = args
     a = evaluate(pos, method=method, samples=samples, seed=seed)
+    if a.partial:           # the search was interrupted: stop the annotation too
+        raise KeyboardInterrupt("search interrupted")
     return a.method, a.samples, [(mv.rank, mv.move, mv.value, mv.stderr) for mv in a.moves]
 
 
@@ -552,8 +554,8 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
                                 luck_keys, luck_where, opening_args, opening_key, cache,
                                 computed, view, samples, seed, thresholds, t0, tick)
     if jobs > 1 and total:
-        from concurrent.futures import ProcessPoolExecutor
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        from .workers import process_pool
+        with process_pool(jobs) as pool:
             opening_f = pool.submit(_opening_job, opening_args) if opening_args else None
             futures = [pool.submit(_eval_job, a) for a in evals]
             for f in futures:

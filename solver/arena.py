@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 from .match import deal_hand, hand_rng, play_hand
 from .players import make_player
 from .rules import PRESETS, Rules
+from .workers import process_pool
 
 Z_95 = 1.959963984540054
 
@@ -53,7 +53,8 @@ class ArenaResult:
     """What an arena measured. ``a``, ``b``: player specs; ``margins``: A's
     margin (A's points less B's) per hand, in pair order (A on side 0, then
     on side 1); ``a_points``, ``b_points``: points per hand; ``seconds``:
-    thinking time of A and B; ``wall``: elapsed seconds."""
+    thinking time of A and B; ``wall``: elapsed seconds; ``partial``:
+    interrupted, the pairs finished before."""
 
     a: str
     b: str
@@ -65,6 +66,7 @@ class ArenaResult:
     b_points: list[float] = field(default_factory=list)
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
     wall: float = 0.0
+    partial: bool = False
 
     @property
     def hands(self) -> int:
@@ -94,7 +96,7 @@ class ArenaResult:
             "drawn": sum(1 for x in self.margins if x == 0),
             "lost": sum(1 for x in self.margins if x < 0),
             "a_seconds_per_hand": self.seconds[0] / n, "b_seconds_per_hand": self.seconds[1] / n,
-            "wall_seconds": self.wall,
+            "wall_seconds": self.wall, "partial": self.partial,
         }
 
 
@@ -131,8 +133,10 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
     ``b`` (see :func:`solver.players.make_player`) under ``rules`` (default
     lmodire) with 2 or 4 ``players`` (partners play the same spec), in
     ``jobs`` processes (the result does not depend on it). ``progress(done,
-    total)`` is called after each pair. Raises ValueError for a bad spec
-    or player count."""
+    total)`` is called after each pair. Ctrl-C (KeyboardInterrupt, or
+    :class:`solver.interrupt.Interrupted`) stops the workers and returns
+    the pairs finished so far, marked ``partial``. Raises ValueError for
+    a bad spec or player count."""
     rules = rules or PRESETS["lmodire"]
     make_player(a), make_player(b)
     if players not in (2, 4) or players not in rules.players:
@@ -141,26 +145,35 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
     result = ArenaResult(a, b, rules, players, seed)
     t0 = time.perf_counter()
     args = [(a, b, rules, players, seed, k) for k in range(pairs)]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            outcomes = pool.map(_pair_job, args, chunksize=max(1, min(8, pairs // (4 * jobs))))
-            _collect(result, outcomes, pairs, progress)
-    else:
-        _collect(result, map(_pair_job, args), pairs, progress)
-    result.wall = time.perf_counter() - t0
-    return result
-
-
-def _collect(result: ArenaResult, outcomes, total: int, progress) -> None:
-    for done, pair in enumerate(outcomes, start=1):
+    finished: list = []
+    try:
+        if jobs > 1:
+            with process_pool(jobs) as pool:
+                outcomes = pool.map(_pair_job, args,
+                                    chunksize=max(1, min(8, pairs // (4 * jobs))))
+                _collect(finished, outcomes, pairs, progress)
+        else:
+            _collect(finished, map(_pair_job, args), pairs, progress)
+    except KeyboardInterrupt:
+        result.partial = True
+    for pair in finished:
         for margin, pa, pb, sa, sb in pair:
             result.margins.append(margin)
             result.a_points.append(pa)
             result.b_points.append(pb)
             result.seconds[0] += sa
             result.seconds[1] += sb
+    result.wall = time.perf_counter() - t0
+    return result
+
+
+def _collect(finished: list, outcomes, total: int, progress) -> None:
+    """Append each pair's outcome to ``finished`` as it comes (one append
+    a pair, so an interruption never leaves half a pair)."""
+    for pair in outcomes:
+        finished.append(pair)
         if progress is not None:
-            progress(done, total)
+            progress(len(finished), total)
 
 
 # --- whole games (self-play) ----------------------------------------------------
@@ -173,10 +186,21 @@ def play_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
     per seat, in seat order). With ``swap``, game ``2k+1`` replays the
     decks of game ``2k`` (the same seed) with every player moved one seat
     on, so each team gets the other's cards. Returns ``(logs, rows)``:
-    the MatchLogs (``log.names`` per seat) and per team (the sides of the
-    first game: ``S`` and ``N`` with two players, ``S+N`` and ``E+W`` with
-    four) ``player``, ``games``, ``won``, ``hands``, ``points_per_hand``
-    and its ``ci95``. Raises ValueError for a bad spec or player count."""
+    the MatchLogs (``log.names`` per seat) and :func:`game_rows`. Raises
+    ValueError for a bad spec or player count."""
+    logs = []
+    for log in iter_games(specs, games=games, rules=rules, seed=seed, swap=swap):
+        logs.append(log)
+        if progress is not None:
+            progress(len(logs), games)
+    return logs, game_rows(specs, logs, swap=swap)
+
+
+def iter_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
+               seed: int | str = 0, swap: bool = True) -> Iterator:
+    """The MatchLogs of :func:`play_games`, one at a time as each game
+    ends (stop early and the games so far are whole). Raises ValueError
+    for a bad spec or player count (before the first game)."""
     from .match import play_match
 
     rules = rules or PRESETS["lmodire"]
@@ -186,18 +210,31 @@ def play_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
                          f"players, not {p}")
     for s in specs:
         make_player(s)
+    return _games(play_match, rules, specs, games, seed, swap)
+
+
+def _games(play_match, rules: Rules, specs: list[str], games: int, seed, swap: bool):
+    p = len(specs)
+    for i in range(games):
+        rot = 1 if swap and i % 2 else 0
+        game_seed = f"{seed}/{i // 2}" if swap else f"{seed}/{i}"
+        agents = [make_player(specs[(s + rot) % p]) for s in range(p)]
+        yield play_match(rules, agents, seed=game_seed)
+
+
+def game_rows(specs: list[str], logs: list, swap: bool = True) -> list[dict]:
+    """Per team of :func:`play_games`'s ``logs`` (the sides of the first
+    game: ``S`` and ``N`` with two players, ``S+N`` and ``E+W`` with four)
+    ``player``, ``games``, ``won``, ``hands``, ``points_per_hand`` and its
+    ``ci95``."""
+    p = len(specs)
     teams = 2 if p in (2, 4) else p
     team_of = [j % 2 if p == 4 else j for j in range(p)]
     points: list[list[float]] = [[] for _ in range(teams)]
     won = [0] * teams
     hands = [0] * teams
-    logs = []
-    for i in range(games):
+    for i, log in enumerate(logs):
         rot = 1 if swap and i % 2 else 0
-        game_seed = f"{seed}/{i // 2}" if swap else f"{seed}/{i}"
-        agents = [make_player(specs[(s + rot) % p]) for s in range(p)]
-        log = play_match(rules, agents, seed=game_seed)
-        logs.append(log)
         # spec j sits at seat (j - rot) % p; its side there
         for team in range(teams):
             j = team_of.index(team)
@@ -208,12 +245,10 @@ def play_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
             hands[team] += len(log.hands)
             if log.winner == side:
                 won[team] += 1
-        if progress is not None:
-            progress(i + 1, games)
     rows = []
     for team in range(teams):
         members = [specs[j] for j in range(p) if team_of[j] == team]
         m, ci = mean_ci(points[team])
-        rows.append({"player": "+".join(members), "games": games, "won": won[team],
+        rows.append({"player": "+".join(members), "games": len(logs), "won": won[team],
                      "hands": hands[team], "points_per_hand": m, "ci95": ci})
-    return logs, rows
+    return rows

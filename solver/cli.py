@@ -4,7 +4,9 @@
 reads standard input). Exit status: 0 when every line was evaluated and
 every ``bm``/``am``/``v`` opcode agrees, 1 when a line could not be read or
 searched, 2 for a usage error, 3 when a test-suite opcode disagrees, 130
-when interrupted (Ctrl-C; the answer so far is printed, marked partial).
+when interrupted by Ctrl-C (SIGINT), 143 by SIGTERM, 129 by SIGHUP: the
+search threads stop, the lines already answered and the answer so far
+(marked partial) are printed, and stderr says it was interrupted.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from rich.text import Text
 from . import __version__
 from .analysis import METHODS, evaluate
 from .engine.compile import CompileError
+from .interrupt import Signals
 from .notation import NotationError, parse_lines
 from .render import analysis_json, analysis_renderable, sampling_progress
 from .search.pimc import default_workers
@@ -109,55 +112,64 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
         else:
             err.print(Text(text, style="bold red"))
 
-    for f in files:
-        name = getattr(f, "name", "-")
-        name = "-" if name == "<stdin>" else name
-        for lineno, item in parse_lines(f):
-            if isinstance(item, NotationError):
-                error({"file": name, "line": lineno, "error": str(item)}, f"{name}: {item}")
-                continue
-            try:
-                with sampling_progress(err, samples) as progress:
-                    a = evaluate(item, method=method, samples=samples, seed=seed,
-                                 workers=workers, time_budget=time_budget,
-                                 memory_mb=memory_mb, progress=progress,
-                                 inference=inference)
-            except (CompileError, ValueError) as e:
-                msg = f"line {lineno}, position: {e}"
-                error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")
-                continue
-            except KeyboardInterrupt:
-                err.print(Text("interrupted", style="bold red"))
-                interrupted = True
-                break
-            checks = verdicts(a)
-            agree += sum(1 for _op, ok, _s in checks if ok)
-            disagree += sum(1 for _op, ok, _s in checks if not ok)
-            mismatch = mismatch or disagree > 0
-            if machine:
-                doc = analysis_json(a, lineno, exact)
-                doc["file"] = name
-                doc["suite"] = [{"opcode": op, "agrees": ok, "text": s} for op, ok, s in checks]
-                if as_jsonl:
-                    _jsonl(doc)
-                else:
-                    results.append(doc)
-            else:
-                out.print(analysis_renderable(a, lineno, [s for _op, _ok, s in checks], exact))
-                out.print()
-            if a.partial:
-                interrupted = True
-                break
+    answered = 0
+    partial = False
+    with Signals() as sig:
+        try:
+            for f in files:
+                name = getattr(f, "name", "-")
+                name = "-" if name == "<stdin>" else name
+                for lineno, item in parse_lines(f):
+                    if isinstance(item, NotationError):
+                        error({"file": name, "line": lineno, "error": str(item)},
+                              f"{name}: {item}")
+                        continue
+                    try:
+                        with sampling_progress(err, samples) as progress:
+                            a = evaluate(item, method=method, samples=samples, seed=seed,
+                                         workers=workers, time_budget=time_budget,
+                                         memory_mb=memory_mb, progress=progress,
+                                         inference=inference)
+                    except (CompileError, ValueError) as e:
+                        msg = f"line {lineno}, position: {e}"
+                        error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")
+                        continue
+                    checks = verdicts(a)
+                    agree += sum(1 for _op, ok, _s in checks if ok)
+                    disagree += sum(1 for _op, ok, _s in checks if not ok)
+                    mismatch = mismatch or disagree > 0
+                    if machine:
+                        doc = analysis_json(a, lineno, exact)
+                        doc["file"] = name
+                        doc["suite"] = [{"opcode": op, "agrees": ok, "text": s}
+                                        for op, ok, s in checks]
+                        if as_jsonl:
+                            _jsonl(doc)
+                        else:
+                            results.append(doc)
+                    else:
+                        out.print(analysis_renderable(a, lineno, [s for _op, _ok, s in checks],
+                                                      exact))
+                        out.print()
+                    if a.partial:
+                        interrupted = partial = True
+                        break
+                    answered += 1
+                if interrupted:
+                    break
+        except KeyboardInterrupt as e:
+            sig.caught(e)
+            interrupted = True
+        if as_json:
+            json.dump({"positions": results, "errors": errors}, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        elif (agree or disagree) and not as_jsonl:
+            style = "bold red" if disagree else "bold green"
+            out.print(Text(f"test suite: {agree} agree, {disagree} disagree", style=style))
         if interrupted:
-            break
-    if as_json:
-        json.dump({"positions": results, "errors": errors}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    elif (agree or disagree) and not as_jsonl:
-        style = "bold red" if disagree else "bold green"
-        out.print(Text(f"test suite: {agree} agree, {disagree} disagree", style=style))
-    if interrupted:
-        sys.exit(130)
+            sig.caught()
+            sig.exit(f"{answered} position{'s' * (answered != 1)} answered"
+                     + (", then the answer so far (partial)" if partial else ""))
     if failed:
         sys.exit(1)
     if mismatch:

@@ -5,13 +5,18 @@ parse arguments, call the library (:mod:`solver.arena`,
 Bad input gives one error line on stderr naming the line, field and
 problem, and a non-zero exit: 1 for a game that cannot be read or
 analysed, 2 for a usage error (an unknown player, an output file that
-exists without ``--force``).
+exists without ``--force``, or cannot be written).
+
+Ctrl-C, SIGTERM and SIGHUP stop the workers; the games (pairs of hands)
+finished so far are kept: written, summed up, and the command says on
+stderr that it was interrupted and exits 130, 143 or 129
+(:mod:`solver.interrupt`). Output files are written whole or not at all
+(:mod:`solver.output`).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 
@@ -21,6 +26,8 @@ from rich.console import Console
 from .numbers import tidy
 from .analysis import METHODS
 from .engine.compile import CompileError
+from .interrupt import Signals
+from .output import OutputError, check_output, is_stdout, write_output
 from .record import GameRecord, RecordError, dumps_all, from_match, parse_games
 from .rules import PRESETS, RulesError, preset
 
@@ -48,22 +55,24 @@ def _rules(name: str, settings: tuple[str, ...], target: int | None):
 
 
 def _check_output(path: str | None, force: bool) -> str | None:
-    """The ``-o`` path, refused (exit 2) when it exists without ``--force``;
-    None for standard output. Nothing is created before there is
-    something to write."""
-    if path is None or path == "-":
+    """The ``-o`` path, refused (exit 2) when it exists without ``--force``
+    or its folder cannot take it; None for standard output. Nothing is
+    created before there is something to write."""
+    if is_stdout(path):
         return None
-    if os.path.exists(path) and not force:
-        _fail(f"{path} exists; use --force to overwrite it", 2)
+    try:
+        check_output(path, force)
+    except OutputError as err:
+        _fail(str(err), 2)
     return path
 
 
-def _write(path: str, text: str) -> None:
+def _write(path: str, text: str, force: bool) -> None:
+    """Write the file whole (exit 2 with one error line if it cannot be)."""
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as err:
-        _fail(f"cannot write {path}: {err.strerror}", 2)
+        write_output(path, text, force)
+    except OutputError as err:
+        _fail(str(err), 2)
 
 
 def _progress(quiet: bool, what: str):
@@ -110,7 +119,7 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
     """Play whole games between PLAYERS (one per seat: S N, or S E N W) and
     write their records. Players: random, greedy, mc:N (N random playouts
     a play), engine:K (K determinisations)."""
-    from .arena import play_games
+    from .arena import game_rows
     from .players import make_player
     from .render_games import play_table
 
@@ -124,21 +133,42 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
         _fail(f"rules {rules.name} are for {', '.join(map(str, rules.players))} players, "
               f"not {len(players)}", 2)
     out = _check_output(output, force)
+    with Signals() as sig:
+        logs = _play(players, games, rules, seed, no_swap, quiet, sig)
+        rows = game_rows(list(players), logs, swap=not no_swap)
+        text = dumps_all([from_match(log, {"Event": event}) for log in logs])
+        summary_to = Console(stderr=out is None)
+        if out is None:
+            sys.stdout.write(text)
+        elif logs or not sig.interrupted:
+            _write(out, text, force)
+        if as_json:
+            click.echo(json.dumps(tidy({"players": rows, "partial": sig.interrupted}), indent=2),
+                       err=out is None)
+        else:
+            summary_to.print(play_table(rows))
+        if sig.interrupted:
+            where = "" if out is None or not logs else f" in {out}"
+            sig.exit(f"{len(logs)} of {games} games finished{where}")
+
+
+def _play(players, games, rules, seed, no_swap, quiet, sig) -> list:
+    """The games' MatchLogs; on an interruption, those finished."""
+    from .arena import iter_games
+
+    logs: list = []
+    progress = _progress(quiet, "games")
     try:
-        logs, rows = play_games(list(players), games=games, rules=rules, seed=seed,
-                                swap=not no_swap, progress=_progress(quiet, "games"))
+        for log in iter_games(list(players), games=games, rules=rules, seed=seed,
+                              swap=not no_swap):
+            logs.append(log)
+            if progress is not None:
+                progress(len(logs), games)
     except (ValueError, CompileError) as err:
         _fail(str(err), 2)
-    text = dumps_all([from_match(log, {"Event": event}) for log in logs])
-    summary_to = Console(stderr=out is None)
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        _write(out, text)
-    if as_json:
-        click.echo(json.dumps(tidy({"players": rows}), indent=2), err=out is None)
-    else:
-        summary_to.print(play_table(rows))
+    except KeyboardInterrupt as err:
+        sig.caught(err)
+    return logs
 
 
 @click.command("arena", context_settings=_SETTINGS)
@@ -164,16 +194,20 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, as_jso
     from .render_games import arena_table
 
     rules = _rules(rules_name, settings, None)
-    try:
-        r = run_arena(a, b, pairs=pairs, rules=rules, players=int(players), seed=seed,
-                      jobs=jobs, progress=_progress(quiet, "pairs"))
-    except ValueError as err:
-        _fail(str(err), 2)
-    s = r.summary()
-    if as_json:
-        click.echo(json.dumps(tidy(s), indent=2))
-    else:
-        Console().print(arena_table(s))
+    with Signals() as sig:
+        try:
+            r = run_arena(a, b, pairs=pairs, rules=rules, players=int(players), seed=seed,
+                          jobs=jobs, progress=_progress(quiet, "pairs"))
+        except ValueError as err:
+            _fail(str(err), 2)
+        s = r.summary()
+        if as_json:
+            click.echo(json.dumps(tidy(s), indent=2))
+        else:
+            Console().print(arena_table(s))
+        if r.partial:
+            sig.caught()
+            sig.exit(f"{s['pairs']} of {pairs} pairs finished")
 
 
 @click.command("annotate", context_settings=_SETTINGS)
@@ -225,35 +259,42 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
     done: list[GameRecord] = []
     docs = []
     console = Console()
-    for i, item in enumerate(items, start=1):
-        if isinstance(item, RecordError):
-            click.echo(f"error: {name}: {item}", err=True)
-            failed = True
-            continue
-        if not item.hands:
-            click.echo(f"error: {name}: game {i} (line {item.line}) has tags but no hand: "
-                       "nothing to annotate", err=True)
-            failed = True
-            continue
+    with Signals() as sig:
         try:
-            an = annotate(item, view=view, samples=samples, seed=seed, method=method,
-                          thresholds=marks, luck_samples=luck_samples, jobs=jobs,
-                          progress=_progress(quiet, f"game {i}: evaluations"))
-        except (CompileError, ValueError) as err:
-            click.echo(f"error: {name}: game {i}: {err}", err=True)
-            failed = True
-            continue
-        done.append(an.record)
+            for i, item in enumerate(items, start=1):
+                if isinstance(item, RecordError):
+                    click.echo(f"error: {name}: {item}", err=True)
+                    failed = True
+                    continue
+                if not item.hands:
+                    click.echo(f"error: {name}: game {i} (line {item.line}) has tags but no "
+                               "hand: nothing to annotate", err=True)
+                    failed = True
+                    continue
+                try:
+                    an = annotate(item, view=view, samples=samples, seed=seed, method=method,
+                                  thresholds=marks, luck_samples=luck_samples, jobs=jobs,
+                                  progress=_progress(quiet, f"game {i}: evaluations"))
+                except (CompileError, ValueError) as err:
+                    click.echo(f"error: {name}: game {i}: {err}", err=True)
+                    failed = True
+                    continue
+                done.append(an.record)
+                if as_json:
+                    docs.append(annotation_json(an))
+                elif not as_record:
+                    title = f"{name}, game {i}" if len(items) > 1 else name
+                    console.print(annotation_renderable(an, title, all_plays))
+        except KeyboardInterrupt as err:
+            sig.caught(err)
         if as_json:
-            docs.append(annotation_json(an))
-        elif not as_record:
-            title = f"{name}, game {i}" if len(items) > 1 else name
-            console.print(annotation_renderable(an, title, all_plays))
-    if as_json:
-        click.echo(json.dumps({"games": docs}, indent=2))
-    elif as_record and done:
-        sys.stdout.write(dumps_all(done))
-    if out is not None and done:
-        _write(out, dumps_all(done))
+            click.echo(json.dumps({"games": docs, "partial": sig.interrupted}, indent=2))
+        elif as_record and done:
+            sys.stdout.write(dumps_all(done))
+        if out is not None and done:
+            _write(out, dumps_all(done), force)
+        if sig.interrupted:
+            where = f" (written to {out})" if out is not None and done else ""
+            sig.exit(f"{len(done)} of {len(items)} games annotated{where}")
     if failed:
         sys.exit(1)

@@ -36,6 +36,7 @@ candidate by exact search (the only-move margin and the theme predicate).
 from __future__ import annotations
 
 import random
+import threading
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -214,7 +215,8 @@ class _Model:
         solver.parameters.cp_model_presolve = False     # tiny model: presolve costs more
         solver.parameters.linearization_level = 0
         solver.parameters.max_time_in_seconds = 5.0
-        status = solver.Solve(self.m)
+        solver.parameters.catch_sigint_signal = False   # Ctrl-C is the caller's
+        status = _solve_stoppable(solver, self.m)
         if status not in (self.cp.OPTIMAL, self.cp.FEASIBLE):
             return None
         val = solver.Value
@@ -224,6 +226,23 @@ class _Model:
         return Layout([val(v) for v in self.T], [val(v) for v in self.M],
                       [val(v) for v in self.O], [val(v) for v in self.P],
                       prev, show, bool(val(self.last_other)))
+
+
+def _solve_stoppable(solver, model) -> int:
+    """``solver.Solve(model)`` in a helper thread (CP-SAT releases the GIL),
+    so that this thread takes Ctrl-C and other signals at once: the search
+    is then stopped and the KeyboardInterrupt raised again."""
+    box: list[int] = []
+    th = threading.Thread(target=lambda: box.append(solver.Solve(model)), daemon=True)
+    th.start()
+    try:
+        while th.is_alive():
+            th.join(0.05)
+    except KeyboardInterrupt:
+        solver.stop_search()
+        th.join()
+        raise
+    return box[0]
 
 
 def _counts(ranks: list[int]) -> list[int]:

@@ -166,6 +166,8 @@ class EnginePlayer:
             return card_of_rank(view, hand.pop())
         a = evaluate(view, method=self.method, samples=self.samples,
                      seed=rng.randrange(1 << 31))
+        if a.partial:       # the search was interrupted: stop the game too
+            raise KeyboardInterrupt("search interrupted")
         return card_of_rank(view, a.moves[0].rank)
 
 
@@ -206,6 +208,8 @@ class TimedEnginePlayer:
                 return card_of_rank(view, pick)
         a = evaluate(view, method="auto", samples=1_000_000, seed=rng.randrange(1 << 31),
                      time_budget=self.seconds, workers=1)
+        if a.partial:       # the search was interrupted: stop the game too
+            raise KeyboardInterrupt("search interrupted")
         return card_of_rank(view, a.moves[0].rank)
 
 

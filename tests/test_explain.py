@@ -13,7 +13,7 @@ import pytest
 from solver.analysis import evaluate
 from solver.cards import RANKS
 from solver.engine.game import EV_END
-from solver.explain import line_tally, line_text
+from solver.explain import line_tally
 from solver.notation import parse_file, parse_position
 from solver.puzzles import examine, idea_for
 

@@ -42,7 +42,7 @@ def test_generate_writes_verified_puzzles_and_refuses_to_overwrite(tmp_path):
     assert all("hit" in p.opcode("themes").split() for p in lines)
     assert "hit (composed): 2 puzzles from" in r.stderr
     r = run(["puzzles", "generate", "--theme", "hit", "--count", "2", "-o", str(out)])
-    assert r.exit_code == 2 and "exists (use --force" in r.output
+    assert r.exit_code == 2 and "exists; use --force" in r.output
     r = run(["puzzles", "generate", "--theme", "hit", "--count", "2", "--seed", "3",
              "-o", str(out), "--force"])
     assert r.exit_code == 0

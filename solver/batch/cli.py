@@ -129,18 +129,22 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet) ->
                        rate=f"{rate:.1f} games/min")
 
     import time
+    from ..interrupt import Signals
     t0 = time.perf_counter()
     _elapsed = [lambda: time.perf_counter() - t0]
-    try:
-        summary = run_batch(job, items, options, store, client, resume=resume,
-                            progress=progress)
-    finally:
-        if bar is not None:
-            bar.stop()
-        client.close()
-        if cluster is not None:
-            cluster.close()
-        store.close()
+    with Signals() as sig:
+        try:
+            summary = run_batch(job, items, options, store, client, resume=resume,
+                                progress=progress)
+        finally:
+            if bar is not None:
+                bar.stop()
+            client.close()
+            if cluster is not None:
+                cluster.close()
+            store.close()
+        if summary.interrupted:
+            sig.caught()
     for line in summary.failed:
         click.echo(f"error: {line}", err=True)
     doc = summary.as_dict()
@@ -154,9 +158,7 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet) ->
             f"{summary.hits} from the store; {doc['games_per_minute']} games a minute "
             f"on {summary.workers} workers; store {db}", highlight=False)
     if summary.interrupted:
-        click.echo("interrupted: the finished games are in the store; --resume carries on",
-                   err=True)
-        sys.exit(130)
+        sig.exit(f"{summary.done} games finished are in the store; --resume carries on")
     if summary.failed:
         sys.exit(1)
 

@@ -1,0 +1,150 @@
+"""Stopping a command cleanly on SIGINT (Ctrl-C), SIGTERM or SIGHUP.
+
+Inside ``with Signals() as sig:`` the first of these signals raises
+:class:`Interrupted` (a ``KeyboardInterrupt``, so every place that already
+stops its workers on Ctrl-C does the same for SIGTERM and SIGHUP) in the
+main thread, and ``sig.signum`` remembers which signal it was. The command
+then stops its workers, keeps what is finished, says so on stderr and
+exits with ``sig.exit_code``: 128 plus the signal's number (130 for
+SIGINT, 143 for SIGTERM, 129 for SIGHUP), as a shell reports a process
+ended by that signal. A second signal while the command is finishing up
+ends the process at once, by that signal.
+
+>>> Interrupted(signal.SIGTERM).exit_code
+143
+"""
+
+from __future__ import annotations
+
+import _thread
+import functools
+import os
+import signal
+import sys
+import threading
+
+#: the signals that stop a command
+SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                if hasattr(signal, name))
+
+
+class Interrupted(KeyboardInterrupt):
+    """A stop asked for by signal ``signum``."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = int(signum)
+
+    @property
+    def exit_code(self) -> int:
+        """128 plus the signal's number."""
+        return 128 + self.signum
+
+
+class Signals:
+    """A context manager turning SIGINT, SIGTERM and SIGHUP into
+    :class:`Interrupted` in the main thread (see the module docstring).
+    Outside the main thread it installs nothing (a plain Ctrl-C still
+    raises KeyboardInterrupt, counted as SIGINT). The old handlers are
+    restored on exit. An interruption that leaves the block (nothing
+    caught it to keep what was done) says so on stderr and exits with
+    :attr:`exit_code`, never with a traceback."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self._old: dict[int, object] = {}
+        self._old_hook = None
+        self._again = False
+
+    def __enter__(self) -> "Signals":
+        if threading.current_thread() is threading.main_thread():
+            for s in SIGNALS:
+                self._old[s] = signal.signal(s, self._handle)
+            self._old_hook = sys.unraisablehook
+            sys.unraisablehook = self._unraisable
+        return self
+
+    def __exit__(self, kind, exc, _tb) -> None:
+        for s, old in self._old.items():
+            signal.signal(s, old)  # type: ignore[arg-type]
+        self._old.clear()
+        if self._old_hook is not None:
+            sys.unraisablehook = self._old_hook
+            self._old_hook = None
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            self.caught(exc)
+            self.exit()
+
+    def _handle(self, signum: int, _frame) -> None:
+        if self.signum is None or self._again:
+            self.signum = signum
+            self._again = False
+            raise Interrupted(signum)
+        # a second signal: stop now, as the signal would without a handler
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    def _unraisable(self, unraisable) -> None:
+        """Python ignores an exception raised where it cannot propagate (a
+        weakref callback, a ``__del__`` the main thread happened to be
+        running when the signal came): deliver the signal once more, from
+        another thread so that it lands after the callback."""
+        if isinstance(unraisable.exc_value, Interrupted):
+            self._again = True
+            signum = unraisable.exc_value.signum
+            timer = threading.Timer(0.05, _thread.interrupt_main, args=(signum,))
+            timer.daemon = True
+            timer.start()
+            return
+        (self._old_hook or sys.__unraisablehook__)(unraisable)
+
+    def caught(self, exc: BaseException | None = None) -> int:
+        """Note a KeyboardInterrupt that reached the command (one raised
+        without a handler counts as SIGINT); returns the signal's number."""
+        if self.signum is None:
+            self.signum = getattr(exc, "signum", signal.SIGINT)
+        return self.signum
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether a signal arrived."""
+        return self.signum is not None
+
+    @property
+    def exit_code(self) -> int:
+        """128 plus the signal's number (130 when none was noted)."""
+        return 128 + (self.signum or signal.SIGINT)
+
+    @property
+    def name(self) -> str:
+        """The signal's name (``SIGINT``...)."""
+        return signal.Signals(self.signum or signal.SIGINT).name
+
+    def exit(self, kept: str = "") -> None:
+        """Say on stderr that the command was interrupted (and ``kept``:
+        what was kept, e.g. ``"3 of 10 games finished"``) and exit with
+        :attr:`exit_code`."""
+        exit_interrupted(self.signum or signal.SIGINT, kept)
+
+
+def exit_interrupted(signum: int | BaseException, kept: str = "") -> None:
+    """Say on stderr ``interrupted (SIGTERM): kept`` and exit with 128 plus
+    the signal; ``signum`` may be the KeyboardInterrupt caught (one
+    without a signal number counts as SIGINT)."""
+    if isinstance(signum, BaseException):
+        signum = getattr(signum, "signum", signal.SIGINT)
+    sys.stdout.flush()
+    message = f"interrupted ({signal.Signals(signum).name})" + (f": {kept}" if kept else "")
+    print(message, file=sys.stderr, flush=True)
+    sys.exit(128 + int(signum))
+
+
+def stoppable(command):
+    """Run ``command`` inside :class:`Signals`: for a command with nothing
+    to keep, an interruption says so on stderr and exits with 128 plus
+    the signal (not click's "Aborted!" and exit 1)."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        with Signals():
+            return command(*args, **kwargs)
+    return run

@@ -1,0 +1,224 @@
+"""Interrupting commands with real signals (solver/interrupt.py,
+solver/workers.py): each command runs in its own process group, gets
+SIGINT, SIGTERM or SIGHUP once it has produced output (or after a short
+while), and must keep what it finished, say so on stderr, exit 128 plus
+the signal, and leave no process behind (its pipes reach end of file).
+
+No assertion is about speed: the waits only give the command time to
+finish something, and the timeouts only guard against a hang."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.notation import parse_file
+from solver.record import parse_games
+
+ROOT = Path(__file__).resolve().parent.parent
+HANG = 300          # seconds: only to fail instead of hanging
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP") or not Path("/proc").is_dir(),
+                                reason="POSIX signals and /proc")
+
+
+def start(args: list[str], **kwargs) -> subprocess.Popen:
+    """``ronda-solve ARGS`` in a new session (its own process group)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    return subprocess.Popen([sys.executable, "-m", "solver.cli", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, **kwargs)
+
+
+def group(pgid: int) -> list[int]:
+    """The processes (not zombies) of process group ``pgid``."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            out.append(int(d.name))
+    return out
+
+
+def wait_until(condition, timeout: float = HANG) -> None:
+    t0 = time.monotonic()
+    while not condition():
+        assert time.monotonic() - t0 < timeout, "the command did not get going"
+        time.sleep(0.1)
+
+
+def finish(p: subprocess.Popen) -> tuple[int, str, str]:
+    """Read to end of file (an orphaned worker holding a pipe would hang
+    here), wait, and check that the process group is empty."""
+    try:
+        out, err = p.communicate(timeout=HANG)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        raise
+    wait_until(lambda: not group(p.pid), timeout=60)
+    return p.returncode, out, err
+
+
+def test_solve_sigterm_keeps_answered_lines(tmp_path):
+    """Determinised search on worker threads: the first line's answer and
+    the second's answer so far are printed; exit 143."""
+    f = tmp_path / "pos.txt"
+    f.write_text("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N\n"
+                 "1.2.3.4 10.11.12/?.?.? ? S\n")      # 10, 11, 12 never separate
+    p = start(["--jsonl", "--workers", "2", "--samples", "100000000", "--time", "3000", str(f)])
+    first = json.loads(p.stdout.readline())
+    assert first["line"] == 1 and first["best"] == ["7"]
+    time.sleep(1.0)
+    p.send_signal(signal.SIGTERM)
+    code, out, err = finish(p)
+    assert code == 143, err
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert len(docs) == 1 and docs[0]["line"] == 2 and docs[0]["partial"]
+    assert err.strip().splitlines()[-1] == \
+        "interrupted (SIGTERM): 1 position answered, then the answer so far (partial)"
+    assert "Traceback" not in err
+
+
+def test_arena_sigterm_to_the_parent_stops_its_workers():
+    """SIGTERM to the parent alone: the workers are terminated, the pairs
+    finished are summed up; exit 143."""
+    p = start(["arena", "greedy", "random", "--pairs", "20000", "--jobs", "2", "--json", "-q"])
+    wait_until(lambda: len(group(p.pid)) >= 3)       # the parent and two workers
+    time.sleep(2.0)
+    p.send_signal(signal.SIGTERM)
+    code, out, err = finish(p)
+    assert code == 143, err
+    s = json.loads(out)
+    assert s["partial"] and s["hands"] == 2 * s["pairs"] and s["pairs"] < 20000
+    assert err.strip() == f"interrupted (SIGTERM): {s['pairs']} of 20000 pairs finished"
+
+
+def test_arena_ctrl_c_to_the_group():
+    """Ctrl-C reaches the whole process group: the workers leave it to the
+    parent, which stops them; exit 130 with the summary so far."""
+    p = start(["arena", "greedy", "random", "--pairs", "20000", "--jobs", "2", "-q"])
+    wait_until(lambda: len(group(p.pid)) >= 3)
+    time.sleep(1.0)
+    os.killpg(p.pid, signal.SIGINT)
+    code, out, err = finish(p)
+    assert code == 130, err
+    assert "margin" in out and "interrupted (SIGINT)" in err and "Traceback" not in err
+
+
+def test_play_sighup_writes_the_finished_games(tmp_path):
+    out_file = tmp_path / "games.txt"
+    p = start(["play", "greedy", "random", "--games", "100000", "-o", str(out_file), "-q"])
+    time.sleep(3.0)
+    p.send_signal(signal.SIGHUP)
+    code, out, err = finish(p)
+    assert code == 129, err
+    n = int(err.split(": ")[1].split(" of ")[0])
+    assert err.strip() == f"interrupted (SIGHUP): {n} of 100000 games finished" + \
+        (f" in {out_file}" if n else "")
+    assert "greedy" in out                  # the summary table of the finished games
+    if n:
+        games = parse_games(out_file.read_text())
+        assert len(games) == n and all(g.hands for g in games)
+    assert [x.name for x in tmp_path.iterdir()] == (["games.txt"] if n else [])
+
+
+def test_annotate_ctrl_c_keeps_the_finished_games(tmp_path):
+    from solver.arena import play_games
+    from solver.record import dumps_all, from_match
+    logs, _rows = play_games(["greedy", "random"], games=30, seed=3)
+    games = tmp_path / "games.txt"
+    games.write_text(dumps_all([from_match(log, {"Event": "t"}) for log in logs]))
+    out_file = tmp_path / "annotated.txt"
+    p = start(["annotate", "--jobs", "2", "--record", "--view", "full", "--luck-samples", "0",
+               "-o", str(out_file), str(games)])
+    # progress on stderr: game 2's evaluations are done, so game 1 is finished
+    line = ""
+    while not line.startswith("game 2: evaluations"):
+        line = p.stderr.readline()
+        assert line, "annotate ended early"
+    os.killpg(p.pid, signal.SIGINT)
+    code, out, err = finish(p)
+    assert code == 130, err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("interrupted (SIGINT): ") and " of 30 games annotated" in last
+    n = int(last.split(": ")[1].split(" of ")[0])
+    assert n >= 1
+    assert len(parse_games(out)) == n
+    assert len(parse_games(out_file.read_text())) == n
+
+
+def test_generate_ctrl_c_stops_cp_sat_and_writes_what_was_found(tmp_path):
+    out_file = tmp_path / "p.txt"
+    p = start(["puzzles", "generate", "--count", "100000", "--seed", "1", "-o", str(out_file)])
+    time.sleep(6.0)
+    os.killpg(p.pid, signal.SIGINT)
+    code, out, err = finish(p)
+    assert code == 130, err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("interrupted (SIGINT): ") and "Traceback" not in err
+    n = int(last.split(": ")[1].split(" of ")[0])
+    if n:
+        text = out_file.read_text()
+        assert text.startswith(f"# {n} puzzles") and "(interrupted)" in text.splitlines()[0]
+        assert len([p for _n, p in parse_file(text)]) == n
+    else:
+        assert not out_file.exists()
+
+
+def test_quiz_ctrl_c_prints_the_score():
+    p = start(["puzzles", "quiz", "positions/puzzles/hit.txt"], stdin=subprocess.PIPE)
+    buf = ""
+    while "Your play" not in buf:
+        ch = p.stdout.read(1)
+        assert ch, "the quiz ended before asking"
+        buf += ch
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=HANG)
+    assert p.returncode == 130, err
+    assert "score: 0 of 0" in out and "Aborted" not in out + err
+    assert err.strip() == "interrupted (SIGINT)"
+
+
+def test_quiz_end_of_input_prints_the_score():
+    """Piped answers that run out (or Ctrl-D): the score, exit 0."""
+    r = CliRunner().invoke(main, ["puzzles", "quiz", "--count", "3",
+                                  str(ROOT / "positions/puzzles/hit.txt")], input="s\n")
+    assert r.exit_code == 0, r.output
+    assert "skipped" in r.output and "score: 0 of 0" in r.output
+    assert "Aborted" not in r.output
+
+
+class _SlowFinaliser:
+    def __del__(self):
+        time.sleep(0.2)         # the signal arrives while this runs
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_landing_in_a_finaliser_is_delivered_again(signum):
+    """Python ignores an exception raised in a finaliser or weakref
+    callback; the signal must still stop the command (it did not: a
+    puzzles generate run went on after Ctrl-C)."""
+    import threading
+    from solver.interrupt import Interrupted, Signals
+    with Signals() as sig:
+        with pytest.raises(Interrupted) as caught:
+            x = _SlowFinaliser()
+            threading.Timer(0.05, os.kill, args=(os.getpid(), signum)).start()
+            del x
+            for _ in range(HANG * 10):
+                time.sleep(0.1)
+    assert caught.value.signum == signum and sig.signum == signum
