@@ -200,5 +200,11 @@ main.add_command(_batch)
 main.add_command(_db)
 
 
+# The web app (solver/web/): the analysis board, game viewer, puzzle trainer.
+from .web.cli import serve as _serve  # noqa: E402
+
+main.add_command(_serve)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,135 @@
+"""The ASGI app of ``ronda-solve serve`` (FastAPI): the three pages, the
+JSON API (:mod:`solver.web.api`), the search pool, the request limits.
+
+>>> app = create_app(Config(searches=1))
+>>> sorted(p for p in ("/", "/board", "/game", "/puzzles") if any(r.path == p for r in app.routes))
+['/', '/board', '/game', '/puzzles']
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from .. import __version__
+from .api import ApiError, router
+from .pool import SearchPool
+
+STATIC = Path(__file__).resolve().parent / "static"
+PAGES = {"/": "index.html", "/board": "board.html", "/game": "game.html",
+         "/puzzles": "puzzles.html"}
+
+
+@dataclass
+class Config:
+    """The server's settings: ``searches`` at once (worker processes),
+    ``queue`` more waiting, ``time`` seconds and ``memory`` MB a search
+    may take (the CLI's ``--time`` and ``--memory``), ``timeout`` seconds
+    a game annotation may take, ``workers`` threads a search,
+    ``max_body`` bytes a request may send."""
+
+    searches: int = 2
+    queue: int = 8
+    time: float = 10.0
+    memory: float = 2048.0
+    timeout: float = 300.0
+    workers: int = 1
+    max_body: int = 1_000_000
+
+
+class BodyLimit:
+    """ASGI middleware: a request body larger than ``limit`` bytes gets
+    413 and a one-line error (by its Content-Length, or as it streams)."""
+
+    def __init__(self, app, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        """Pass the request on, counting its body."""
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for k, v in scope.get("headers", []):
+            if k == b"content-length" and v.isdigit() and int(v) > self.limit:
+                return await self._refuse(send)
+        seen = 0
+
+        async def counted():
+            nonlocal seen
+            msg = await receive()
+            seen += len(msg.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge()
+            return msg
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send) -> None:
+        await JSONResponse({"error": f"the request is larger than {self.limit:,} bytes "
+                                     f"(the server's --max-upload)"}, 413)(
+            {"type": "http"}, None, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _validation_message(err: RequestValidationError) -> str:
+    first = err.errors()[0] if err.errors() else {}
+    where = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "request"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+def create_app(config: Config | None = None) -> FastAPI:
+    """The app: pages at ``/``, ``/board``, ``/game``, ``/puzzles``;
+    static files at ``/static``; the API at ``/api`` (OpenAPI at
+    ``/docs``); a :class:`~solver.web.pool.SearchPool` started with it."""
+    config = config or Config()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        pool = SearchPool(config.searches, config.queue)
+        app.state.pool = pool
+        await pool.start()
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    app = FastAPI(title="ronda-solver", version=__version__, lifespan=lifespan,
+                  description="The JSON API of `ronda-solve serve`: the analysis board, "
+                              "the game viewer and the puzzle trainer. An analysis is "
+                              "the document of `ronda-solve --json`; errors are "
+                              "`{\"error\": \"one line\"}`.")
+    app.state.config = config
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError):
+        return JSONResponse({"error": str(exc)}, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError):
+        return JSONResponse({"error": _validation_message(exc)}, 422)
+
+    app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    for path, name in PAGES.items():
+        app.add_api_route(path, _page(name), include_in_schema=False)
+    app.add_middleware(BodyLimit, limit=config.max_body)
+    return app
+
+
+def _page(name: str):
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html")
+    page.__name__ = name.replace(".", "_")
+    return page

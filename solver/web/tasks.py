@@ -1,0 +1,165 @@
+"""What the web app's worker processes run (:mod:`solver.web.pool`).
+
+Each task takes plain arguments (texts and numbers, never a path) and a
+``progress`` callback, reads its input with the same strict parsers as the
+command line and returns a JSON-ready dict in the same shape as the
+command's ``--json``. Errors are raised with the command line's one-line
+messages; :func:`one_line` turns any exception into one such line.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..notation import NotationError, parse_position
+
+Progress = Callable[[dict], None]
+
+
+def one_line(e: BaseException) -> str:
+    """The one-line message of an error (its first line; the type name
+    when it has none)."""
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
+            time_budget: float = 10.0, memory_mb: float = 2048.0, workers: int = 1,
+            inference: bool = True, exact: bool = False,
+            progress: Progress | None = None) -> dict:
+    """Evaluate one position line as ``ronda-solve --json`` does: the
+    document ``{"positions": [...], "errors": [...]}`` with the position
+    (:func:`solver.render.analysis_json` and its ``suite`` verdicts) or
+    the line's one error. ``progress`` gets ``{"samples", "best",
+    "lead_z"}`` after each sampling batch."""
+    from ..analysis import evaluate
+    from ..cards import RANKS
+    from ..engine.compile import CompileError
+    from ..render import analysis_json
+    from ..suite import verdicts
+    try:
+        pos = parse_position(line, 1)
+    except NotationError as e:
+        return {"positions": [], "errors": [{"file": "-", "line": 1, "error": str(e)}]}
+
+    def update(result) -> None:
+        if progress is None:
+            return
+        moves = result.moves
+        progress({"samples": result.samples, "of": samples,
+                  "best": str(RANKS[moves[0].move]) if moves else None,
+                  "lead_z": (round(moves[1].lead_z, 2)
+                             if len(moves) > 1 and moves[1].lead_z is not None else None)})
+
+    try:
+        a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
+                     time_budget=time_budget, memory_mb=memory_mb, progress=update,
+                     inference=inference)
+    except (CompileError, ValueError) as e:
+        return {"positions": [], "errors": [{"file": "-", "line": 1,
+                                             "error": f"line 1, position: {one_line(e)}"}]}
+    if a.partial:
+        raise KeyboardInterrupt("cancelled")
+    doc = analysis_json(a, 1, exact)
+    doc["file"] = "-"
+    doc["suite"] = [{"opcode": op, "agrees": ok, "text": s} for op, ok, s in verdicts(a)]
+    return {"positions": [doc], "errors": []}
+
+
+def open_games(text: str, game: int = 1, progress: Progress | None = None) -> dict:
+    """Read a record text (:func:`solver.record.parse_games`, lenient
+    across games, strict inside one) and replay game ``game`` (1-based):
+    ``games`` lists every game (tags and its one error, if any); ``game``
+    is the chosen one with its ``steps``, the board before each play and
+    the play. Raises ValueError (one line) when there is no such game or
+    it does not replay."""
+    from ..record import RecordError, Replay, parse_games
+    from .boards import board
+    items = parse_games(text)
+    if not items:
+        raise ValueError("no game in the record")
+    listing = []
+    for i, item in enumerate(items, start=1):
+        if isinstance(item, RecordError):
+            listing.append({"number": i, "error": str(item), "tags": {}})
+        else:
+            listing.append({"number": i, "error": None, "tags": dict(item.tags),
+                            "hands": len(item.hands)})
+    if not 1 <= game <= len(items):
+        raise ValueError(f"game {game} does not exist (the record holds {len(items)})")
+    chosen = items[game - 1]
+    if isinstance(chosen, RecordError):
+        raise ValueError(f"game {game}: {chosen}")
+    if not chosen.hands:
+        raise ValueError(f"game {game} has tags but no hand: nothing to show")
+    steps = []
+    try:
+        for step in Replay(chosen):
+            pos = step.state.full_position()
+            steps.append({"index": step.index, "hand": step.hand, "deal": step.deal,
+                          "number": step.number, "seat": pos.seat_name(step.seat),
+                          "card": str(step.play.card), "mark": step.play.mark or "",
+                          "board": board(pos)})
+    except RecordError as e:
+        raise ValueError(f"game {game}: {e}") from None
+    return {"games": listing, "game": {"number": game, "tags": dict(chosen.tags),
+                                        "names": chosen.names, "players": chosen.players,
+                                        "steps": steps}}
+
+
+def annotate_game(text: str, game: int = 1, view: str = "player", samples: int = 32,
+                  seed: int = 0, luck_samples: int = 24, time_budget: float = 10.0,
+                  progress: Progress | None = None) -> dict:
+    """Annotate game ``game`` of a record text as ``ronda-solve annotate
+    --json`` does: :func:`solver.annotate.annotation_json`, plus
+    ``record`` the annotated record's text (what ``-o`` writes)."""
+    from ..annotate import annotate, annotation_json
+    from ..record import RecordError, dumps, parse_games
+    items = parse_games(text)
+    if not 1 <= game <= len(items):
+        raise ValueError(f"game {game} does not exist (the record holds {len(items)})")
+    chosen = items[game - 1]
+    if isinstance(chosen, RecordError):
+        raise ValueError(f"game {game}: {chosen}")
+
+    def tick(done: int, total: int) -> None:
+        if progress is not None:
+            progress({"done": done, "of": total})
+
+    an = annotate(chosen, view=view, samples=samples, seed=seed, luck_samples=luck_samples,
+                  progress=tick)
+    doc = annotation_json(an)
+    doc["record"] = dumps(an.record)
+    return doc
+
+
+def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dict:
+    """Check ``card`` as the answer to the puzzle ``line`` (its ``bm``):
+    ``right``, ``best``, the explanation (``c``, or the engine's), the
+    line (``pv``), what the card played does (``played_line``), every
+    play's exact value and loss (:func:`solver.puzzles.examine`)."""
+    from ..cards import parse_card
+    from ..explain import line_text
+    from ..puzzles import examine, idea_for, _bare
+    pos = parse_position(line)
+    try:
+        played = parse_card(card)
+    except ValueError as e:
+        raise ValueError(f"answer: {one_line(e)}") from None
+    hand = [c for c in pos.hands[pos.turn] if c is not None]
+    if played.rank not in {c.rank for c in hand}:
+        raise ValueError(f"answer: {pos.seat_name(pos.turn)} holds no {played.rank}")
+    bm = pos.opcode("bm")
+    p = examine(_bare(pos))
+    best_ranks = ({parse_card(t).rank for t in bm.split()} if bm
+                  else {parse_card(p.best).rank})
+    _game, _state, idea = idea_for(_bare(pos))
+    from ..cards import RANK_INDEX
+    moves = [{"move": m, "value": v, "loss": p.value - v} for m, v in p.moves.items()]
+    return {"right": played.rank in best_ranks, "card": str(played),
+            "best": bm or p.best, "value": p.value,
+            "explanation": pos.opcode("c") or p.explanation,
+            "pv": (pos.opcode("pv") or " ".join(p.pv)).split(),
+            "played_line": line_text(idea, RANK_INDEX[played.rank], _bare(pos)),
+            "themes": (pos.opcode("themes") or " ".join(p.themes)).split(),
+            "moves": moves}
