@@ -1,0 +1,215 @@
+// The analysis board: build a position by clicking, analyse it, make plays.
+"use strict";
+
+const SEATS = {2: ["S", "N"], 3: ["S", "E", "N"], 4: ["S", "E", "N", "W"]};
+const RANKS = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12];
+const SUITS = ["o", "c", "e", "b"];
+const $ = id => document.getElementById(id);
+
+const state = {players: 2, zones: {table: [], stock: [], S: [], N: []}, target: "table",
+               turn: "S", rules: "lmodire", stockKind: "known", extra: ""};
+let job = null, pvSteps = [], pvAt = 0, lastDoc = null;
+
+function zoneNames() { return ["table", ...SEATS[state.players], "stock"]; }
+
+function line() {
+  const list = cs => cs.length ? cs.join(".") : "-";
+  const z = state.zones;
+  let stock = list(z.stock);
+  if (state.stockKind === "shuffled") stock = "~" + stock;
+  if (state.stockKind === "unknown") stock = "?";
+  let text = `${list(z.table)} ${SEATS[state.players].map(s => list(z[s])).join("/")} ${stock} ${state.turn}`;
+  if (state.rules !== "lmodire") text += ` rules=${state.rules}`;
+  if (state.extra.trim()) text += " " + state.extra.trim();
+  return text;
+}
+
+function used() {
+  const u = new Set();
+  for (const cs of Object.values(state.zones)) for (const c of cs) if (c !== "?") u.add(c);
+  return u;
+}
+
+function draw() {
+  const zones = $("zones");
+  zones.replaceChildren();
+  for (const name of zoneNames()) {
+    if (name === "stock" && state.stockKind === "unknown") continue;
+    const z = el("div", {class: "zone" + (state.target === name ? " target" : ""), "data-zone": name,
+                         onclick: () => { state.target = name; draw(); }});
+    const label = name === "table" ? "table" : name === "stock" ? "stock" : name + (name === state.turn ? " ←" : "");
+    z.append(el("span", {class: "label"}, label));
+    if (name === "table") z.classList.add("table-area");
+    for (const [i, c] of state.zones[name].entries()) {
+      const ce = cardEl(c, "clickable");
+      ce.addEventListener("click", ev => { ev.stopPropagation(); state.zones[name].splice(i, 1); changed(); });
+      z.append(ce);
+    }
+    zones.append(z);
+  }
+  const pal = $("palette");
+  pal.replaceChildren();
+  const u = used();
+  for (const s of SUITS) {
+    const row = el("div", {});
+    for (const r of RANKS) {
+      const c = `${r}${s}`;
+      const ce = cardEl(c, u.has(c) ? "used" : "");
+      ce.addEventListener("click", () => { if (!used().has(c)) { state.zones[state.target].push(c); changed(); } });
+      row.append(ce);
+    }
+    if (s === "b") {
+      const q = cardEl("?", "");
+      q.title = "an unknown card (in a hand)";
+      q.addEventListener("click", () => { if (SEATS[state.players].includes(state.target)) { state.zones[state.target].push("?"); changed(); } });
+      row.append(q);
+    }
+    pal.append(row);
+  }
+  $("turn").replaceChildren(...SEATS[state.players].map(s => el("option", {}, s)));
+  $("turn").value = state.turn;
+}
+
+function changed() {
+  $("line").value = line();
+  draw();
+}
+
+function setPlayers(n) {
+  state.players = n;
+  for (const s of SEATS[n]) state.zones[s] = state.zones[s] || [];
+  for (const s of ["E", "W"]) if (!SEATS[n].includes(s)) delete state.zones[s];
+  if (!SEATS[n].includes(state.turn)) state.turn = "S";
+  if (!SEATS[n].includes(state.target) && !["table", "stock"].includes(state.target)) state.target = "table";
+}
+
+// Fill the board from a board document of the server (a line read back).
+function fromBoard(b) {
+  setPlayers(b.players);
+  $("players").value = String(b.players);
+  state.zones = {table: [...b.table], stock: [...b.stock.cards]};
+  b.seats.forEach((s, i) => { state.zones[s] = [...b.hands[i]]; });
+  state.turn = b.turn;
+  state.rules = b.rules;
+  $("rules").value = b.rules;
+  state.stockKind = b.stock.kind;
+  $("stockkind").value = b.stock.kind;
+  const words = b.line.split(" ");
+  state.extra = words.slice(4).filter(w => !w.startsWith("rules=")).join(" ");
+  $("extra").value = state.extra;
+  $("line").value = b.line;
+  draw();
+}
+
+async function readLine(text) {
+  showError($("error"), "");
+  try {
+    const doc = await api("/api/position", {line: text});
+    fromBoard(doc.board);
+    return true;
+  } catch (e) { showError($("error"), e.message); return false; }
+}
+
+async function analyse() {
+  showError($("error"), "");
+  $("moves").tBodies[0].replaceChildren();
+  $("summary").textContent = "";
+  const text = $("line").value;
+  try {
+    job = await api("/api/jobs/analyse", {line: text, method: $("method").value,
+                                           time: Number($("time").value) || 10});
+  } catch (e) { showError($("error"), e.message); return; }
+  $("cancel").hidden = false;
+  const done = await pollJob(job.id, j => {
+    const p = j.progress || {};
+    let s = `${j.state}`;
+    if (j.elapsed !== null) s += ` ${j.elapsed.toFixed(1)} s of ${j.limit} s`;
+    if (p.samples) s += ` · ${p.samples}/${p.of} samples, best so far ${p.best}` + (p.lead_z ? ` (lead ${p.lead_z} s.e.)` : "");
+    $("status").textContent = s;
+  });
+  $("cancel").hidden = true;
+  job = null;
+  if (done.state !== "done") { $("status").textContent = done.state; showError($("error"), done.error); return; }
+  const doc = done.result;
+  if (doc.errors.length) { $("status").textContent = ""; showError($("error"), doc.errors[0].error); return; }
+  $("status").textContent = "";
+  show(doc.positions[0]);
+}
+
+function show(a) {
+  lastDoc = a;
+  const body = $("moves").tBodies[0];
+  body.replaceChildren();
+  for (const m of a.moves) {
+    const loss = a.value - m.value;
+    const tr = el("tr", {class: "play" + (a.best.includes(m.move) ? " best" : ""), "data-move": m.move,
+                         title: "make this play", onclick: () => makePlay(m.move)},
+      el("td", {class: "move"}, m.move),
+      el("td", {class: "value"}, fmt(m.value)),
+      el("td", {class: "loss"}, loss > 1e-9 ? (Math.round(loss * 100) / 100).toString() : ""),
+      el("td", {class: "stderr"}, m.stderr === null ? "" : m.stderr.toFixed(2)),
+      el("td", {class: "effect"}, m.effect));
+    body.append(tr);
+  }
+  $("summary").textContent = `${a.method}: ${a.note}; ${a.nodes.toLocaleString()} nodes, ${a.seconds.toFixed(3)} s`
+    + (a.samples ? `, ${a.samples} samples` : "");
+  $("summary").dataset.method = a.method;
+  loadPv(a);
+}
+
+async function loadPv(a) {
+  pvSteps = [{move: null, board: null, line: a.position}];
+  pvAt = 0;
+  $("pvnote").textContent = "";
+  const start = await api("/api/position", {line: a.position});
+  pvSteps[0].board = start.board;
+  if (a.pv && a.pv.length) {
+    const doc = await api("/api/play", {line: a.position, moves: a.pv});
+    pvSteps.push(...doc.plays);
+    if (doc.stopped) $("pvnote").textContent = `the line goes on: ${doc.stopped.replace(/^play: /, "")}`;
+  }
+  drawPv();
+}
+
+function drawPv() {
+  const pv = $("pv");
+  pv.replaceChildren();
+  pvSteps.forEach((s, i) => {
+    if (!i) return;
+    pv.append(el("span", {class: "ply" + (i === pvAt ? " here" : ""), onclick: () => { pvAt = i; drawPv(); }},
+                 `${s.seat}:${s.move}`));
+  });
+  const s = pvSteps[pvAt];
+  if (s && s.board) renderBoard($("pvboard"), s.board);
+}
+
+async function makePlay(move) {
+  try {
+    const doc = await api("/api/play", {line: $("line").value, moves: [move]});
+    if (!doc.plays.length) { showError($("error"), doc.stopped); return; }
+    fromBoard(doc.plays[0].board);
+    analyse();
+  } catch (e) { showError($("error"), e.message); }
+}
+
+async function init() {
+  await loadCards();
+  const presets = (await api("/api/rules")).presets;
+  $("rules").replaceChildren(...Object.keys(presets).map(n => el("option", {}, n)));
+  $("rules").onchange = () => { state.rules = $("rules").value; changed(); };
+  $("players").onchange = () => { setPlayers(Number($("players").value)); changed(); };
+  $("turn").onchange = () => { state.turn = $("turn").value; changed(); };
+  $("stockkind").onchange = () => { state.stockKind = $("stockkind").value; changed(); };
+  $("extra").oninput = () => { state.extra = $("extra").value; $("line").value = line(); };
+  $("clear").onclick = () => { for (const k of Object.keys(state.zones)) state.zones[k] = []; state.extra = ""; $("extra").value = ""; changed(); };
+  $("load").onclick = () => readLine($("line").value);
+  $("line").addEventListener("keydown", ev => { if (ev.key === "Enter") readLine($("line").value).then(ok => ok && analyse()); });
+  $("analyse").onclick = analyse;
+  $("cancel").onclick = () => { if (job) api(`/api/jobs/${job.id}`, undefined, "DELETE"); };
+  $("pv-back").onclick = () => { if (pvAt > 0) { pvAt--; drawPv(); } };
+  $("pv-fwd").onclick = () => { if (pvAt < pvSteps.length - 1) { pvAt++; drawPv(); } };
+  const given = new URLSearchParams(location.search).get("line");
+  if (given) { if (await readLine(given)) analyse(); } else changed();
+  document.body.dataset.ready = "1";
+}
+init();

@@ -1,0 +1,138 @@
+// The game viewer: open a record, step through it, its marks and graph.
+"use strict";
+const $ = id => document.getElementById(id);
+let game = null, notes = {}, at = 0, job = null, uploaded = null;
+
+function markClass(m) { return m === "??" ? "mark-qq" : m === "?" ? "mark-q" : m === "?!" ? "mark-di" : ""; }
+
+async function open() {
+  showError($("error"), "");
+  const source = uploaded !== null ? {text: uploaded} : {shipped: $("shipped").value};
+  if (uploaded === null && !$("shipped").value) { showError($("error"), "choose a shipped game or upload a record"); return; }
+  const gameNo = Number($("gameno").value) || 1;
+  notes = {};
+  $("download").hidden = true;
+  $("summary").tBodies[0].replaceChildren();
+  try {
+    const doc = await api("/api/games/open", {...source, game: gameNo});
+    game = doc.game;
+  } catch (e) { showError($("error"), e.message); return; }
+  const t = game.tags;
+  $("tags").textContent = Object.entries(t).map(([k, v]) => `${k}: ${v}`).join(" · ");
+  at = 0;
+  draw();
+  try {
+    job = await api("/api/jobs/annotate", {...source, game: gameNo, view: $("view").value,
+      samples: Number($("samples").value) || 32, luck_samples: Number($("luck").value)});
+  } catch (e) { showError($("error"), e.message); return; }
+  $("cancel").hidden = false;
+  const done = await pollJob(job.id, j => {
+    const p = j.progress || {};
+    $("status").textContent = `annotating: ${j.state}` + (p.of ? ` ${p.done}/${p.of} searches` : "")
+      + (j.elapsed !== null ? `, ${j.elapsed.toFixed(1)} s` : "");
+  });
+  $("cancel").hidden = true;
+  job = null;
+  if (done.state !== "done") { $("status").textContent = ""; showError($("error"), done.error); return; }
+  const an = done.result;
+  $("status").textContent = `annotated: view ${an.view}, ${an.seconds} s`;
+  document.body.dataset.annotated = "1";
+  notes = {};
+  // the notes follow the plays in order, one per play
+  an.plays.forEach((n, i) => { notes[i] = n; });
+  summary(an.players);
+  const blob = new Blob([an.record], {type: "text/plain"});
+  $("download").href = URL.createObjectURL(blob);
+  $("download").hidden = false;
+  draw();
+}
+
+function summary(rows) {
+  const body = $("summary").tBodies[0];
+  body.replaceChildren(...rows.map(r => el("tr", {"data-seat": r.seat},
+    el("td", {}, r.seat), el("td", {}, r.player), el("td", {}, r.plays),
+    el("td", {}, r["?!"]), el("td", {}, r["?"]), el("td", {}, r["??"]),
+    el("td", {}, r.average_loss.toFixed(2)), el("td", {}, r.points), el("td", {}, fmt(r.luck)))));
+}
+
+function draw() {
+  if (!game) return;
+  const steps = game.steps;
+  const s = steps[at];
+  $("where").textContent = `hand ${s.hand}, deal ${s.deal}, play ${s.number} · ${at + 1} of ${steps.length}`;
+  renderBoard($("board"), s.board);
+  const n = notes[at];
+  $("play-text").textContent = `${s.seat} plays ${s.card}`;
+  const mark = n ? n.mark : s.mark;
+  $("play-mark").textContent = mark;
+  $("play-mark").className = markClass(mark);
+  let best = "";
+  if (n && n.forced) best = "forced";
+  else if (n && n.value !== null && n.value !== undefined) {
+    best = `value ${fmt(n.value)}`;
+    if (n.loss > 0) best += ` · best ${n.best} (${fmt(n.best_value)}), loss ${(Math.round(n.loss * 100) / 100)}`;
+    if (n.match_note) best += ` · ${n.match_note}`;
+  }
+  $("play-best").textContent = best;
+  const plays = $("plays");
+  plays.replaceChildren(...steps.map((st, i) => {
+    const m = notes[i] ? notes[i].mark : st.mark;
+    const sp = el("span", {class: i === at ? "here" : "", onclick: () => { at = i; draw(); }}, `${st.seat}:${st.card}`);
+    if (m) sp.append(el("b", {class: markClass(m)}, m));
+    return sp;
+  }));
+  graph();
+}
+
+function graph() {
+  const svg = $("graph");
+  const W = 520, H = 160, mid = H / 2, n = game.steps.length;
+  const pts = [];
+  let top = 2;
+  for (let i = 0; i < n; i++) {
+    const note = notes[i];
+    if (!note || note.value === null || note.value === undefined) continue;
+    const side = game.players === 4 ? (["S", "N"].includes(note.seat) ? 1 : -1) : (note.seat === "S" ? 1 : -1);
+    pts.push([i, side * note.value, note.mark]);
+    top = Math.max(top, Math.abs(note.value));
+  }
+  const x = i => 10 + (W - 20) * (n > 1 ? i / (n - 1) : 0);
+  const y = v => mid - (H / 2 - 10) * v / top;
+  let body = `<rect width="${W}" height="${H}" fill="#fff" stroke="#ccc"/><line x1="0" y1="${mid}" x2="${W}" y2="${mid}" stroke="#aaa"/>`;
+  body += `<line x1="${x(at)}" y1="0" x2="${x(at)}" y2="${H}" stroke="#e07b00"/>`;
+  if (pts.length) body += `<polyline fill="none" stroke="#1f5a38" stroke-width="1.5" points="${pts.map(p => `${x(p[0])},${y(p[1])}`).join(" ")}"/>`;
+  for (const [i, v, m] of pts) {
+    const fill = m === "??" ? "#c0392b" : m === "?" ? "#c77700" : m === "?!" ? "#b8a200" : "#1f5a38";
+    body += `<circle data-i="${i}" cx="${x(i)}" cy="${y(v)}" r="${m ? 4 : 2.5}" fill="${fill}" style="cursor:pointer"><title>${game.steps[i].seat}:${game.steps[i].card} ${fmt(v)} ${m}</title></circle>`;
+  }
+  body += `<text x="4" y="12" font-size="10">+${Math.round(top)} S</text><text x="4" y="${H - 4}" font-size="10">-${Math.round(top)}</text>`;
+  svg.innerHTML = body;
+  svg.querySelectorAll("circle").forEach(c => c.addEventListener("click", () => { at = Number(c.dataset.i); draw(); }));
+}
+
+async function init() {
+  await loadCards();
+  const names = (await api("/api/games")).games;
+  $("shipped").append(...names.map(n => el("option", {value: n}, n)));
+  $("shipped").onchange = () => { uploaded = null; $("upload").value = ""; };
+  $("upload").onchange = async () => {
+    const f = $("upload").files[0];
+    uploaded = f ? await f.text() : null;
+    if (f) $("shipped").value = "";
+  };
+  $("open").onclick = open;
+  $("cancel").onclick = () => { if (job) api(`/api/jobs/${job.id}`, undefined, "DELETE"); };
+  document.addEventListener("keydown", ev => {
+    if (!game || ["INPUT", "SELECT"].includes(document.activeElement.tagName)) return;
+    const n = game.steps.length;
+    if (ev.key === "ArrowRight") at = Math.min(n - 1, at + 1);
+    else if (ev.key === "ArrowLeft") at = Math.max(0, at - 1);
+    else if (ev.key === "Home") at = 0;
+    else if (ev.key === "End") at = n - 1;
+    else return;
+    ev.preventDefault();
+    draw();
+  });
+  document.body.dataset.ready = "1";
+}
+init();

@@ -1,0 +1,109 @@
+"""The web app's JSON API (solver/web/api.py): the same documents as the
+command line, one-line errors for bad input, the limits."""
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from solver.notation import NotationError, parse_position  # noqa: E402
+from solver.web.app import Config, create_app  # noqa: E402
+
+LINE = "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"
+LONG = "1.3.5.11 2.2.7/4.6.12 ? S"      # a first deal: sampling runs to its time
+
+
+@pytest.fixture(scope="module")
+def client():
+    app = create_app(Config(searches=1, queue=1, max_body=20_000, time=20))
+    with TestClient(app) as c:
+        yield c
+
+
+def _cli_json(line: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "solver.cli", "--json", "-"], input=line,
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def _stable(doc: dict) -> dict:
+    """The document without what varies between runs (time, nodes)."""
+    return {k: v for k, v in doc.items() if k not in ("seconds", "nodes", "workers")}
+
+
+def test_analyse_is_the_cli_document(client):
+    got = client.post("/api/analyse", json={"line": LINE}).json()
+    want = _cli_json(LINE)
+    assert [_stable(d) for d in got["positions"]] == [_stable(d) for d in want["positions"]]
+    assert got["positions"][0]["value"] == 4 and got["errors"] == []
+
+
+def test_malformed_lines_get_the_parsers_one_line_error(client):
+    for bad in ("5.8 5.7/3.3 - S", "5.6 5.7/3.3/1/2/4 - S", "5.6 5.7/3.3 - X", "nonsense"):
+        with pytest.raises(NotationError) as err:
+            parse_position(bad)
+        for path in ("/api/analyse", "/api/position", "/api/jobs/analyse"):
+            r = client.post(path, json={"line": bad})
+            assert r.status_code == 400
+            assert r.json() == {"error": str(err.value)}
+
+
+def test_bad_fields_and_records(client):
+    r = client.post("/api/analyse", json={"line": LINE, "samples": 0})
+    assert r.status_code == 422 and r.json()["error"] == \
+        "samples: Input should be greater than or equal to 1"
+    r = client.post("/api/games/open", json={"text": "[Rules \"lmodire\"]\nhand 1 dealer N table 1.1.1.1.1\n"})
+    assert r.status_code == 400 and "\n" not in r.json()["error"]
+    r = client.post("/api/games/open", json={"shipped": "../../etc/passwd"})
+    assert r.status_code == 404 and r.json()["error"].startswith("no shipped file")
+    r = client.post("/api/games/open", json={"shipped": "engine-v-greedy.txt", "text": "x"})
+    assert r.status_code == 400
+    r = client.post("/api/puzzles/answer", json={"line": "5.6 5.7/3.3 - S ; bm 5", "card": "4"})
+    assert r.status_code == 400 and r.json()["error"] == "answer: S holds no 4"
+
+
+def test_oversized_upload_is_refused(client):
+    r = client.post("/api/games/open", json={"text": "x" * 30_000})
+    assert r.status_code == 413
+    assert r.json()["error"] == "the request is larger than 20,000 bytes (the server's --max-upload)"
+    assert client.get("/api/rules").status_code == 200      # still serving
+
+
+def test_too_many_searches_queue_then_refuse_and_cancel(client):
+    body = {"line": LONG, "method": "determinised", "samples": 100000, "time": 20}
+    first = client.post("/api/jobs/analyse", json=body)
+    second = client.post("/api/jobs/analyse", json=body)
+    assert first.status_code == second.status_code == 202
+    third = client.post("/api/jobs/analyse", json=body)
+    assert third.status_code == 429
+    assert third.json()["error"].startswith("too many searches: 1 running and 1 waiting")
+    a, b = first.json()["id"], second.json()["id"]
+    assert client.get(f"/api/jobs/{b}").json()["state"] == "queued"
+    client.delete(f"/api/jobs/{b}")
+    assert client.get(f"/api/jobs/{b}").json()["state"] == "cancelled"
+    while client.get(f"/api/jobs/{a}").json()["state"] == "queued":
+        time.sleep(0.05)
+    client.delete(f"/api/jobs/{a}")
+    while (job := client.get(f"/api/jobs/{a}").json())["state"] == "running":
+        time.sleep(0.05)
+    assert job["state"] == "cancelled"
+    # the worker goes on with the next search
+    assert client.post("/api/analyse", json={"line": LINE}).json()["positions"][0]["value"] == 4
+
+
+def test_plays_follow_the_pv(client):
+    doc = client.post("/api/play", json={"line": LINE, "moves": ["7", "12", "2", "7", "7"]}).json()
+    assert [p["line"] for p in doc["plays"]][:2] == [
+        "1 7.2/7.12 - N score=1,0 taken=17,18 last=S show=7:2",
+        "1.12 7.2/7 - S score=1,0 taken=17,18 last=S prev=12"]
+    assert doc["stopped"] == "play: this is the last card of the hand"
+
+
+def test_openapi_documents_the_api(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/analyse", "/api/jobs/analyse", "/api/games/open", "/api/puzzles/answer"} <= set(paths)
