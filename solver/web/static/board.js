@@ -8,7 +8,7 @@ const $ = id => document.getElementById(id);
 
 const state = {players: 2, zones: {table: [], stock: [], S: [], N: []}, target: "table",
                turn: "S", rules: "lmodire", stockKind: "known", extra: ""};
-let job = null, pvSteps = [], pvAt = 0, lastDoc = null;
+let job = null, pvSteps = [], pvAt = 0, pvRest = [], lastDoc = null;
 
 function zoneNames() { return ["table", ...SEATS[state.players], "stock"]; }
 
@@ -159,6 +159,7 @@ function show(a) {
 
 async function loadPv(a) {
   pvSteps = [{move: null, board: null, line: a.position}];
+  pvRest = [];
   pvAt = 0;
   $("pvnote").textContent = "";
   const start = await api("/api/position", {line: a.position});
@@ -166,6 +167,10 @@ async function loadPv(a) {
   if (a.pv && a.pv.length) {
     const doc = await api("/api/play", {line: a.position, moves: a.pv});
     pvSteps.push(...doc.plays);
+    pvRest = a.pv.slice(doc.plays.length).map((m, k) => {
+      const seats = pvSteps[0].board.seats, t = seats.indexOf(pvSteps[0].board.turn);
+      return `${seats[(t + doc.plays.length + k) % seats.length]}:${m}`;
+    });
     if (doc.stopped) $("pvnote").textContent = `the line goes on: ${doc.stopped.replace(/^play: /, "")}`;
   }
   drawPv();
@@ -179,6 +184,7 @@ function drawPv() {
     pv.append(el("span", {class: "ply" + (i === pvAt ? " here" : ""), onclick: () => { pvAt = i; drawPv(); }},
                  `${s.seat}:${s.move}`));
   });
+  for (const r of pvRest) pv.append(el("span", {class: "ply rest", title: "beyond what the board can play"}, r));
   const s = pvSteps[pvAt];
   if (s && s.board) renderBoard($("pvboard"), s.board);
 }

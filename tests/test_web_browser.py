@@ -1,0 +1,142 @@
+"""The three pages of ``ronda-solve serve`` driven in a real headless
+browser (Debian's chromium through Playwright): a position set up by
+clicking shows the command line's values, a shipped game steps with the
+annotator's marks, a puzzle is solved right and wrong. Each test saves a
+screenshot of its page in docs/ (docs/web-*.png)."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is missing: pip install -e '.[dev]'")
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("RONDA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if not Path(CHROMIUM).exists():
+    pytest.skip("no chromium browser found: apt-get install -y chromium (Debian), or set "
+                "RONDA_CHROMIUM to a Chromium executable", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``ronda-solve serve`` on a free port; yields its address."""
+    proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "serve", "--port", "0",
+                             "--searches", "1"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("ronda-solve serve: http://127.0.0.1:"), line
+    yield line.split()[2].rstrip("/")
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    yield pg
+    pg.close()
+
+
+def _cli(*args: str, stdin: str | None = None) -> dict:
+    out = subprocess.run([sys.executable, "-m", "solver.cli", *args], input=stdin, cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def test_board_set_up_by_clicking_shows_the_cli_values(server, page):
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    # table 1o 7c; S 7o 7e 2o; N 7b 12o; N just laid the 7 (more keys)
+    for zone, cards in (("table", ["1o", "7c"]), ("S", ["7o", "7e", "2o"]), ("N", ["7b", "12o"])):
+        page.click(f"#zones [data-zone='{zone}'] .label")
+        for c in cards:
+            page.click(f"#palette [data-card='{c}']")
+    page.fill("#extra", "prev=7c taken=15,18 last=N")
+    line = page.input_value("#line")
+    assert line == "1o.7c 7o.7e.2o/7b.12o - S prev=7c taken=15,18 last=N"
+    page.click("#analyse")
+    page.wait_for_selector("#moves tbody tr")
+    shown = {r.get_attribute("data-move"): r.query_selector(".value").inner_text()
+             for r in page.query_selector_all("#moves tbody tr")}
+    want = _cli("--json", "-", stdin=line)["positions"][0]
+    assert shown == {m["move"]: (f"+{m['value']}" if m["value"] > 0 else str(m["value"]))
+                     for m in want["moves"]}
+    assert page.get_attribute("#summary", "data-method") == want["method"] == "exact"
+    plies = [e.inner_text() for e in page.query_selector_all("#pv .ply")]
+    assert plies == [f"{'SN'[i % 2]}:{m}" for i, m in enumerate(want["pv"])]
+    page.click("#pv-fwd")
+    assert page.query_selector("#pv .ply.here").inner_text() == f"S:{want['pv'][0]}"
+    page.screenshot(path=str(ROOT / "docs" / "web-board.png"), full_page=True)
+    # click the best play: the board moves on and analyses N's position
+    page.click(f"#moves tr[data-move='{want['best'][0]}']")
+    page.wait_for_function("document.querySelector('#line').value.endsWith('show=7:2')")
+    page.wait_for_selector("#moves tbody tr")
+    assert page.input_value("#line") == "1o 7e.2o/7b.12o - N score=1,0 taken=17,18 last=S show=7:2"
+
+
+def test_game_viewer_steps_with_the_marks(server, page):
+    want = _cli("annotate", "--view", "full", "--luck-samples", "0", "--json", "-q",
+                "positions/games/engine-v-greedy.txt")["games"][0]["plays"]
+    page.goto(server + "/game")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#shipped", "engine-v-greedy.txt")
+    page.select_option("#view", "full")
+    page.fill("#luck", "0")
+    page.click("#open")
+    page.wait_for_selector("body[data-annotated='1']", timeout=120_000)
+    page.click("#board")
+    marks = []
+    for i in range(len(want)):
+        marks.append(page.inner_text("#play-mark"))
+        assert page.inner_text("#play-text") == f"{want[i]['seat']} plays {want[i]['card']}"
+        page.keyboard.press("ArrowRight")
+    assert marks == [p["mark"] for p in want]
+    assert any(marks)
+    page.keyboard.press("Home")
+    blunder = next(i for i, p in enumerate(want) if p["mark"] == "??")
+    for _ in range(blunder):
+        page.keyboard.press("ArrowRight")
+    assert f"best {want[blunder]['best']}" in page.inner_text("#play-best")
+    assert len(page.query_selector_all("#graph circle")) == sum(
+        1 for p in want if p["value"] is not None)
+    assert page.get_attribute("#download", "href").startswith("blob:")
+    page.screenshot(path=str(ROOT / "docs" / "web-game.png"), full_page=True)
+
+
+def test_puzzle_solved_right_and_wrong(server, page):
+    page.goto(server + "/puzzles?set=hit.txt")
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#board .seat.mover .card")
+    # puzzle 1 of hit.txt: bm 4 (10 is 2 worse)
+    page.click("#hint")
+    assert page.inner_text("#hints") == "themes: hit, missa"
+    page.click("#board .seat.mover .card[data-card='4']")
+    page.wait_for_selector("#verdict.right")
+    assert page.inner_text("#verdict") == "right: 4 (with a hint)"
+    assert page.inner_text("#line") == "line: 4 2 10 7"
+    page.screenshot(path=str(ROOT / "docs" / "web-puzzles.png"), full_page=True)
+    page.click("#next")
+    # puzzle 2: bm 6; play 10 instead
+    page.click("#board .seat.mover .card[data-card='10']")
+    page.wait_for_selector("#verdict.wrong")
+    assert page.inner_text("#verdict") == "not 10: the answer is 6"
+    assert page.inner_text("#score") == "1 of 2"
+    values = {r.query_selector("td").inner_text(): r.query_selector_all("td")[1].inner_text()
+              for r in page.query_selector_all("#values tbody tr")}
+    assert values == {"6": "+4", "10": "+0"} or values["6"] == "+4"
