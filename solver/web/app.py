@@ -2,7 +2,7 @@
 JSON API (:mod:`solver.web.api`), the search pool, the request limits.
 
 >>> app = create_app(Config(searches=1))
->>> sorted(p for p in ("/", "/board", "/game", "/puzzles") if any(r.path == p for r in app.routes))
+>>> sorted(p for p in ("/", "/board", "/game", "/puzzles") if any(getattr(r, "path", None) == p for r in app.routes))
 ['/', '/board', '/game', '/puzzles']
 """
 
