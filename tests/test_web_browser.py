@@ -2,7 +2,10 @@
 browser (Debian's chromium through Playwright): a position set up by
 clicking shows the command line's values, a shipped game steps with the
 annotator's marks, a puzzle is solved right and wrong. Each test saves a
-screenshot of its page in docs/ (docs/web-*.png)."""
+screenshot of its page in a temporary folder, or in the folder
+``RONDA_SCREENSHOTS`` names (``RONDA_SCREENSHOTS=docs`` refreshes the
+pictures docs/web.md shows). With ``RONDA_REQUIRE_BROWSER=1`` (set by
+.ci/run) a missing browser fails the suite instead of skipping."""
 
 import json
 import os
@@ -21,6 +24,8 @@ CHROMIUM = os.environ.get("RONDA_CHROMIUM") or shutil.which("chromium") or "/usr
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
+if not Path(CHROMIUM).exists() and os.environ.get("RONDA_REQUIRE_BROWSER"):
+    raise RuntimeError(f"no chromium at {CHROMIUM}, and RONDA_REQUIRE_BROWSER is set")
 if not Path(CHROMIUM).exists():
     pytest.skip("no chromium browser found: apt-get install -y chromium (Debian), or set "
                 "RONDA_CHROMIUM to a Chromium executable", allow_module_level=True)
@@ -46,6 +51,13 @@ def browser():
         b.close()
 
 
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    """Where the screenshots go (see the module docstring)."""
+    named = os.environ.get("RONDA_SCREENSHOTS")
+    return (ROOT / named) if named else tmp_path_factory.mktemp("screenshots")
+
+
 @pytest.fixture
 def page(browser):
     pg = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -59,7 +71,7 @@ def _cli(*args: str, stdin: str | None = None) -> dict:
     return json.loads(out)
 
 
-def test_board_set_up_by_clicking_shows_the_cli_values(server, page):
+def test_board_set_up_by_clicking_shows_the_cli_values(server, page, shots):
     page.goto(server + "/board")
     page.wait_for_selector("body[data-ready='1']")
     # table 1o 7c; S 7o 7e 2o; N 7b 12o; N just laid the 7 (more keys)
@@ -82,7 +94,7 @@ def test_board_set_up_by_clicking_shows_the_cli_values(server, page):
     assert plies == [f"{'SN'[i % 2]}:{m}" for i, m in enumerate(want["pv"])]
     page.click("#pv-fwd")
     assert page.query_selector("#pv .ply.here").inner_text() == f"S:{want['pv'][0]}"
-    page.screenshot(path=str(ROOT / "docs" / "web-board.png"), full_page=True)
+    page.screenshot(path=str(shots / "web-board.png"), full_page=True)
     # click the best play: the board moves on and analyses N's position
     page.click(f"#moves tr[data-move='{want['best'][0]}']")
     page.wait_for_function("document.querySelector('#line').value.endsWith('show=7:2')")
@@ -90,7 +102,7 @@ def test_board_set_up_by_clicking_shows_the_cli_values(server, page):
     assert page.input_value("#line") == "1o 7e.2o/7b.12o - N score=1,0 taken=17,18 last=S show=7:2"
 
 
-def test_game_viewer_steps_with_the_marks(server, page):
+def test_game_viewer_steps_with_the_marks(server, page, shots):
     want = _cli("annotate", "--view", "full", "--luck-samples", "0", "--json", "-q",
                 "positions/games/engine-v-greedy.txt")["games"][0]["plays"]
     page.goto(server + "/game")
@@ -116,10 +128,10 @@ def test_game_viewer_steps_with_the_marks(server, page):
     assert len(page.query_selector_all("#graph circle")) == sum(
         1 for p in want if p["value"] is not None)
     assert page.get_attribute("#download", "href").startswith("blob:")
-    page.screenshot(path=str(ROOT / "docs" / "web-game.png"), full_page=True)
+    page.screenshot(path=str(shots / "web-game.png"), full_page=True)
 
 
-def test_puzzle_solved_right_and_wrong(server, page):
+def test_puzzle_solved_right_and_wrong(server, page, shots):
     page.goto(server + "/puzzles?set=hit.txt")
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#board .seat.mover .card")
@@ -130,7 +142,7 @@ def test_puzzle_solved_right_and_wrong(server, page):
     page.wait_for_selector("#verdict.right")
     assert page.inner_text("#verdict") == "right: 4 (with a hint)"
     assert page.inner_text("#line") == "line: 4 2 10 7"
-    page.screenshot(path=str(ROOT / "docs" / "web-puzzles.png"), full_page=True)
+    page.screenshot(path=str(shots / "web-puzzles.png"), full_page=True)
     page.click("#next")
     # puzzle 2: bm 6; play 10 instead
     page.click("#board .seat.mover .card[data-card='10']")
