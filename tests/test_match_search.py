@@ -1,0 +1,106 @@
+"""The match objective's search against an independent brute force.
+
+The brute force walks :class:`solver.match.HandState` itself (the scoring
+the match simulator uses: awards one by one, the immediate win check, the
+end-of-hand sweep and card count), cloning it for every play, with a leaf
+value from a match-equity table of random numbers (any table will do: the
+two must agree exactly, and random values expose every mistake in which
+score a leaf is read at). The search under test works on the compact
+engine state (:mod:`solver.match_equity.search`).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.match import HandState, deal_hand
+from solver.match_equity.evaluate import evaluate_match
+from solver.match_equity.selfplay import greedy_rank
+from solver.match_equity.table import MatchTable
+from solver.position import side_of
+from solver.rules import PRESETS
+
+
+def random_table(rules, players: int, seed: int) -> MatchTable:
+    """A MatchTable of random probabilities (ties too)."""
+    rng = random.Random(seed)
+    T = rules.target
+    eq = [[[rng.random() for _ in range(T)] for _ in range(T)] for _ in range(2)]
+    return MatchTable(rules.name, players, T, rules.win_check, eq,
+                      [rng.random(), rng.random()], 0, "random", "", [])
+
+
+def brute(hs: HandState, table: MatchTable) -> float:
+    """P(side 0 wins the match): minimax over HandState clones."""
+    if hs.winner is not None:
+        return 1.0 if hs.winner == 0 else 0.0
+    if hs.finished:
+        return table.equity_of(hs.score[0], hs.score[1], side_of(hs.leader, hs.players) == 0)
+    if hs.awaiting_deal:
+        c = hs.clone()
+        c.deal()
+        return brute(c, table)
+    vals = []
+    for r in hs.legal_ranks():
+        c = hs.clone()
+        c.play(next(x for x in c.hands[c.turn] if x.index == r))
+        vals.append(brute(c, table))
+    return max(vals) if side_of(hs.turn, hs.players) == 0 else min(vals)
+
+
+def late_hand(rules, players: int, seed: int, score, deals_left: int) -> HandState | None:
+    """A greedy hand stopped with ``deals_left`` deals to play (the last
+    of them dealt), or None when the match ended before."""
+    rng = random.Random(seed)
+    table, stock = deal_hand(rules, players, rng)
+    hs = HandState(rules, players, seed % players, table, score=score, target=rules.target,
+                   stock=stock)
+    ndeals = len(hs.sizes)
+    while not hs.finished:
+        if hs.awaiting_deal:
+            hs.deal()
+            if hs.deal_no == ndeals - deals_left + 1:
+                break
+            continue
+        r = greedy_rank(hs, rng)
+        hs.play(next(c for c in hs.hands[hs.turn] if c.index == r))
+    else:
+        return None
+    # play a card or two in, to start mid-deal sometimes
+    for _ in range(seed % 3):
+        if hs.finished or hs.awaiting_deal:
+            return None
+        r = greedy_rank(hs, rng)
+        hs.play(next(c for c in hs.hands[hs.turn] if c.index == r))
+    return None if hs.finished else hs
+
+
+CASES = [("lmodire", 2, 1), ("pagat", 2, 1), ("pagat", 4, 1), ("french", 2, 1),
+         ("lmodire", 2, 2), ("mod", 2, 1)]
+
+
+@pytest.mark.parametrize("preset,players,deals", CASES)
+def test_exact_match_search_equals_brute_force_over_handstate(preset, players, deals):
+    rules = PRESETS[preset]
+    T = rules.target
+    checked = 0
+    for seed in range(40 if deals == 1 else 8):
+        rng = random.Random(seed)
+        score = [T - 1 - rng.randrange(12), T - 1 - rng.randrange(12)]
+        hs = late_hand(rules, players, seed, score, deals)
+        if hs is None:
+            continue
+        table = random_table(rules, players, seed)
+        pos = hs.full_position()
+        a = evaluate_match(pos, method="exact", points=False, table=table)
+        me = side_of(hs.turn, players)
+        for mv in a.moves:
+            c = hs.clone()
+            c.play(next(x for x in c.hands[c.turn] if x.index == mv.rank))
+            want = brute(c, table)
+            want = want if me == 0 else 1 - want
+            assert mv.chance == pytest.approx(want, abs=1e-12), (pos, mv.move)
+        checked += 1
+    assert checked >= (20 if deals == 1 else 3)
