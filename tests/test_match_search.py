@@ -104,3 +104,59 @@ def test_exact_match_search_equals_brute_force_over_handstate(preset, players, d
             assert mv.chance == pytest.approx(want, abs=1e-12), (pos, mv.move)
         checked += 1
     assert checked >= (20 if deals == 1 else 3)
+
+
+def brute_chance(hs: HandState, table: MatchTable) -> float:
+    """As :func:`brute`, with every deal still to come a chance event: the
+    stock's cards split every way among the seats, equally likely."""
+    from itertools import combinations
+    if hs.winner is not None:
+        return 1.0 if hs.winner == 0 else 0.0
+    if hs.finished:
+        return table.equity_of(hs.score[0], hs.score[1], side_of(hs.leader, hs.players) == 0)
+    if hs.awaiting_deal:
+        assert hs.players == 2
+        stock = hs.stock
+        size = hs.sizes[hs.deal_no]
+        splits = list(combinations(range(len(stock)), size))
+        total = 0.0
+        for first in splits:
+            rest = [c for i, c in enumerate(stock) if i not in first]
+            c = hs.clone()
+            c.stock = [stock[i] for i in first] + rest
+            c.deal()
+            total += brute_chance(c, table)
+        return total / len(splits)
+    vals = []
+    for r in hs.legal_ranks():
+        c = hs.clone()
+        c.play(next(x for x in c.hands[c.turn] if x.index == r))
+        vals.append(brute_chance(c, table))
+    return max(vals) if side_of(hs.turn, hs.players) == 0 else min(vals)
+
+
+@pytest.mark.parametrize("preset", ["lmodire", "french"])
+def test_expectimax_match_search_equals_brute_force_over_the_last_deal(preset):
+    from dataclasses import replace
+    rules = PRESETS[preset]
+    T = rules.target
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        score = [T - 1 - rng.randrange(10), T - 1 - rng.randrange(10)]
+        hs = late_hand(rules, 2, 3 * seed, score, 2)     # before the last deal's cards
+        if hs is None:
+            continue
+        table = random_table(rules, 2, seed)
+        pos = replace(hs.full_position(), stock_kind="shuffled")
+        a = evaluate_match(pos, method="expectimax", points=False, table=table)
+        assert a.method == "expectimax"
+        me = side_of(hs.turn, 2)
+        for mv in a.moves:
+            c = hs.clone()
+            c.play(next(x for x in c.hands[c.turn] if x.index == mv.rank))
+            want = brute_chance(c, table)
+            want = want if me == 0 else 1 - want
+            assert mv.chance == pytest.approx(want, abs=1e-9), (pos, mv.move)
+        checked += 1
+    assert checked >= 3
