@@ -56,7 +56,7 @@ def _simulate(rules, players, a, b, a_deals, matches, seed) -> tuple[float, floa
 @click.option("--hands", type=click.IntRange(100), default=100_000)
 @click.option("--seed", default="0")
 @click.option("--jobs", type=click.IntRange(1), default=1)
-@click.option("--bootstrap", type=click.IntRange(2), default=16)
+@click.option("--bootstrap", type=click.IntRange(2), default=8)
 @click.option("--check-matches", type=click.IntRange(0), default=4000)
 @click.option("--out", type=click.Path(dir_okay=False), default=None)
 def main(rules_name, players, target, hands, seed, jobs, bootstrap, check_matches, out):

@@ -57,6 +57,16 @@ class MatchAnalysis:
     table: dict = field(default_factory=dict)
     note: str = ""
 
+    @property
+    def value(self) -> float:
+        """The best chance (what test-suite ``v`` compares)."""
+        return self.chance
+
+    @property
+    def stderr(self) -> float | None:
+        """The best play's standard error when sampled."""
+        return self.moves[0].stderr
+
 
 def _piles(pos: Position) -> tuple[int, int]:
     """Cards in each side's pile; ValueError when ``taken=`` is missing or
@@ -103,6 +113,35 @@ def objective_for(pos: Position, objective: str) -> str:
     return objective
 
 
+def has_table(pos: Position) -> bool:
+    """A match-equity table is shipped for the rules, target and players."""
+    try:
+        table_for(pos.rules, pos.players)
+    except ValueError:
+        return False
+    return True
+
+
+def choose_objective(pos: Position, objective: str) -> str:
+    """The objective to search ``pos`` with: ``auto`` becomes ``match``
+    only when the target is reachable and a table is shipped (else
+    ``points``); ``match`` asked for by name stays (and fails without a
+    table)."""
+    got = objective_for(pos, objective)
+    if objective == "auto" and got == "match" and not has_table(pos):
+        return "points"
+    return got
+
+
+def match_method(method: str) -> str:
+    """The match search's method for a points method name (``equilibrium``
+    has no match counterpart: ValueError)."""
+    if method not in MATCH_METHODS:
+        raise ValueError(f"the match objective has no {method} method "
+                         f"(methods: {', '.join(MATCH_METHODS)})")
+    return method
+
+
 def _card_text(pos: Position, rank: int) -> str:
     for c in pos.hands[pos.turn]:
         if c is not None and c.index == rank:
@@ -131,6 +170,11 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     table = table or table_for(pos.rules, pos.players)
     ka, kb = _piles(pos)
     sa, sb = pos.scores()
+    T = pos.rules.target
+    if pos.rules.win_check == "immediate" and max(sa, sb) >= T and sa != sb:
+        raise ValueError(f"the match is already over: score {sa},{sb} with target {T}")
+    if not any(c for c in pos.hands[pos.turn]):
+        raise ValueError("the player to move holds no card")
     if method == "auto":
         if is_perfect_information(pos):
             method = "exact"

@@ -205,6 +205,7 @@ class MatchTable:
     player: str
     command: str
     intervals: list
+    seconds: dict | None = None
 
     def equity_of(self, a: int, b: int, a_deals: bool) -> float:
         """P(side A wins the match), a probability, with ``a`` and ``b``
@@ -231,7 +232,7 @@ class MatchTable:
         """The JSON document written to ``data/``."""
         return {k: getattr(self, k) for k in (
             "rules", "players", "target", "win_check", "hands", "player", "command",
-            "intervals", "tie", "equity")}
+            "seconds", "intervals", "tie", "equity")}
 
 
 def data_name(rules: str, players: int, target: int | None = None) -> str:
@@ -254,9 +255,10 @@ def load(rules: str, players: int, target: int | None = None) -> MatchTable:
         try:
             text = resources.files(__package__).joinpath("data", name).read_text("utf-8")
         except (FileNotFoundError, OSError):
-            shipped = ", ".join(data_name(r, p) for r, p in SHIPPED)
-            raise ValueError(f"no match-equity table for {name[:-5]} (shipped: {shipped})") \
-                from None
+            shipped = ", ".join(sorted(f.name[:-5] for f in resources.files(__package__)
+                                       .joinpath("data").iterdir() if f.name.endswith(".json")))
+            raise ValueError(f"no match-equity table for {name[:-5]} (shipped: "
+                             f"{shipped or 'none'})") from None
         _cache[name] = MatchTable(**json.loads(text))
     return _cache[name]
 
