@@ -26,8 +26,8 @@ from .notation import NotationError, parse_lines
 from .render import analysis_json, analysis_renderable, sampling_progress
 from .search.pimc import default_workers
 from .suite import verdicts
-from .match_equity.evaluate import OBJECTIVES, MatchAnalysis, choose_objective, \
-    evaluate_match, match_method
+from .match_equity.evaluate import OBJECTIVES, MatchAnalysis, SearchTooBig, \
+    choose_objective, evaluate_match, match_method
 from .match_equity.render import match_json, match_renderable
 
 
@@ -132,10 +132,17 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                               f"{name}: {item}")
                         continue
                     try:
+                        a = None
                         if choose_objective(item, objective) == "match":
-                            a = evaluate_match(item, method=match_method(method),
-                                               samples=min(samples, 64), seed=seed)
-                        else:
+                            try:
+                                a = evaluate_match(item, method=match_method(method),
+                                                   samples=min(samples, 64), seed=seed)
+                            except SearchTooBig:
+                                if objective == "match":
+                                    raise
+                                err.print(Text(f"line {lineno}: the match search is too big "
+                                               "here; points objective", style="yellow"))
+                        if a is None:
                             with sampling_progress(err, samples) as progress:
                                 a = evaluate(item, method=method, samples=samples, seed=seed,
                                              workers=workers, time_budget=time_budget,

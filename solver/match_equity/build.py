@@ -3,7 +3,7 @@
 ``python -m solver.match_equity.build --rules lmodire --players 2
 --hands 100000 --seed 0 --jobs 1`` plays the hands (greedy self-play,
 :mod:`.selfplay`), runs the dynamic program (:mod:`.table`), adds
-bootstrap intervals and a direct match simulation at a few scores, and
+standard errors by batch means and a direct match simulation at a few scores, and
 writes ``data/<rules>-<players>p-<target>.json``. Progress on stderr.
 """
 
@@ -56,10 +56,10 @@ def _simulate(rules, players, a, b, a_deals, matches, seed) -> tuple[float, floa
 @click.option("--hands", type=click.IntRange(100), default=100_000)
 @click.option("--seed", default="0")
 @click.option("--jobs", type=click.IntRange(1), default=1)
-@click.option("--bootstrap", type=click.IntRange(2), default=8)
+@click.option("--batches", type=click.IntRange(2), default=8)
 @click.option("--check-matches", type=click.IntRange(0), default=4000)
 @click.option("--out", type=click.Path(dir_okay=False), default=None)
-def main(rules_name, players, target, hands, seed, jobs, bootstrap, check_matches, out):
+def main(rules_name, players, target, hands, seed, jobs, batches, check_matches, out):
     """Play the hands, build the table, write the JSON file."""
     players = int(players)
     rules = PRESETS[rules_name]
@@ -67,7 +67,7 @@ def main(rules_name, players, target, hands, seed, jobs, bootstrap, check_matche
     rules = replace(rules, target=T)
     command = (f"python -m solver.match_equity.build --rules {rules_name} --players {players} "
                f"--target {T} --hands {hands} --seed {seed} --jobs {jobs} "
-               f"--bootstrap {bootstrap} --check-matches {check_matches}")
+               f"--batches {batches} --check-matches {check_matches}")
     t0 = time.time()
     chunk = -(-hands // (jobs * 4))
     parts = [(rules_name, players, T, min(chunk, hands - i), f"{seed}/{i}")
@@ -88,16 +88,20 @@ def main(rules_name, players, target, hands, seed, jobs, bootstrap, check_matche
     eoh = rules.win_check == "end_of_hand"
     V, tie = _build(tr, T, eoh, np.ones(len(traces)))
     click.echo(f"table built ({time.time() - t0:.0f} s)", err=True)
-    rng = np.random.default_rng(0)
+    # standard errors by batch means: the table rebuilt from each of
+    # `batches` disjoint slices of the hands; se = sd(slices) / sqrt(batches)
     reps = []
-    for i in range(bootstrap):
-        reps.append(_build(tr, T, eoh, rng.poisson(1.0, len(traces)).astype(float))[0])
-        click.echo(f"bootstrap {i + 1}/{bootstrap}", err=True)
+    size = len(traces) // batches
+    for i in range(batches):
+        part = traces[i * size:(i + 1) * size]
+        tp = [Traces.from_lists(part, 0), Traces.from_lists(part, 1)]
+        reps.append(_build(tp, T, eoh, np.ones(len(part)))[0])
+        click.echo(f"batch {i + 1}/{batches}", err=True)
     intervals = []
     for a, b, a_deals in check_scores(T):
         d = 0 if a_deals else 1
         v = float(V[d, a, b])
-        se = float(np.std([r[d, a, b] for r in reps], ddof=1))
+        se = float(np.std([r[d, a, b] for r in reps], ddof=1) / math.sqrt(batches))
         entry = {"a": a, "b": b, "a_deals": a_deals, "equity": round(v, 4),
                  "se": round(se, 4), "ci95": [round(v - 1.96 * se, 4), round(v + 1.96 * se, 4)]}
         if check_matches:
@@ -107,7 +111,7 @@ def main(rules_name, players, target, hands, seed, jobs, bootstrap, check_matche
             click.echo(f"check {a}-{b}: table {v:.4f} ± {se:.4f}, "
                        f"simulated {p:.4f} ± {sep:.4f}", err=True)
         intervals.append(entry)
-    doc = {"rules": rules_name, "players": players, "target": T, "win_check": rules.win_check,
+    doc = {"rules": rules_name, "se_method": f"batch means: {batches} batches of {size:,} hands", "players": players, "target": T, "win_check": rules.win_check,
            "hands": len(traces), "player": PLAYER, "command": command,
            "seconds": {"self-play": round(t_play), "total": round(time.time() - t0)},
            "intervals": intervals, "tie": [round(float(x), 4) for x in tie],

@@ -159,7 +159,8 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     unknown cards sampled ``samples`` times with ``seed``, every play
     solved exactly in each, averaged), ``auto`` the first that applies.
     ``points``: also each play's points value (the compiled search).
-    ``max_nodes``: positions a search may visit before it gives up.
+    ``max_nodes``: positions the search may visit (all samples together)
+    before it gives up with SearchTooBig.
 
     Raises ValueError (CompileError) for a position it cannot search and
     when no table is shipped for the rules, player count and target."""
@@ -197,7 +198,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
         sums: dict[int, list[float]] = {}
         for _ in range(samples):
             game, state = sample(rng)
-            s = _Bounded(game, table, max_nodes)
+            s = _Bounded(game, table, max_nodes - nodes)   # one budget for all samples
             for m, v in s.root(state, sa, sb, ka, kb).items():
                 sums.setdefault(m, []).append(v)
             nodes += s.nodes

@@ -24,8 +24,8 @@ leaves the score as it was with the deal passed on: the two dealer states
 of one score are solved together.
 
 The tables this package ships are in ``data/`` (:func:`load`), each with
-the command that built it, the player, the number of hands and bootstrap
-intervals of a few entries.
+the command that built it, the player, the number of hands and the
+intervals of a few entries (batch means) with a direct match simulation.
 """
 
 from __future__ import annotations
@@ -206,6 +206,7 @@ class MatchTable:
     command: str
     intervals: list
     seconds: dict | None = None
+    se_method: str = ""
 
     def equity_of(self, a: int, b: int, a_deals: bool) -> float:
         """P(side A wins the match), a probability, with ``a`` and ``b``
@@ -232,7 +233,7 @@ class MatchTable:
         """The JSON document written to ``data/``."""
         return {k: getattr(self, k) for k in (
             "rules", "players", "target", "win_check", "hands", "player", "command",
-            "seconds", "intervals", "tie", "equity")}
+            "seconds", "se_method", "intervals", "tie", "equity")}
 
 
 def data_name(rules: str, players: int, target: int | None = None) -> str:
