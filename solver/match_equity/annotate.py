@@ -176,7 +176,7 @@ def _swing(table: MatchTable, hs, players: int) -> tuple[float, float]:
 
 def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, seed: int = 0,
                    thresholds: MatchThresholds = MATCH_THRESHOLDS,
-                   max_nodes: int = 400_000) -> MatchAnnotation:
+                   max_nodes: int = 100_000) -> MatchAnnotation:
     """Annotate ``game`` in match terms (see the module docstring).
     ``view``: ``full`` (every card known, exact) or ``player`` (the
     mover's view, ``samples`` determinisations with ``seed``);

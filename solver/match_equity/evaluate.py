@@ -89,10 +89,14 @@ def target_reachable(pos: Position) -> bool:
     if pos.players not in (2, 4):
         return False
     try:
-        game, state = compile_shuffled(pos) if not is_perfect_information(pos) else \
-            compile_known(pos)
+        if is_perfect_information(pos):
+            game, state = compile_known(pos)
+        elif all(c is not None for h in pos.hands for c in h):
+            game, state = compile_shuffled(pos)
+        else:   # hidden cards: the bound counts cards, one drawing will do
+            game, state = sampler(pos)(random.Random(0))
     except CompileError:
-        return True     # a hidden hand: assume it can
+        return True     # cannot tell: assume it can
     _lo, hi = game.bounds(state)     # half-points: cards left + plays + 2 * points
     stock = state[6].bit_count() if game.shuffled else len(game.stock) - state[6]
     cards_left = state[0].bit_count() + state[1].bit_count() + stock
