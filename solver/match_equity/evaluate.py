@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..engine.compile import (CompileError, compile_known, compile_shuffled,
                               is_perfect_information, sampler)
-from ..position import Position, side_of
+from ..position import Position
 from .search import MatchSearch
 from .table import MatchTable, table_for
 
@@ -187,7 +187,6 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
             method = "expectimax"
         else:
             method = "determinised"
-    me = side_of(pos.turn, pos.players)
     nodes = 0
     n_samples = None
     stderr: dict[int, float] = {}
@@ -214,7 +213,6 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
         n_samples = samples
     else:
         raise ValueError(f"unknown method {method!r} (methods: {', '.join(MATCH_METHODS)})")
-    del me
     pts: dict[int, float] = {}
     if points:
         from ..analysis import evaluate

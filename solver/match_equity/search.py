@@ -24,8 +24,6 @@ take well under a second; a whole early hand does not finish.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..engine.game import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_END, HAND_BITS,
                            MASK40, Game, declaration_points, event_points, ranks_of)
 from .table import MatchTable
@@ -33,22 +31,12 @@ from .table import MatchTable
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
-@dataclass
-class MatchNode:
-    """What the engine state lacks: ``score`` the match points of side 0
-    and side 1 now (the hand's points so far included), ``piles`` the cards
-    in each side's capture pile."""
-
-    score: tuple[int, int]
-    piles: tuple[int, int]
-
-
 class MatchSearch:
     """Search of one hand for the match objective.
 
     ``game``: the engine Game; ``table``: the match-equity table for the
     rules and player count. :meth:`value` gives P(side 0 wins the match)
-    from a state and a :class:`MatchNode`; :meth:`root` every play's value
+    from a state, both match scores (points) and both piles (cards); :meth:`root` every play's value
     for the mover. ``nodes`` counts the positions searched."""
 
     def __init__(self, game: Game, table: MatchTable) -> None:

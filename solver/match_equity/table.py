@@ -103,7 +103,7 @@ def build(traces: Sequence[Sequence[tuple[int, int]]], target: int, win_check: s
           weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The table ``V[d, a, b]`` (probabilities, ``a, b`` in ``0..target-1``
     points) and the tie values ``[V_tie(A deals), V_tie(B deals)]`` from
-    hand traces; ``weights`` one weight per hand (a bootstrap replicate),
+    hand traces; ``weights`` one weight per hand (e.g. a bootstrap replicate),
     default all 1."""
     n = len(traces)
     w1 = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
@@ -124,8 +124,6 @@ def _build(tr: list[Traces], target: int, end_of_hand: bool,
     fb = [_first_passage(c, T) for c in cb]
     tot = w1.sum()
     V = np.zeros((2, T, T))
-    # a padded next-hand table: index a + pa may run past the target
-    big = int(max(p.max() for p in pa + pb)) + T + 1
     for a in range(T - 1, -1, -1):
         for b in range(T - 1, -1, -1):
             part = np.zeros(2)   # everything but the (0, 0) hands
@@ -143,14 +141,12 @@ def _build(tr: list[Traces], target: int, end_of_hand: bool,
                 else:
                     ta, tb = fa[d][:, T - a], fb[d][:, T - b]
                     win = ta < tb
-                    lose = tb < ta
                     both = (ta == tb) & (ta < NEVER)
                     rest = ta == tb
                     rest &= ~both
                     s = wd[win].sum()
                     if both.any():
                         s += _simultaneous(tr[d], np.nonzero(both)[0], a, b, T, wd, tie[nxt])
-                    del lose
                 z = rest & (pa[d] == 0) & (pb[d] == 0)
                 zero[d] = wd[z].sum()
                 rest &= ~z
@@ -164,7 +160,6 @@ def _build(tr: list[Traces], target: int, end_of_hand: bool,
             den = 1 - zero[0] * zero[1]
             V[0, a, b] = (part[0] + zero[0] * part[1]) / den
             V[1, a, b] = (part[1] + zero[1] * part[0]) / den
-    del big
     return V, tie
 
 
