@@ -126,15 +126,39 @@ def has_table(pos: Position) -> bool:
     return True
 
 
+#: cards left to play (hands and stock) up to which ``auto`` runs the
+#: pure-Python match search: every card known, and otherwise
+AUTO_MATCH_CARDS = {"known": 24, "other": 12}
+
+
+def cards_to_play(pos: Position) -> int:
+    """Cards still to be played this hand: the hands and the stock."""
+    if pos.stock_kind == "unknown":
+        out = len(unseen_pool_or_empty(pos)) - sum(1 for h in pos.hands for c in h if c is None)
+        return sum(len(h) for h in pos.hands) + max(0, out)
+    return sum(len(h) for h in pos.hands) + len(pos.stock)
+
+
+def unseen_pool_or_empty(pos: Position) -> list[int]:
+    """:func:`~solver.engine.compile.unseen_pool`, or [] when it cannot be told."""
+    from ..engine.compile import unseen_pool
+    try:
+        return unseen_pool(pos)
+    except CompileError:
+        return []
+
+
 def choose_objective(pos: Position, objective: str) -> str:
     """The objective to search ``pos`` with: ``auto`` becomes ``match``
-    only when the target is reachable and a table is shipped (else
-    ``points``); ``match`` asked for by name stays (and fails without a
+    when the target is reachable in the hand, a table is shipped and the
+    pure-Python match search fits (:data:`AUTO_MATCH_CARDS`), else
+    ``points``; ``match`` asked for by name stays (and fails without a
     table)."""
-    got = objective_for(pos, objective)
-    if objective == "auto" and got == "match" and not has_table(pos):
-        return "points"
-    return got
+    if objective == "auto":
+        limit = AUTO_MATCH_CARDS["known" if is_perfect_information(pos) else "other"]
+        if pos.players not in (2, 4) or cards_to_play(pos) > limit or not has_table(pos):
+            return "points"
+    return objective_for(pos, objective)
 
 
 def match_method(method: str) -> str:
