@@ -26,6 +26,9 @@ from .notation import NotationError, parse_lines
 from .render import analysis_json, analysis_renderable, sampling_progress
 from .search.pimc import default_workers
 from .suite import verdicts
+from .match_equity.evaluate import OBJECTIVES, MatchAnalysis, SearchTooBig, \
+    choose_objective, evaluate_match, match_method
+from .match_equity.render import match_json, match_renderable
 
 
 class Positive(click.FloatRange):
@@ -88,8 +91,12 @@ def main() -> None:
               help="Weigh the determinisations by the other seats' plays this deal (hist=).")
 @click.option("--exact", "exact", is_flag=True,
               help="Also give each value as an exact fraction (exact and expectimax methods).")
+@click.option("--objective", type=click.Choice(OBJECTIVES), default="auto", show_default=True,
+              help="points: the points of the hand; match: the chance of winning the match "
+                   "(docs/match.md); auto: match when the score makes the target reachable "
+                   "in this hand and a table is shipped for the rules.")
 def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget, memory_mb,
-          inference, exact) -> None:
+          inference, exact, objective) -> None:
     """Evaluate every position line in FILES (`-` for standard input), each
     as it is read."""
     if as_json and as_jsonl:
@@ -125,11 +132,22 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                               f"{name}: {item}")
                         continue
                     try:
-                        with sampling_progress(err, samples) as progress:
-                            a = evaluate(item, method=method, samples=samples, seed=seed,
-                                         workers=workers, time_budget=time_budget,
-                                         memory_mb=memory_mb, progress=progress,
-                                         inference=inference)
+                        a = None
+                        if choose_objective(item, objective) == "match":
+                            try:
+                                a = evaluate_match(item, method=match_method(method),
+                                                   samples=min(samples, 64), seed=seed)
+                            except SearchTooBig:
+                                if objective == "match":
+                                    raise
+                                err.print(Text(f"line {lineno}: the match search is too big "
+                                               "here; points objective", style="yellow"))
+                        if a is None:
+                            with sampling_progress(err, samples) as progress:
+                                a = evaluate(item, method=method, samples=samples, seed=seed,
+                                             workers=workers, time_budget=time_budget,
+                                             memory_mb=memory_mb, progress=progress,
+                                             inference=inference)
                     except (CompileError, ValueError) as e:
                         msg = f"line {lineno}, position: {e}"
                         error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")
@@ -139,7 +157,8 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                     disagree += sum(1 for _op, ok, _s in checks if not ok)
                     mismatch = mismatch or disagree > 0
                     if machine:
-                        doc = analysis_json(a, lineno, exact)
+                        doc = (match_json(a, lineno) if isinstance(a, MatchAnalysis)
+                               else analysis_json(a, lineno, exact))
                         doc["file"] = name
                         doc["suite"] = [{"opcode": op, "agrees": ok, "text": s}
                                         for op, ok, s in checks]
@@ -148,10 +167,12 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                         else:
                             results.append(doc)
                     else:
-                        out.print(analysis_renderable(a, lineno, [s for _op, _ok, s in checks],
-                                                      exact))
+                        texts = [s for _op, _ok, s in checks]
+                        out.print(match_renderable(a, lineno, texts)
+                                  if isinstance(a, MatchAnalysis)
+                                  else analysis_renderable(a, lineno, texts, exact))
                         out.print()
-                    if a.partial:
+                    if getattr(a, "partial", False):
                         interrupted = partial = True
                         break
                     answered += 1
@@ -197,6 +218,8 @@ for _command in (play_command, arena_command, annotate_command):
 from .batch.cli import batch as _batch, db as _db  # noqa: E402
 
 main.add_command(_batch)
+from .match_equity.cli import met_command  # noqa: E402
+main.add_command(met_command)
 main.add_command(_db)
 
 

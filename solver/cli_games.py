@@ -234,18 +234,30 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, as_jso
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--all", "all_plays", is_flag=True, help="List forced plays too.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+@click.option("--objective", type=click.Choice(["points", "match"]), default="points",
+              show_default=True,
+              help="match: mark plays by the loss of match-winning chance where the match "
+                   "can end in the hand (docs/match.md); --thresholds then takes three "
+                   "probabilities [default: 0.02,0.04,0.08].")
 def annotate_command(game, view, samples, seed, method, thresholds, luck_samples, jobs,
-                     as_record, output, force, as_json, all_plays, quiet) -> None:
+                     as_record, output, force, as_json, all_plays, quiet, objective) -> None:
     """Evaluate every play of the games in GAME (a record file, `-` for
     stdin): value, best play, loss, marks ?! ? ??, match-deciding plays,
     a summary per player with the luck of the deal."""
     from .annotate import Thresholds, annotate, annotation_json
     from .render_games import annotation_renderable
 
-    try:
-        marks = Thresholds.parse(thresholds) if thresholds else None
-    except ValueError as err:
-        _fail(str(err), 2)
+    if objective == "match":
+        from .match_equity.annotate import MATCH_THRESHOLDS, MatchThresholds
+        try:
+            marks = MatchThresholds.parse(thresholds) if thresholds else MATCH_THRESHOLDS
+        except ValueError as err:
+            _fail(str(err), 2)
+    else:
+        try:
+            marks = Thresholds.parse(thresholds) if thresholds else None
+        except ValueError as err:
+            _fail(str(err), 2)
     name = getattr(game, "name", "-")
     try:
         text = game.read()
@@ -270,6 +282,11 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
                     click.echo(f"error: {name}: game {i} (line {item.line}) has tags but no "
                                "hand: nothing to annotate", err=True)
                     failed = True
+                    continue
+                if objective == "match":
+                    if _annotate_match(item, i, name, view, samples, seed, marks, as_json,
+                                       as_record, all_plays, len(items), docs, done, console):
+                        failed = True
                     continue
                 try:
                     an = annotate(item, view=view, samples=samples, seed=seed, method=method,
@@ -298,3 +315,23 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
             sig.exit(f"{len(done)} of {len(items)} games annotated{where}")
     if failed:
         sys.exit(1)
+
+
+def _annotate_match(item, i, name, view, samples, seed, marks, as_json, as_record, all_plays,
+                    n_items, docs, done, console) -> bool:
+    """annotate --objective match for one game; True when it failed."""
+    from .match_equity.annotate import annotate_match
+    from .match_equity.render import match_annotation_json, match_annotation_renderable
+    try:
+        an = annotate_match(item, view=view, samples=min(samples, 16), seed=seed,
+                            thresholds=marks)
+    except (CompileError, ValueError) as err:
+        click.echo(f"error: {name}: game {i}: {err}", err=True)
+        return True
+    done.append(an.record)
+    if as_json:
+        docs.append(match_annotation_json(an))
+    elif not as_record:
+        title = f"{name}, game {i}" if n_items > 1 else name
+        console.print(match_annotation_renderable(an, title, all_plays))
+    return False

@@ -1,0 +1,118 @@
+"""The match objective on positions: the shipped end-of-match positions
+(checked by hand in positions/match.txt), when auto chooses it, and that
+it picks the points objective's plays when the target is out of reach."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from solver.analysis import evaluate
+from solver.match import HandState, deal_hand
+from solver.match_equity.evaluate import (choose_objective, evaluate_match, objective_for,
+                                          target_reachable)
+from solver.match_equity.selfplay import greedy_rank
+from solver.match_equity.table import load
+from solver.notation import parse_lines, parse_position
+from solver.rules import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def shipped():
+    with open(ROOT / "positions" / "match.txt", "rb") as f:
+        return [pos for _n, pos in parse_lines(f)]
+
+
+def test_six_shipped_positions():
+    assert len(shipped()) == 6
+
+
+# The chance of the play points prefer, by hand (positions/match.txt): 0, or
+# the table's value at the score where the hand ends and the next dealer.
+def _points_play_chance(name: str) -> float:
+    t = load("lmodire", 2)
+    return {"match 1": 0.0, "match 3": 0.0, "match 4": 0.0, "match 5": 0.0,
+            # S's 3: ends 40-39, S (side 0) deals next
+            "match 2": t.equity_of(40, 39, True),
+            # N's 3: ends 39-39, N deals next; N's chance
+            "match 6": 1 - t.equity_of(39, 39, False)}[name]
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_shipped_position_values_by_hand(index):
+    pos = shipped()[index]
+    name = pos.opcode("id")
+    assert objective_for(pos, "auto") == "match"
+    a = evaluate_match(pos)
+    by = {m.move[:-1] if m.move[-1].isalpha() else m.move: m for m in a.moves}
+    bm, am = pos.opcode("bm"), pos.opcode("am")
+    assert by[bm].chance == 1.0
+    assert by[am].chance == pytest.approx(_points_play_chance(name), abs=1e-12)
+    assert by[am].chance < 1.0
+    # the points objective prefers the other play
+    p = evaluate(pos)
+    assert all(b.rstrip("oceb") == am for b in p.best)
+    assert by[am].points > by[bm].points
+
+
+def late(seed: int, score, deal: int):
+    rules = PRESETS["lmodire"]
+    rng = random.Random(seed)
+    table, stock = deal_hand(rules, 2, rng)
+    hs = HandState(rules, 2, seed % 2, table, score=score, stock=stock)
+    while not hs.finished:
+        if hs.awaiting_deal:
+            hs.deal()
+            if hs.deal_no == deal:
+                return hs
+            continue
+        r = greedy_rank(hs, rng)
+        hs.play(next(c for c in hs.hands[hs.turn] if c.index == r))
+    return None
+
+
+def test_auto_is_points_when_the_target_is_out_of_reach():
+    pos = parse_position("5.6 5.7/3.3 - S score=2,3 taken=20,14 last=S")
+    assert not target_reachable(pos)
+    assert objective_for(pos, "auto") == "points"
+    assert objective_for(pos, "match") == "match"
+    near = parse_position("5.6 5.7/3.3 - S score=39,3 taken=20,14 last=S")
+    assert target_reachable(near) and choose_objective(near, "auto") == "match"
+    # no table for mod: auto stays with points
+    mod = parse_position("5.6 5.7/3.3 - S rules=mod score=39,3 taken=20,14 last=S")
+    assert choose_objective(mod, "auto") == "points"
+    # a whole hand to play: the target is reachable, but auto keeps to points
+    # (the pure-Python match search would not finish)
+    hs = late(1, [39, 30], 1)
+    early = hs.full_position()
+    assert target_reachable(early) and objective_for(early, "auto") == "match"
+    assert choose_objective(early, "auto") == "points"
+    assert choose_objective(early, "match") == "match"
+    with pytest.raises(ValueError, match="needs taken="):
+        evaluate_match(parse_position("5.6 5.7/3.3 - S score=39,3"))
+    with pytest.raises(ValueError, match="already over"):
+        evaluate_match(parse_position("5.6 5.7/3.3 - S score=41,3 taken=20,14 last=S"))
+
+
+def test_match_objective_chooses_the_points_plays_when_the_target_is_out_of_reach():
+    # The last deal at 10-10 (the target cannot be reached in the hand): the
+    # chance of winning the match rises with the points margin over the
+    # range of final scores, so every play best for the match is best for
+    # points too. (Not always the other way round: two plays of equal margin,
+    # +2-1 and +1-0, end at different scores, and the table tells them apart.)
+    checked = 0
+    for seed in range(30):
+        hs = late(seed, [10, 10], 6)
+        if hs is None:
+            continue
+        pos = hs.full_position()
+        assert not target_reachable(pos)
+        a = evaluate_match(pos, method="exact")
+        top = max(m.points for m in a.moves)
+        points_best = {m.move for m in a.moves if m.points == top}
+        assert set(a.best) <= points_best, pos
+        checked += 1
+    assert checked >= 25
