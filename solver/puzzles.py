@@ -45,7 +45,7 @@ from .engine.game import EV_ANSWER10, EV_ANSWER5, EV_HIT, Game, State
 from .notation import NotationError, format_position, parse_file
 from .position import Position
 from .explain import explain, themes_of as tag_cache
-from .themes import THEMES, idea_of
+from .themes import THEMES, Idea, idea_of
 
 #: the only-move criterion: the best play beats every other by this many points.
 DEFAULT_MARGIN = 2.0

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from ..analysis import METHODS
@@ -28,7 +27,6 @@ from ..notation import NotationError, parse_position
 from ..rules import PRESETS
 from .boards import board, card_svgs, play_line
 from .pool import Busy, Job
-from .tasks import one_line
 
 POSITIONS = Path(__file__).resolve().parent.parent.parent / "positions"
 LINE_MAX = 4000
