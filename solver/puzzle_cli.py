@@ -29,7 +29,7 @@ from .cards import CardError, parse_card
 from .interrupt import Signals, exit_interrupted, stoppable
 from .notation import NotationError, parse_file
 from .output import OutputError, check_output, is_stdout, write_output
-from .puzzles import (DEFAULT_MARGIN, LEVELS, SOURCES, Generation, Puzzle, check_text,
+from .puzzles import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, Puzzle, check_text,
                       examine, generate as generate_puzzles)
 from .hidden import hides_cards, mover_view
 from .render import position_panel
@@ -279,8 +279,10 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
             for n, d in zip(names, pos.declared)), highlight=False)
     hand = [c for c in pos.hands[pos.turn] if c is not None]
     ranks = sorted({c.rank for c in hand})
-    bm = pos.opcode("bm") or ""
-    best = {parse_card(t).rank for t in bm.split()} if bm else set()
+    best, warning = answer_ranks(pos)
+    if warning:
+        con.print(Text(f"warning: {warning}", style="yellow"))
+    bm = " ".join(str(r) for r in sorted(best)) or (pos.opcode("bm") or "")
     hinted = False
     while True:
         answer = _read(f"Your play ({' '.join(map(str, ranks))}; h hint, s skip, q quit)")

@@ -643,3 +643,29 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
             progress(gen)
     gen.seconds = time.perf_counter() - t0
     return gen
+
+
+def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
+    """The ranks a quiz accepts for puzzle line ``pos``, and a warning (or
+    None). Every card known: the plays of the best exact value (a line
+    whose ``bm`` names another play gets a warning: ``puzzles check``
+    rejects it). A declaration puzzle that hides cards: its ``bm``, which
+    holds by expectation over the hidden hands (docs/puzzles.md)."""
+    from .cards import parse_card
+    from .hidden import hides_cards
+    bm = pos.opcode("bm") or ""
+    named = {parse_card(t).rank for t in bm.split()}
+    if hides_cards(pos) and named:
+        return named, None
+    try:
+        p = examine(_bare(pos))
+    except (NotAPuzzle, CompileError, ValueError):
+        return named, None
+    top = max(p.moves.values())
+    best = {parse_card(m).rank for m, v in p.moves.items() if top - v <= 1e-9}
+    warning = None
+    if named and named != best:
+        warning = (f"the line's bm ({bm}) is not the engine's best "
+                   f"({' '.join(m for m, v in p.moves.items() if top - v <= 1e-9)}): "
+                   "the answer is judged by the exact values; `puzzles check` rejects the line")
+    return best, warning

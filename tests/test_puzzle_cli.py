@@ -169,3 +169,20 @@ def test_check_verifies_a_teachers_plain_line_and_reports_its_themes(tmp_path, k
 
 def ops_of(line: str) -> dict:
     return dict(op.strip().split(" ", 1) for op in line.split(";")[1:])
+
+
+def test_quiz_judges_by_the_exact_values_not_a_wrong_bm(tmp_path):
+    """A line whose bm is wrong (by hand: S's 7 hits N's 7, +4; the 2 only
+    lays, 0) or names one of two equal plays: the quiz follows the exact
+    values and warns, the web answer says the same."""
+    from solver.web.tasks import answer_puzzle
+    line = "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"
+    f = tmp_path / "mine.txt"
+    f.write_text(f"{line} ; bm 2\n5.6 5.7/3.3 - S ; bm 5\n")
+    r = run(["puzzles", "quiz", str(f)], stdin="7\n7\n")
+    assert r.exit_code == 0
+    assert "not 7" not in r.stdout and "score: 2 of 2" in r.stdout
+    assert "warning: the line's bm (2) is not the engine's best (7)" in r.stdout.replace("\n", " ")
+    doc = answer_puzzle(f"{line} ; bm 2", "2")
+    assert doc["right"] is False and doc["best"] == "7" and doc["warning"]
+    assert {m["move"]: m["value"] for m in doc["moves"]}["7"] == 4

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..notation import NotationError, parse_position
+from ..numbers import tidy
 
 Progress = Callable[[dict], None]
 
@@ -140,7 +141,7 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     play's exact value and loss (:func:`solver.puzzles.examine`)."""
     from ..cards import parse_card
     from ..explain import line_text
-    from ..puzzles import examine, idea_for, _bare
+    from ..puzzles import answer_ranks, examine, idea_for, _bare
     pos = parse_position(line)
     try:
         played = parse_card(card)
@@ -149,17 +150,16 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     hand = [c for c in pos.hands[pos.turn] if c is not None]
     if played.rank not in {c.rank for c in hand}:
         raise ValueError(f"answer: {pos.seat_name(pos.turn)} holds no {played.rank}")
-    bm = pos.opcode("bm")
     p = examine(_bare(pos))
-    best_ranks = ({parse_card(t).rank for t in bm.split()} if bm
-                  else {parse_card(p.best).rank})
+    best_ranks, warning = answer_ranks(pos)
+    bm = " ".join(str(r) for r in sorted(best_ranks)) or None
     _game, _state, idea = idea_for(_bare(pos))
     from ..cards import RANK_INDEX
     moves = [{"move": m, "value": v, "loss": p.value - v} for m, v in p.moves.items()]
-    return {"right": played.rank in best_ranks, "card": str(played),
+    return tidy({"right": played.rank in best_ranks, "card": str(played), "warning": warning,
             "best": bm or p.best, "value": p.value,
             "explanation": pos.opcode("c") or p.explanation,
             "pv": (pos.opcode("pv") or " ".join(p.pv)).split(),
             "played_line": line_text(idea, RANK_INDEX[played.rank], _bare(pos)),
             "themes": (pos.opcode("themes") or " ".join(p.themes)).split(),
-            "moves": moves}
+            "moves": moves})
