@@ -664,6 +664,21 @@ class Replay:
                 for s, cards in enumerate(deal.hands):
                     for c in cards:
                         see(c, f"hand {h}, deal {d}", deal.line, f"{self.names[s]}'s ")
+                # each play is a card its seat was dealt (checked here, before a
+                # wrong deal line can show up as a duplicate in a later deal)
+                left = [list(cards) for cards in deal.hands]
+                for k, play in enumerate(deal.plays, start=1):
+                    seat = (leader + k - 1) % p
+                    c = play.card
+                    match = next((x for x in left[seat] if x == c or
+                                  (not c.suit and x.rank == c.rank)), None)
+                    if match is None:
+                        held = ".".join(str(x) for x in left[seat]) or "-"
+                        who = self.names[seat]
+                        raise RecordError(f"hand {h}, deal {d}, play {k}",
+                                          f"{who} plays {c}: {c} is not in {who}'s hand "
+                                          f"({held})", play.line)
+                    left[seat].remove(match)
                 continue
             for k, play in enumerate(deal.plays, start=1):
                 seat = (leader + k - 1) % p
@@ -685,8 +700,8 @@ class Replay:
             if hand.dealer is not None:
                 dealer = hand.dealer
             leader = (dealer + 1) % p
-            self._check_cards(h, hand, leader)
             deal_hands = self._deal_hands(h, hand, leader)
+            self._check_cards(h, hand, leader)
             stock: list[Card] | None = None
             if all(x is not None for x in deal_hands):
                 cards = [c for hands in deal_hands for i in range(p)

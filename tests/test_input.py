@@ -249,3 +249,19 @@ def test_documentation_links_stay_inside_the_repository():
             path = (page.parent / target).resolve()
             assert path.is_relative_to(root), f"{page}: {target} leaves the repository"
             assert path.exists(), f"{page}: {target} does not exist"
+
+
+@pytest.mark.parametrize("deal_line,message", [
+    # S is dealt 3o instead of 12b: the play of 12b (line 16) is the error
+    ("deal 1 S 6e.1b.3o N", "line 16, hand 1, deal 1, play 5: S plays 12b: 12b is not in "
+                            "S's hand (3o)"),
+    # a fourth card on the deal line: the deal line is the error
+    ("deal 1 S 6e.1b.12b.3o N", "line 13, hand 1, deal 1: deal 1 gives 3 cards a player, "
+                                "but S has 4"),
+])
+def test_a_wrong_deal_line_is_reported_where_it_is(deal_line, message):
+    text = Path("positions/games/planted-mistake.txt").read_text()
+    assert "deal 1 S 6e.1b.12b N" in text
+    [err] = [g for g in parse_games(text.replace("deal 1 S 6e.1b.12b N", deal_line, 1))
+             if isinstance(g, RecordError)]
+    assert str(err) == message

@@ -13,6 +13,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 
+from ..numbers import tidy
 from .inputs import InputError, files_of, games_of
 from .store import Store, StoreError
 
@@ -156,7 +157,7 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet) ->
             f"{job}: {summary.done} games done, {summary.skipped} already in the store, "
             f"{len(summary.failed)} failed; {summary.searched} evaluations searched, "
             f"{summary.hits} from the store; {doc['games_per_minute']} games a minute "
-            f"on {summary.workers} workers; store {db}", highlight=False)
+            f"on {summary.workers} worker{'s' * (summary.workers != 1)}; store {db}", highlight=False)
     if summary.interrupted:
         sig.exit(f"{summary.done} games finished are in the store; --resume carries on")
     if summary.failed:
@@ -213,6 +214,7 @@ def export_cmd(path, what, fmt) -> None:
     rows = store.games() if what == "games" else store.evaluations()
     writer = None
     for row in rows:
+        row = tidy(row)
         if fmt == "jsonl":
             out.write(json.dumps(row) + "\n")
             continue
