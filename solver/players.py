@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Callable
 from dataclasses import dataclass
 
 from .analysis import evaluate
@@ -56,6 +57,33 @@ class RandomPlayer:
         return hand[rng.randrange(len(hand))]
 
 
+def greedy_choices(game, state, unseen: Callable[[int], int]) -> list[int]:
+    """The rank indices the greedy rule ties on in ``state`` (``game``'s
+    engine): an answer or a capture first, the most points then the most
+    cards (a card won is half a point); else the lone card whose rank has
+    the fewest copies unseen (``unseen(rank index)``: copies the mover has
+    not seen), then the one that leaves the fewest cards to a capture of
+    its rank. In ``game.moves`` order; the caller breaks the tie."""
+    table = state[0]
+    best_key = None
+    best: list[int] = []
+    for m in game.moves(state):
+        child, _gain, ev = game.play(state, m)
+        if ev & (EV_ANSWER5 | EV_ANSWER10):
+            cards = (state[4] & 3) + 1
+            key: tuple = (1, event_points(game.rules, ev) + cards / 2, cards)
+        elif ev & EV_CAPTURE:
+            cards = game.capture(table, m).bit_count() + 1
+            key = (1, event_points(game.rules, ev) + cards / 2, cards)
+        else:
+            key = (0, -unseen(m), -game.capture(child[0], m).bit_count())
+        if best_key is None or key > best_key:
+            best_key, best = key, [m]
+        elif key == best_key:
+            best.append(m)
+    return best
+
+
 @dataclass
 class GreedyPlayer:
     """Takes the most points now, else lays the card least likely to be hit.
@@ -73,27 +101,9 @@ class GreedyPlayer:
     def choose(self, view: Position, rng: random.Random) -> Card:
         """The greedy card for ``view``."""
         game, state = sampler(view)(rng)
-        table = state[0]
         seen = [c.index for c in view.table] + [c.index for c in view.gone or []] \
             + [c.index for c in view.hands[view.turn] if c is not None]
-        best_key = None
-        best: list[int] = []
-        for m in game.moves(state):
-            child, _gain, ev = game.play(state, m)
-            if ev & (EV_ANSWER5 | EV_ANSWER10):
-                cards = (state[4] & 3) + 1
-                key: tuple = (1, event_points(game.rules, ev) + cards / 2, cards)
-            elif ev & EV_CAPTURE:
-                cards = game.capture(table, m).bit_count() + 1
-                key = (1, event_points(game.rules, ev) + cards / 2, cards)
-            else:
-                unseen = 4 - seen.count(m)
-                exposed = game.capture(child[0], m).bit_count()
-                key = (0, -unseen, -exposed)
-            if best_key is None or key > best_key:
-                best_key, best = key, [m]
-            elif key == best_key:
-                best.append(m)
+        best = greedy_choices(game, state, lambda m: 4 - seen.count(m))
         return card_of_rank(view, best[rng.randrange(len(best))])
 
 

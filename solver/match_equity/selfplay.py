@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..engine.game import EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, HAND_BITS, MASK40, count, \
-    event_points
+from ..engine.game import HAND_BITS, MASK40, count
 from ..match import HandState, deal_hand
+from ..players import greedy_choices
 from ..position import side_of
 from ..rules import Rules
 
@@ -48,28 +48,11 @@ def greedy_rank(hs: HandState, rng: random.Random) -> int:
     game, state = hs.game, hs.state
     seat = state[2]
     hands = state[1]
-    table = state[0]
     unseen_set = hands & ~(MASK40 << (HAND_BITS * seat))
     stock = game.stock[state[6]:]
-    best_key = None
-    best: list[int] = []
-    for m in game.moves(state):
-        child, _gain, ev = game.play(state, m)
-        if ev & (EV_ANSWER5 | EV_ANSWER10):
-            cards = (state[4] & 3) + 1
-            key: tuple = (1, event_points(game.rules, ev) + cards / 2, cards)
-        elif ev & EV_CAPTURE:
-            cards = game.capture(table, m).bit_count() + 1
-            key = (1, event_points(game.rules, ev) + cards / 2, cards)
-        else:
-            unseen = sum(count(unseen_set >> (HAND_BITS * s), m)
-                         for s in range(game.players) if s != seat) + stock.count(m)
-            exposed = game.capture(child[0], m).bit_count()
-            key = (0, -unseen, -exposed)
-        if best_key is None or key > best_key:
-            best_key, best = key, [m]
-        elif key == best_key:
-            best.append(m)
+    best = greedy_choices(game, state, lambda m: sum(
+        count(unseen_set >> (HAND_BITS * s), m) for s in range(game.players) if s != seat)
+        + stock.count(m))
     return best[rng.randrange(len(best))]
 
 
