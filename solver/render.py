@@ -89,17 +89,22 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
     return t
 
 
+def position_title(pos: Position, line: int, suffix: str = "") -> str:
+    """The title of a position's panel: ``line N``, its id (markup-safe),
+    who is to play, then ``suffix``."""
+    title = f"line {line}"
+    name = pos.opcode("id")
+    if name:
+        title += f"  {escape(name)}"
+    return title + f"  ·  {pos.seat_name(pos.turn)} to play" + suffix
+
+
 def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
                         exact: bool = False) -> Group:
     """The whole human report of one analysed position line (``exact``: the
     values as fractions too, see :func:`analysis_table`)."""
     pos = a.position
-    title = f"line {line}"
-    name = pos.opcode("id")
-    if name:
-        title += f"  {escape(name)}"
-    title += f"  ·  {pos.seat_name(pos.turn)} to play"
-    parts = [position_panel(pos, title), analysis_table(a, exact)]
+    parts = [position_panel(pos, position_title(pos, line)), analysis_table(a, exact)]
     best = ", ".join(a.best)
     value = f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None else f"{a.value:+g}"
     summary = Text()

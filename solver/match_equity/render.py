@@ -4,12 +4,11 @@ rich tables, JSON documents, an SVG heat map. Nothing here computes."""
 from __future__ import annotations
 
 from rich.console import Group
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from ..notation import format_position
-from ..render import position_panel
+from ..render import position_panel, position_title
 from .evaluate import MatchAnalysis
 from .table import MatchTable
 
@@ -22,11 +21,7 @@ def match_renderable(a: MatchAnalysis, line: int, verdicts: list[str]) -> Group:
     """The human report of one position valued for the match: each play's
     chance of winning the match, its loss against the best, its points."""
     pos = a.position
-    title = f"line {line}"
-    name = pos.opcode("id")
-    if name:
-        title += f"  {escape(name)}"
-    title += f"  ·  {pos.seat_name(pos.turn)} to play  ·  objective: match"
+    title = position_title(pos, line, "  ·  objective: match")
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
     t.add_column("win match", justify="right")
