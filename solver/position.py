@@ -96,6 +96,9 @@ class Position:
     - ``show``: a hit pile on show.
     - ``hist``: the plays of the current deal and the table they started
       from (:class:`DealHistory`), or ``None``.
+    - ``tops``: Ronda voleur only: the top card of each side's capture pile
+      (``None`` for an empty pile), one per side in ``taken`` order, or
+      ``None`` when not given (not parsed yet).
     - ``ops``: EPD-style opcodes, ``(name, operand text)`` in line order.
     """
 
@@ -116,6 +119,7 @@ class Position:
     prev: Card | None = None
     show: Show | None = None
     hist: DealHistory | None = None
+    tops: tuple[Card | None, ...] | None = None
     ops: list[tuple[str, str]] = field(default_factory=list)
 
     @property

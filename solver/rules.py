@@ -56,6 +56,15 @@ class Rules:
       hand (4 in 000, else 3); later deals give 3 while the stock allows and
       the last deal splits the rest evenly.
     - ``voleur``: the Ronda voleur variant [000] (not implemented yet).
+    - ``decl_cumulative``: the best declaration also takes the value of every
+      beaten declaration of the other sides (house rule, issue 11; not
+      implemented yet).
+    - ``missa_last_round``: a missa counts in the last round of the hand (each
+      player's last card); ``no`` is a house rule (issue 11; not implemented yet).
+    - ``deal_size``: cards a player a deal (3; 4 in the ``online`` house rule,
+      not implemented yet).
+    - ``table_cards``: cards laid face up at the start of a hand (4; 0 in the
+      ``online`` house rule, not implemented yet).
     """
 
     name: str = "lmodire"
@@ -75,6 +84,10 @@ class Rules:
     win_check: str = "immediate"
     first_deal_4p: int = 3
     voleur: bool = False
+    decl_cumulative: bool = False
+    missa_last_round: bool = True
+    deal_size: int = 3
+    table_cards: int = 4
 
     def with_overrides(self, overrides: dict[str, str]) -> "Rules":
         """A copy with parameters replaced from their notation text
@@ -108,6 +121,10 @@ class Rules:
             raise RulesError(f"first_deal_4p must be 3 or 4, not {self.first_deal_4p}")
         if self.voleur:
             raise RulesError("the Ronda voleur variant is not implemented yet")
+        for name, default in (("decl_cumulative", False), ("missa_last_round", True),
+                              ("deal_size", 3), ("table_cards", 4)):
+            if getattr(self, name) != default:
+                raise RulesError(f"the house rule {name} is not implemented yet")
 
     def overrides_from(self, base: "Rules") -> dict[str, str]:
         """The parameters where this differs from ``base``, as notation text."""
