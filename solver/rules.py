@@ -57,14 +57,16 @@ class Rules:
       the last deal splits the rest evenly.
     - ``voleur``: the Ronda voleur variant [000] (not implemented yet).
     - ``decl_cumulative``: the best declaration also takes the value of every
-      beaten declaration of the other sides (house rule, issue 11; not
-      implemented yet).
+      beaten declaration of the other sides (Tringa over Ronda: 5 + 1; a
+      partner's hand adds nothing; ties follow ``declare_tie``; it overrides
+      ``declare_contested``) (house rule, issue 11).
     - ``missa_last_round``: a missa counts in the last round of the hand (each
-      player's last card); ``no`` is a house rule (issue 11; not implemented yet).
+      player's last card, the final ``players`` plays); ``no`` is a house
+      rule (issue 11). ``missa_on_last_card`` still governs the very last card.
     - ``deal_size``: cards a player a deal (3; 4 in the ``online`` house rule,
-      not implemented yet).
+      issue 11).
     - ``table_cards``: cards laid face up at the start of a hand (4; 0 in the
-      ``online`` house rule, not implemented yet).
+      ``online`` house rule, issue 11). ``40 - table_cards`` cards are dealt.
     """
 
     name: str = "lmodire"
@@ -121,10 +123,16 @@ class Rules:
             raise RulesError(f"first_deal_4p must be 3 or 4, not {self.first_deal_4p}")
         if self.voleur:
             raise RulesError("the Ronda voleur variant is not implemented yet")
-        for name, default in (("decl_cumulative", False), ("missa_last_round", True),
-                              ("deal_size", 3), ("table_cards", 4)):
-            if getattr(self, name) != default:
-                raise RulesError(f"the house rule {name} is not implemented yet")
+        if self.deal_size not in (3, 4):
+            raise RulesError(f"deal_size must be 3 or 4, not {self.deal_size}")
+        if self.table_cards not in (0, 4):
+            raise RulesError(f"table_cards must be 4 or 0, not {self.table_cards}")
+        dealt = 40 - self.table_cards
+        for p in self.players:
+            if dealt % p:
+                raise RulesError(
+                    f"table_cards={self.table_cards} leaves {dealt} cards to deal, which "
+                    f"{p} players cannot share evenly (set players= or table_cards=)")
 
     def overrides_from(self, base: "Rules") -> dict[str, str]:
         """The parameters where this differs from ``base``, as notation text."""
@@ -201,6 +209,10 @@ PRESETS: dict[str, Rules] = {
                     missa_on_last_card=True, capture_point=1,
                     last_capture_bonus=1, win_check="end_of_hand",
                     first_deal_4p=4),
+    # house rule of online rooms (issue 11; no seed): lmodire's scoring, no
+    # table cards, 4 cards a deal (2 players: 5 deals of 4; 4 players: 4, 4,
+    # then the last 8 cards 2 each).
+    "online": Rules(name="online", players=(2, 4), deal_size=4, table_cards=0),
 }
 
 DEFAULT_PRESET = "lmodire"
@@ -218,23 +230,31 @@ def preset(name: str) -> Rules:
 def deal_sizes(rules: Rules, players: int) -> tuple[int, ...]:
     """Cards each player receives on each deal of a hand, in order.
 
-    36 cards are dealt (40 less the 4 on the table): 3 a player a deal,
-    except that with ``first_deal_4p = 4`` (seed 000) four players get 4 on
-    the first deal, then 3 while the stock allows, then the rest evenly.
+    ``40 - table_cards`` cards are dealt (36 with the usual 4 on the table),
+    ``deal_size`` a player a deal (3; 4 in the ``online`` house rule, issue
+    11), except that with ``first_deal_4p = 4`` (seed 000) four players get
+    4 on the first deal; then ``deal_size`` while the stock allows, then the
+    rest evenly. Raises RulesError when the rest cannot be shared evenly
+    (three players with no table cards).
 
     >>> deal_sizes(PRESETS["lmodire"], 2)
     (3, 3, 3, 3, 3, 3)
     >>> deal_sizes(PRESETS["french"], 3)
     (3, 3, 3, 3)
+    >>> deal_sizes(PRESETS["online"], 2), deal_sizes(PRESETS["online"], 4)
+    ((4, 4, 4, 4, 4), (4, 4, 2))
     """
-    left = 36
+    left = 40 - rules.table_cards
+    if left % players:
+        raise RulesError(f"{left} cards cannot be dealt evenly to {players} players")
+    size = rules.deal_size
     sizes: list[int] = []
     if players == 4 and rules.first_deal_4p == 4:
         sizes.append(4)
         left -= 16
-    while left >= 3 * players:
-        sizes.append(3)
-        left -= 3 * players
+    while left >= size * players:
+        sizes.append(size)
+        left -= size * players
     if left:
         sizes.append(left // players)
     return tuple(sizes)

@@ -12,7 +12,8 @@ Conventions
   In both cases the side of a seat is ``seat % 2``.
 - ``stock`` is the undealt cards in dealing order. The next deal gives the
   first ``n`` cards to ``leader``, the next ``n`` to the seat after, and so
-  on, ``n`` being the size of that deal in ``deal_sizes(rules, players)``.
+  on, ``n`` being the size of that deal in ``deal_sizes(rules, players)``
+  (this module's own, written from RULES.md and issue 11).
 - A value is always "points of one side minus points of the other side",
   counted from the current position to the end of the hand, including
   declarations of the deals still to come and the end-of-hand card count
@@ -32,7 +33,6 @@ from __future__ import annotations
 import math
 
 from solver.cards import RANKS
-from solver.rules import deal_sizes
 
 
 # ---------------------------------------------------------------------------
@@ -89,13 +89,17 @@ def remove_cards(table, cards):
 # One card played.
 # ---------------------------------------------------------------------------
 
-def reference_events(rules, table, prev, show, card, is_last_card_of_hand):
+def reference_events(rules, table, prev, show, card, is_last_card_of_hand,
+                     is_last_round=False):
     """What playing ``card`` does (RULES.md, "A turn").
 
     ``prev``: rank of the card the previous player just left on the table in
     this deal, or None. ``show``: (rank, size) shown pile owned by the
     previous player's side, or None. ``is_last_card_of_hand``: this is the
-    very last card played in the hand.
+    very last card played in the hand. ``is_last_round``: the card is one
+    of the final ``players`` plays of the hand (each player's last card);
+    with ``missa_last_round = no`` (house rule, issue 11) no missa counts
+    on those.
 
     Returns a dict:
       kind            "answer" | "hit" | "capture" | "drop"
@@ -157,7 +161,10 @@ def reference_events(rules, table, prev, show, card, is_last_card_of_hand):
     if len(ev["table"]) == 0:
         # Took every card of a table that was not empty (it held at least
         # the captured card).
-        if rules.missa_on_last_card or not is_last_card_of_hand:
+        counts = rules.missa_on_last_card or not is_last_card_of_hand
+        if is_last_round and not rules.missa_last_round:
+            counts = False
+        if counts:
             ev["missa"] = True
             points += rules.missa
 
@@ -209,6 +216,10 @@ def declaration_points(rules, hands):
     >>> from solver.rules import PRESETS
     >>> declaration_points(PRESETS["lmodire"], [[5, 5, 1], [7, 7, 2]])
     [0, 1]
+
+    With ``decl_cumulative`` (house rule, issue 11) a lone best hand also
+    scores the value of each hand the other side declared (its partner's
+    hands add nothing), in place of ``declare_contested``.
     """
     points = [0, 0]
     if rules.ronda == 0:
@@ -232,7 +243,15 @@ def declaration_points(rules, hands):
     if len(top_sides) == 1:
         side = top_sides[0]
         other = 1 - side
-        if rules.declare_contested != 0 and other in declared_sides:
+        if rules.decl_cumulative:
+            for seat in range(len(hands)):
+                d = decls[seat]
+                if d is not None and seat % 2 == other:
+                    if d[0] == TRINGA:
+                        value += rules.tringa
+                    else:
+                        value += rules.ronda
+        elif rules.declare_contested != 0 and other in declared_sides:
             value = rules.declare_contested
         points[side] += value       # partners tying: counted once
     else:
@@ -247,6 +266,31 @@ def declaration_points(rules, hands):
 # ---------------------------------------------------------------------------
 # Dealing and the end of the hand.
 # ---------------------------------------------------------------------------
+
+def deal_sizes(rules, players):
+    """Cards a player on each deal of a hand: the cards not laid on the
+    table (``table_cards``, 4 or 0) go out ``deal_size`` (3 or 4) a player
+    a deal; seed 000's four players get 4 on the first deal; a last deal
+    too small for a full round splits what is left evenly.
+
+    >>> from solver.rules import PRESETS
+    >>> deal_sizes(PRESETS["online"], 4)
+    [4, 4, 2]
+    """
+    cards = 40 - rules.table_cards
+    sizes = []
+    if players == 4 and rules.first_deal_4p == 4:
+        sizes.append(4)
+        cards = cards - 4 * players
+    while cards > 0:
+        if cards >= rules.deal_size * players:
+            sizes.append(rules.deal_size)
+            cards = cards - rules.deal_size * players
+        else:
+            sizes.append(cards // players)
+            cards = 0
+    return sizes
+
 
 def next_deal_size(rules, players, stock):
     """Cards a player of the next deal from ``stock``."""
@@ -329,7 +373,12 @@ def _move_values_side0(rules, players, table, hands, stock, turn, leader,
         new_hands = [list(h) for h in hands]
         new_hands[turn].remove(card)
         is_last = not stock and all(len(h) == 0 for h in new_hands)
-        ev = reference_events(rules, table, prev, show, card, is_last)
+        cards_in_hands = 0
+        for h in hands:
+            cards_in_hands += len(h)
+        # the last round: every player holds at most its last card
+        last_round = not stock and cards_in_hands <= players
+        ev = reference_events(rules, table, prev, show, card, is_last, last_round)
         new_piles = list(piles)
         new_piles[side] += ev["gained"]
         new_piles[1 - side] -= ev["lost_by_other"]

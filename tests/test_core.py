@@ -20,7 +20,7 @@ import pytest
 from solver.engine import core
 from solver.engine.game import Game, cardset
 from solver.engine.tables import core_state, params, ref_state
-from solver.rules import PRESETS, deal_sizes
+from solver.rules import deal_sizes
 from solver.search.alphabeta import AlphaBeta
 from solver.search.brute import expectimax_root, minimax_root
 from solver.search.compiled import Searcher, ensure_compiled
@@ -29,16 +29,19 @@ from solver.search.expectimax import Expectimax
 ensure_compiled()
 
 
+from rulesets import HOUSE, RULESETS
+
+
 def random_state(rng: random.Random, preset: str, players: int, max_left: int):
     """A reference (game, state) with a known stock: a random deal, then
     random plays until between 1 and ``max_left`` cards are left to play
     (hands and stock), the stopping point uniform in that range."""
-    rules = PRESETS[preset]
+    rules = RULESETS[preset]
     deck = [r for r in range(10) for _ in range(4)]
     rng.shuffle(deck)
     table: list[int] = []
     for c in list(deck):
-        if len(table) == 4:
+        if len(table) == rules.table_cards:
             break
         if rules.table_rule == "distinct" and c in table:
             continue
@@ -52,7 +55,7 @@ def random_state(rng: random.Random, preset: str, players: int, max_left: int):
     stock = deck[players * n:]
     game = Game(rules, players, leader, stock)
     state = game.initial_state(table, hands, leader)
-    for _ in range(36 - rng.randint(1, max_left)):
+    for _ in range(40 - rules.table_cards - rng.randint(1, max_left)):
         moves = game.moves(state)
         state = game.play(state, moves[rng.randrange(len(moves))])[0]
     return game, state
@@ -76,16 +79,17 @@ def best_set(values: dict, tol: float = 0.0) -> set[int]:
     return {m for m, v in values.items() if v >= top - tol}
 
 
-CASES = [(preset, players) for preset in PRESETS for players in (2, 4)
-         if players in PRESETS[preset].players]
+CASES = [(preset, players) for preset in RULESETS for players in (2, 4)
+         if players in RULESETS[preset].players]
 
 
 @pytest.mark.parametrize("preset,players", CASES)
 def test_exact_search_equals_reference(preset, players):
     """Known stock: compiled alpha-beta equals the reference alpha-beta on
-    every root move, 2,000 positions for each preset and player count."""
+    every root move, 2,000 positions for each preset and player count (400
+    for the house rules of issue 11)."""
     rng = random.Random(f"exact-{preset}-{players}")
-    for i in range(2000):
+    for i in range(400 if preset in HOUSE else 2000):
         max_left = rng.choice([6, 12, 20, 36]) if players == 2 else rng.choice([4, 8, 14])
         game, state = random_state(rng, preset, players, max_left)
         ref = AlphaBeta(game).root_values(state)
@@ -94,21 +98,27 @@ def test_exact_search_equals_reference(preset, players):
         assert best_set(got) == best_set(ref)
 
 
-SHUFFLED = [("lmodire", 2), ("pagat", 2), ("mod", 2), ("french", 2), ("french", 4)]
+SHUFFLED = [("lmodire", 2), ("pagat", 2), ("mod", 2), ("french", 2), ("french", 4),
+            ("online+all", 2), ("online+all", 4), ("french+cumulative", 4)]
 
 
 @pytest.mark.parametrize("preset,players", SHUFFLED)
 def test_expectimax_equals_reference(preset, players):
     """Shuffled stock (one deal to come at most): compiled expectimax
     equals the reference expectimax, 400 positions a case, 2,000 in all
-    (four players with french, whose last deal gives 2 cards a seat)."""
+    (four players with french, whose last deal gives 2 cards a seat), and
+    100 (two players) or 25 (four) for the house rules of issue 11 (online: a last deal of 4
+    cards a seat with two players, 2 with four)."""
     rng = random.Random(f"chance-{preset}-{players}")
-    n = 400
+    n = (100 if players == 2 else 25) if preset in HOUSE else 400
+    most = 8 if players == 4 or preset.startswith("online") else 6
     done = 0
     while done < n:
         max_left = rng.choice([6, 12]) if players == 2 else 12
+        if preset.startswith("online"):
+            max_left = 16
         game, state = random_state(rng, preset, players, max_left)
-        if len(game.stock) - state[6] > (6 if players == 2 else 8):
+        if len(game.stock) - state[6] > most:
             continue
         g, s = shuffled_twin(game, state)
         ref = Expectimax(g).root_values(s)

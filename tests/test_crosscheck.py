@@ -17,24 +17,25 @@ import pytest
 
 from solver.cards import RANKS
 from solver.engine.game import Game, cardset
-from solver.rules import PRESETS
+from solver.rules import PRESETS, deal_sizes
 from solver.search.alphabeta import AlphaBeta, solve
 from solver.search.brute import minimax_root
 
 from reference import reference_value
+from rulesets import HOUSE, RULESETS
 
 
 def random_position(rng: random.Random, players: int, preset: str):
     """A consistent random position: all 40 cards placed (table, hands,
     stock, the two piles), mid-round or at a round start, with at most one
     deal still in the stock, sometimes a hittable ``prev`` or a ``show``."""
-    rules = PRESETS[preset]
+    rules = RULESETS[preset]
     deck = [r for r in range(10) for _ in range(4)]
     rng.shuffle(deck)
     if preset == "french" and players == 4:
         stock_len = rng.choice([0, 8])           # the last deal gives 2 each
     else:
-        stock_len = rng.choice([0, 0, 3 * players])
+        stock_len = rng.choice([0, 0, deal_sizes(rules, players)[-1] * players])
     if players == 4 and stock_len:
         k = 1           # keep the brute force small: one card a hand this deal
     else:
@@ -87,13 +88,13 @@ def engine_values(rules, table, hands, stock, turn, prev, show, last, taken, pla
     return game, state, base
 
 
-CASES = [(preset, players) for preset in PRESETS for players in (2, 4)]
+CASES = [(preset, players) for preset in RULESETS for players in (2, 4)]
 
 
 @pytest.mark.parametrize("preset,players", CASES)
 def test_alphabeta_equals_minimax(preset, players):
     rng = random.Random(f"ab-{preset}-{players}")
-    for _ in range(60):
+    for _ in range(30 if preset in HOUSE else 60):
         rules, table, hands, stock, turn, prev, show, last, taken = random_position(rng, players, preset)
         game, state, _base = engine_values(rules, table, hands, stock, turn, prev, show, last, taken, players)
         values, pv, _stats = solve(game, state)
@@ -106,7 +107,8 @@ def test_alphabeta_equals_minimax(preset, players):
 def test_engine_equals_reference(preset, players):
     rng = random.Random(f"ref-{preset}-{players}")
     checked = 0
-    for _ in range(40):
+    n = 40
+    for _ in range(n):
         rules, table, hands, stock, turn, prev, show, last, taken = random_position(rng, players, preset)
         game, state, base = engine_values(rules, table, hands, stock, turn, prev, show, last, taken, players)
         values = AlphaBeta(game).root_values(state)
@@ -119,7 +121,7 @@ def test_engine_equals_reference(preset, players):
         got = {RANKS[m]: (v + base) / 2 for m, v in values.items()}
         assert got == ref_moves, (table, hands, stock, turn, prev, show, last, taken)
         checked += 1
-    assert checked == 40
+    assert checked == n
 
 
 def test_whole_hand_value_is_stable_under_move_order():

@@ -215,7 +215,7 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12 ? S last=E", "last: seat E does not exist with 2 players (seats: S N)"),
     # rules
     ("1.3.5.11 2.2.7/4.6.12 ? S rules=bogus",
-     "rules: unknown preset 'bogus' (known: lmodire, pagat, mod, french)"),
+     "rules: unknown preset 'bogus' (known: lmodire, pagat, mod, french, online)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=x", "target: parameter target cannot be 'x'"),
     ("1.3.5.11 2.2.7/4.6.12 ? S hit=1,5,10,20",
      "hit: hit takes 1 to 3 non-negative values, not (1, 5, 10, 20)"),

@@ -18,9 +18,9 @@ from solver.analysis import evaluate
 from solver.cards import RANKS, SUITS
 from solver.notation import NotationError, format_position, parse_position
 from solver.position import seat_names
-from solver.rules import PRESETS
 from solver.search.alphabeta import AlphaBeta
 
+from rulesets import RULESETS, rules_keys
 from test_crosscheck import engine_values, random_position
 
 
@@ -30,7 +30,7 @@ def position_line(seed: int, preset: str, players: int) -> str:
     rules, table, hands, stock, turn, prev, show, last, taken = random_position(rng, players, preset)
     names = seat_names(players)
     fmt = lambda rs: ".".join(str(RANKS[r]) for r in rs) or "-"  # noqa: E731
-    keys = [] if preset == "lmodire" else [f"rules={preset}"]
+    keys = rules_keys(preset)
     keys.append(f"dealer={names[-1]}")
     if sum(taken):
         keys.append(f"taken={taken[0]},{taken[1]}")
@@ -45,10 +45,10 @@ def position_line(seed: int, preset: str, players: int) -> str:
 
 
 SEEDS = st.integers(0, 10**9)
-CASES = st.sampled_from([(p, n) for p in PRESETS for n in (2, 4)])
+CASES = st.sampled_from([(p, n) for p in RULESETS for n in (2, 4)])
 #: the preset/player pairs a position line may name (a preset's players)
-LINE_CASES = st.sampled_from([(p, n) for p in PRESETS for n in (2, 4)
-                              if n in PRESETS[p].players])
+LINE_CASES = st.sampled_from([(p, n) for p in RULESETS for n in (2, 4)
+                              if n in RULESETS[p].players])
 
 
 @settings(max_examples=60, deadline=None)

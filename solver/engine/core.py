@@ -61,7 +61,10 @@ P_BRK = 52           # 10 entries: the run stops after this rank (7 without 7-10
 P_SIDE = 62          # 4 entries
 P_NEXT = 66          # 4 entries: the next seat
 P_DEALN = 70         # 41 entries: cards a player on the deal a stock of k cards gives
-P_SIZE = 111
+P_CUMULATIVE = 111   # decl_cumulative (house rule, issue 11)
+P_MISSA_ROUND = 112  # missa_last_round (house rule, issue 11)
+P_DECL_MAX = 113     # the most points one deal's declarations give a side
+P_SIZE = 114
 
 # D: one row per stock position of a known stock where a deal starts
 D_DG = 4             # declarations' half-points for side 0
@@ -148,7 +151,9 @@ def play(P, D, st, r):
         else:
             ev = 1
             show = 0
-        if t == 0 and (P[P_MISSA_LAST] != 0 or anyhand != 0 or spos != P[P_EMPTY]):
+        if t == 0 and (P[P_MISSA_LAST] != 0 or anyhand != 0 or spos != P[P_EMPTY]) and (
+                P[P_MISSA_ROUND] != 0 or spos != P[P_EMPTY]
+                or popcount(h0) + popcount(h1) + popcount(h2) + popcount(h3) >= P[P_PLAYERS]):
             ev |= 16
         gain = 2 * P[P_PTS + ev] + popcount(taken) + 1
         prev = -1
@@ -302,7 +307,14 @@ def declaration_gain(P, h0, h1, h2, h3):
         or (d2 >= 0 and P[P_SIDE + 2] == (1 if win0 else 0)) \
         or (d3 >= 0 and P[P_SIDE + 3] == (1 if win0 else 0))
     value = P[P_TRINGA] if best >= 32 else P[P_RONDA]
-    if P[P_CONTESTED] != 0 and other:
+    if P[P_CUMULATIVE] != 0:
+        # every declared hand of the other side adds its own value
+        loser = 1 if win0 else 0
+        for s in range(players):
+            d = d0 if s == 0 else (d1 if s == 1 else (d2 if s == 2 else d3))
+            if d >= 0 and P[P_SIDE + s] == loser:
+                value += P[P_TRINGA] if d >= 32 else P[P_RONDA]
+    elif P[P_CONTESTED] != 0 and other:
         value = P[P_CONTESTED]
     return 2 * value if win0 else -2 * value
 
@@ -525,7 +537,7 @@ def chance_bounds(P, st):
     while k > 0:
         k -= P[P_DEALN + k] * P[P_PLAYERS]
         deals_left += 1
-    decl = max(max(P[P_RONDA], P[P_TRINGA]), P[P_CONTESTED]) * deals_left
+    decl = P[P_DECL_MAX] * deals_left
     points += (P[P_MISSA] + P[P_CAPTURE]) * ((plays + 1) // 2) + decl + P[P_BONUS]
     hi = popcount(t) + plays + 2 * points
     return -float(hi), float(hi)

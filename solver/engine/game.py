@@ -191,7 +191,10 @@ def declaration_points(rules: Rules, hands: Sequence[Sequence[int]],
     who tie count once; opposing sides that tie follow ``declare_tie``
     (``nobody`` [002, 000], ``split``: each gets half rounded up [003]).
     With ``declare_contested`` (seed 000: 2) the best hand scores that much
-    when another side declared too.
+    when another side declared too. With ``decl_cumulative`` (house rule,
+    issue 11) the best hand scores its own value plus the value of every
+    declared hand of the other sides (a partner's adds nothing); it
+    overrides ``declare_contested``; ties are as without it.
 
     >>> from solver.rules import PRESETS
     >>> declaration_points(PRESETS["lmodire"], [[1, 1, 5], [3, 3, 3]], [0, 1])
@@ -200,6 +203,9 @@ def declaration_points(rules: Rules, hands: Sequence[Sequence[int]],
     [3, 3]
     >>> declaration_points(PRESETS["french"], [[1, 1, 5], [3, 3, 0]], [0, 1])
     [0, 2]
+    >>> cumulative = PRESETS["lmodire"].with_overrides({"decl_cumulative": "yes"})
+    >>> declaration_points(cumulative, [[1, 1, 5], [3, 3, 3]], [0, 1])
+    [0, 6]
     """
     nsides = max(sides) + 1
     pts = [0] * nsides
@@ -212,13 +218,27 @@ def declaration_points(rules: Rules, hands: Sequence[Sequence[int]],
     others = {sides[i] for i, d in enumerate(decl) if d is not None} - set(winners)
     value = rules.tringa if best[0] == TRINGA else rules.ronda
     if len(winners) == 1:
-        if rules.declare_contested and others:
+        if rules.decl_cumulative:
+            value += sum(rules.tringa if d[0] == TRINGA else rules.ronda
+                         for i, d in enumerate(decl)
+                         if d is not None and sides[i] != winners[0])
+        elif rules.declare_contested and others:
             value = rules.declare_contested
         pts[winners[0]] = value
     elif rules.declare_tie == "split":
         for s in winners:
             pts[s] = (value + 1) // 2
     return pts
+
+
+def max_declaration(rules: Rules, players: int) -> int:
+    """The most points the declarations of one deal can give a side: the
+    best value, times the hands it can beat plus one with
+    ``decl_cumulative`` (every seat not on the winner's side)."""
+    value = max(rules.ronda, rules.tringa, rules.declare_contested)
+    if rules.decl_cumulative:
+        value = max(rules.ronda, rules.tringa) * (1 + (players // 2 if players == 4 else players - 1))
+    return value
 
 
 # --- the game --------------------------------------------------------------
@@ -293,6 +313,7 @@ class Game:
         hit = rules.hit
         answer_levels = len(hit)
         missa_last = rules.missa_on_last_card
+        missa_round = rules.missa_last_round
         pts_of = [event_points(rules, ev) for ev in range(32)]
         bonus = rules.last_capture_bonus
         below = [(1 << (4 * r)) - 1 for r in range(NRANKS)]
@@ -344,7 +365,8 @@ class Game:
                     show = (r << 2) | 2 if answer_levels > 1 else 0
                 else:
                     show = 0
-                if not table and (missa_last or hands or spos != nstock):
+                if not table and (missa_last or hands or spos != nstock) and (
+                        missa_round or spos != nstock or hands.bit_count() >= players):
                     ev |= 16
                 gain = 2 * pts_of[ev] + taken.bit_count() + 1
                 prev = -1
@@ -530,7 +552,7 @@ class Game:
         while k:
             k -= self.next_deal[k] * self.players
             deals_left += 1
-        decl = max(rules.ronda, rules.tringa, rules.declare_contested) * deals_left
+        decl = max_declaration(rules, self.players) * deals_left
         points = (rank_points + (rules.missa + rules.capture_point) * ((plays + 1) // 2)
                   + decl + rules.last_capture_bonus)
         hi = table.bit_count() + plays + 2 * points

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import core
-from .game import HAND_BITS, MASK40, Game, State, event_points
+from .game import HAND_BITS, MASK40, Game, State, event_points, max_declaration
 
 
 def params(game: Game) -> tuple[np.ndarray, np.ndarray]:
@@ -41,6 +41,9 @@ def params(game: Game) -> tuple[np.ndarray, np.ndarray]:
     P[core.P_TRINGA] = rules.tringa
     P[core.P_SPLIT] = int(rules.declare_tie == "split")
     P[core.P_CONTESTED] = rules.declare_contested
+    P[core.P_CUMULATIVE] = int(rules.decl_cumulative)
+    P[core.P_MISSA_ROUND] = int(rules.missa_last_round)
+    P[core.P_DECL_MAX] = max_declaration(rules, game.players)
     hit = tuple(rules.hit) + (0, 0)
     for i in range(3):
         P[core.P_HIT + i] = hit[i]
