@@ -44,7 +44,7 @@ from .cards import Card, RANKS
 from .engine.game import best_declaration, TRINGA
 from .notation import NotationError, format_position, parse_position
 from .position import Declaration, Position, Show
-from .rules import preset
+from .rules import deal_sizes, preset
 from .themes import THEMES
 
 NR = len(RANKS)
@@ -524,6 +524,9 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
     rules = preset(rules_name)
     if 2 not in rules.players:
         raise ValueError(f"rules={rules_name} has no two-player game")
+    if deal_sizes(rules, 2)[-1] != DEAL:
+        raise ValueError(f"rules={rules_name} deals {deal_sizes(rules, 2)[-1]} cards a player "
+                         f"last: the composer models a last deal of {DEAL} (use mine instead)")
     rng = random.Random(f"compose:{theme}:{seed}:{rules_name}")
     variants = list(VARIANTS[theme])
     models: dict[str, _Model] = {}

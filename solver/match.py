@@ -81,9 +81,10 @@ def distinct_table_ok(rules: Rules, table: Sequence[Card]) -> bool:
 def deal_hand(rules: Rules, players: int, rng: random.Random) -> tuple[list[Card], list[Card]]:
     """Shuffle a 40-card deck and lay the opening table.
 
-    Returns ``(table, stock)``: 4 table cards and the 36 others in dealing
-    order (each deal gives the leader the first cards, then the next seat;
-    see :func:`solver.rules.deal_sizes`).
+    Returns ``(table, stock)``: ``rules.table_cards`` table cards (4; 0 in
+    the ``online`` house rule, issue 11) and the others in dealing order
+    (each deal gives the leader the first cards, then the next seat; see
+    :func:`solver.rules.deal_sizes`).
 
     With ``table_rule = distinct`` the table cards are laid one at a time;
     a card that pairs with, or is consecutive to, a card already there (the
@@ -95,14 +96,15 @@ def deal_hand(rules: Rules, players: int, rng: random.Random) -> tuple[list[Card
     if players not in (2, 3, 4):
         raise ValueError(f"2, 3 or 4 players, not {players}")
     deck = list(DECK)
+    n_table = rules.table_cards
     while True:
         rng.shuffle(deck)
-        if rules.table_rule != "distinct":
-            return deck[:4], deck[4:]
+        if rules.table_rule != "distinct" or n_table == 0:
+            return deck[:n_table], deck[n_table:]
         stock = deck[:]
         table: list[Card] = []
         refused = 0
-        while len(table) < 4 and refused <= len(stock):
+        while len(table) < n_table and refused <= len(stock):
             card = stock.pop(0)
             if any(t.index == card.index or adjacent(rules, t.index, card.index)
                    for t in table):
@@ -111,7 +113,7 @@ def deal_hand(rules: Rules, players: int, rng: random.Random) -> tuple[list[Card
             else:
                 table.append(card)
                 refused = 0
-        if len(table) == 4:
+        if len(table) == n_table:
             return table, stock
 
 
@@ -139,10 +141,12 @@ class HandState:
 
     ``rules``; ``players`` 2, 3 or 4 (seats in play order, see
     :mod:`solver.position`); ``dealer`` the dealing seat (the next seat
-    leads every deal); ``table`` the 4 opening cards; ``score`` the match
+    leads every deal); ``table`` the opening cards (``rules.table_cards``:
+    4, or 0 in the ``online`` house rule); ``score`` the match
     points per side before the hand (zeros by default); ``target`` the
     match target in points, or None to play the hand out whatever the score
-    (arena); ``stock`` the 36 undealt cards in dealing order when known
+    (arena); ``stock`` the undealt cards (36, or 40 with no table cards)
+    in dealing order when known
     (self-play), or None when each deal is given to :meth:`deal`.
 
     Use: :meth:`deal` (the first deal and every time :attr:`awaiting_deal`),
@@ -150,7 +154,7 @@ class HandState:
     the side that won the match during this hand, if any.
 
     Raises PlayError for cards seen twice, a fifth card of a rank, a table
-    that is not 4 cards or breaks ``table_rule = distinct``.
+    that is not ``rules.table_cards`` cards or breaks ``table_rule = distinct``.
     """
 
     def __init__(self, rules: Rules, players: int, dealer: int, table: Sequence[Card], *,
@@ -196,16 +200,18 @@ class HandState:
         self.state: tuple = ()
         self._seen: Counter[int] = Counter()
         self._suited: set[Card] = set()
-        if len(self.table) != 4:
-            raise PlayError(f"the opening table holds 4 cards, not {len(self.table)}")
+        self.dealt = 40 - rules.table_cards
+        if len(self.table) != rules.table_cards:
+            raise PlayError(f"the opening table holds {rules.table_cards} cards "
+                            f"(table_cards={rules.table_cards}), not {len(self.table)}")
         self._see(self.table, "the opening table")
         if rules.table_rule == "distinct" and not distinct_table_ok(rules, self.table):
             raise PlayError(
                 f"the opening table {format_cards(self.table)} breaks table_rule=distinct "
                 "(4 different ranks, no two consecutive)")
         if self.stock is not None:
-            if len(self.stock) != 36:
-                raise PlayError(f"a stock of 36 cards, not {len(self.stock)}")
+            if len(self.stock) != self.dealt:
+                raise PlayError(f"a stock of {self.dealt} cards, not {len(self.stock)}")
             self._check_counts(list(self.table) + self.stock, "the stock")
 
     # --- helpers -----------------------------------------------------------
@@ -306,7 +312,7 @@ class HandState:
         for seat, h in enumerate(ranks):
             packed |= cardset(h) << (HAND_BITS * seat)
         if self.game is None:
-            rest = 36 - size * p
+            rest = self.dealt - size * p
             if self.stock is not None:
                 stock_ranks = [c.index for c in self.stock]
             else:   # any cards of the right number: later deals replace them

@@ -40,21 +40,23 @@ POLICIES = ("greedy", "random")
 
 def opening(rules: Rules, rng: random.Random) -> tuple[list[int], list[int]]:
     """A shuffled deck dealt to the opening table: ``(table, stock)`` as
-    rank indices, the stock in dealing order (36 cards).
+    rank indices, the stock in dealing order (``40 - rules.table_cards``
+    cards: 36, or 40 with the ``online`` house rule's empty table).
 
     With ``table_rule = distinct`` (RULES.md "Seats, dealing"): a card whose
     rank is already on the table or next to one there goes back under the
     stock and the next card is drawn; if no valid table can be made the
     deck is shuffled again."""
+    n_table = rules.table_cards
     while True:
         deck = [r for r in range(NR) for _ in range(4)]
         rng.shuffle(deck)
-        if rules.table_rule != "distinct":
-            return deck[:4], deck[4:]
+        if rules.table_rule != "distinct" or n_table == 0:
+            return deck[:n_table], deck[n_table:]
         table: list[int] = []
         rest = deck[:]
         tries = 0
-        while len(table) < 4 and tries < len(deck):
+        while len(table) < n_table and tries < len(deck):
             card = rest.pop(0)
             if any(card == t or abs(card - t) == 1 and _adjacent(rules, min(card, t))
                    for t in table):
@@ -62,7 +64,7 @@ def opening(rules: Rules, rng: random.Random) -> tuple[list[int], list[int]]:
                 tries += 1
             else:
                 table.append(card)
-        if len(table) == 4:
+        if len(table) == n_table:
             return table, rest
 
 

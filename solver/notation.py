@@ -444,7 +444,8 @@ def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
         rules = preset(name)
     except RulesError as err:
         raise NotationError("rules", str(err)) from None
-    for key, value in overrides.items():
+    # players= first: the deal parameters are checked against the counts
+    for key, value in sorted(overrides.items(), key=lambda kv: kv[0] != "players"):
         try:
             rules = rules.with_overrides({key: value})
         except RulesError as err:

@@ -169,7 +169,8 @@ class GameRecord:
             raise RecordError("Rules", "empty (expected a preset such as lmodire)", self.line)
         try:
             rules = preset(text[0])
-            for item in text[1:]:
+            # players= first: the deal parameters are checked against the counts
+            for item in sorted(text[1:], key=lambda t: not t.startswith("players=")):
                 key, eq, value = item.partition("=")
                 if not eq or not value:
                     raise RulesError(f"expected key=value, not {item!r}")
@@ -708,12 +709,13 @@ class Replay:
                          for c in hands[(leader + i) % p]]  # type: ignore[index]
                 if hand.undealt is not None:
                     cards += hand.undealt
-                if len(cards) == 36:
+                dealt = 40 - rules.table_cards
+                if len(cards) == dealt:
                     stock = cards
                 elif hand.undealt is not None:
                     raise RecordError(f"hand {h}, undealt", f"the deals ({len(cards) - len(hand.undealt)} "
                                       f"cards) and undealt ({len(hand.undealt)}) make "
-                                      f"{len(cards)} cards, not 36", hand.line)
+                                      f"{len(cards)} cards, not {dealt}", hand.line)
             try:
                 hs = HandState(rules, p, dealer, hand.table, score=score,
                                target=rules.target, stock=stock)

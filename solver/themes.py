@@ -274,7 +274,8 @@ def answer10(idea: Idea) -> bool:
 def missa(idea: Idea) -> bool:
     """The key play clears a non-empty table and scores the missa (EV_MISSA:
     the engine leaves it out on the very last card when
-    ``missa_on_last_card`` is off)."""
+    ``missa_on_last_card`` is off, and on the whole last round when
+    ``missa_last_round`` is off, house rule of issue 11)."""
     return bool(idea.pv.plies[0].events & EV_MISSA)
 
 

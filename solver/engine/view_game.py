@@ -19,6 +19,12 @@ six cards in the stock), the game is:
 Payoffs are half-points for the mover's side. In the last deal itself the
 hidden hand is what card counting leaves, and the game is one of perfect
 information.
+
+The view game takes the usual deal only: 4 table cards and 3 cards a
+player a deal (``table_cards=4``, ``deal_size=3``). With the ``online``
+house rule (issue 11: 4-card deals, no table cards) the trees grow past
+what the LP solves in a few seconds, so :func:`fits` is False (``auto``
+never picks the equilibrium) and :class:`ViewGame` refuses.
 """
 
 from __future__ import annotations
@@ -38,10 +44,19 @@ from .tables import core_state, params
 MAX_HANDS = 500
 
 
+def three_card_deals(pos: Position) -> bool:
+    """The rules deal 3 cards a player with 4 on the table (all presets
+    but ``online``): the deals the view game takes."""
+    return pos.rules.deal_size == 3 and pos.rules.table_cards == 4
+
+
 def fits(pos: Position) -> bool:
-    """Two players, the mover's hand known, the other's hidden, and at most
-    one deal to come (six cards in the stock, or none)."""
+    """Two players, 3-card deals (:func:`three_card_deals`), the mover's
+    hand known, the other's hidden, and at most one deal to come (six
+    cards in the stock, or none)."""
     if pos.players != 2 or any(c is None for c in pos.hands[pos.turn]):
+        return False
+    if not three_card_deals(pos):
         return False
     other = pos.hands[1 - pos.turn]
     if all(c is not None for c in other):
@@ -65,6 +80,10 @@ class ViewGame:
     def __init__(self, pos: Position, hands: list[tuple[int, ...]] | None = None) -> None:
         if pos.players != 2:
             raise CompileError("the view game takes two players")
+        if not three_card_deals(pos):
+            raise CompileError(
+                "the view game (equilibrium) takes 3-card deals with 4 table cards only, not "
+                f"deal_size={pos.rules.deal_size} table_cards={pos.rules.table_cards}")
         if not fits(pos):
             raise CompileError("the view game needs two players, the other hand hidden and "
                                "at most one deal to come")
