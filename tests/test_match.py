@@ -12,7 +12,7 @@ from solver.match import (DECK, HandState, PlayError, deal_hand, distinct_table_
                           play_hand, play_match)
 from solver.notation import format_position, parse_position
 from solver.players import RandomPlayer
-from solver.rules import PRESETS
+from solver.rules import PRESETS, deal_sizes, stock_sizes
 
 import reference as ref
 
@@ -228,7 +228,10 @@ def test_views_carry_the_plays_of_the_deal(preset):
     assert len(seen) > 30
     for view in seen:
         assert parse_position(format_position(view)) == view
-        played = sum(3 - len(h) for h in view.hands)
+        rules = PRESETS[preset]
+        stock_n = 40 - len(view.table) - sum(map(len, view.hands)) - len(view.gone)
+        size = deal_sizes(rules, 2)[stock_sizes(rules, 2)[stock_n] - 1]
+        played = sum(size - len(h) for h in view.hands)
         assert view.hist is not None and len(view.hist.plays) == played
         assert [s for s, _c in view.hist.plays] == [
             (view.leader() + i) % 2 for i in range(played)]

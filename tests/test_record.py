@@ -120,7 +120,7 @@ def test_several_games_in_one_file(engine_game):
     ('[Dealer "N"]', '[Dealer "E"]',
      "line 1, Dealer: seat 'E' does not exist with 2 players (seats: S N)"),
     ("lmodire", "lmodir", "line 1, Rules: unknown preset 'lmodir' (known: lmodire, pagat, "
-                          "mod, french)"),
+                          "mod, french, online)"),
     ("table 1o.4c.6e.11b", "table 1o.4c.5e.11b",
      "line 8, hand 1, table: the opening table 1o.4c.5e.11b breaks table_rule=distinct "
      "(4 different ranks, no two consecutive)"),
