@@ -526,7 +526,8 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
         raise ValueError(f"rules={rules_name} has no two-player game")
     if deal_sizes(rules, 2)[-1] != DEAL:
         raise ValueError(f"rules={rules_name} deals {deal_sizes(rules, 2)[-1]} cards a player "
-                         f"last: the composer models a last deal of {DEAL} (mine or self-play instead)")
+                         f"last: the composer models a last deal of {DEAL} "
+                         "(mine or self-play instead)")
     rng = random.Random(f"compose:{theme}:{seed}:{rules_name}")
     variants = list(VARIANTS[theme])
     models: dict[str, _Model] = {}

@@ -237,7 +237,8 @@ def max_declaration(rules: Rules, players: int) -> int:
     ``decl_cumulative`` (every seat not on the winner's side)."""
     value = max(rules.ronda, rules.tringa, rules.declare_contested)
     if rules.decl_cumulative:
-        value = max(rules.ronda, rules.tringa) * (1 + (players // 2 if players == 4 else players - 1))
+        beaten = players // 2 if players == 4 else players - 1    # opposing seats
+        value = max(rules.ronda, rules.tringa) * (1 + beaten)
     return value
 
 
