@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from solver.cards import RANKS
 from solver.cli import main
 from solver.engine.game import Game, cardset, ranks_of
-from solver.rules import PRESETS
+from solver.rules import PRESETS, deal_sizes
 from solver.search.brute import expectimax_root
 from solver.search.expectimax import Expectimax
 
@@ -26,10 +26,9 @@ def small_chance_position(rng, preset, players):
     (sometimes two, with two players), the rest on the table or taken."""
     deck = [r for r in range(10) for _ in range(4)]
     rng.shuffle(deck)
-    if PRESETS[preset].first_deal_4p == 4 and players == 4:
-        stock_len = 8
-    else:
-        stock_len = 3 * players
+    # the last deal: 3 cards a player (6 or 12), french's four players 2
+    # (8), online's 4 with two players (8) and 2 with four (8)
+    stock_len = deal_sizes(PRESETS[preset], players)[-1] * players
     stock, deck = deck[:stock_len], deck[stock_len:]
     k = 1
     hands = [deck[i * k:(i + 1) * k] for i in range(players)]
@@ -50,14 +49,14 @@ CASES = [(p, 2) for p in PRESETS] + [("french", 4)]
 @pytest.mark.parametrize("preset,players", CASES)
 def test_expectimax_equals_plain_expectimax(preset, players):
     """Two players: against every permutation of a 6-card stock, in
-    Fractions. Four players (12 or 8 cards: too many orders): against plain
-    expectimax over the game's outcomes, whose probabilities the next test
-    checks against permutations."""
+    Fractions. Four players (12 or 8 cards: too many orders) and online's
+    8-card last deal: against plain expectimax over the game's outcomes,
+    whose probabilities the next test checks against permutations."""
     rng = random.Random(f"em-{preset}-{players}")
     for _ in range(3 if players == 2 else 2):
         game, state = small_chance_position(rng, preset, players)
         fast = Expectimax(game).root_values(state)
-        slow = expectimax_root(game, state, permute=players == 2)
+        slow = expectimax_root(game, state, permute=len(game.stock) <= 6)
         assert fast.keys() == slow.keys()
         for m in fast:
             assert abs(fast[m] - float(slow[m])) <= 1e-9

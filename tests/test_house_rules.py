@@ -299,3 +299,43 @@ def test_the_shipped_house_rule_positions():
     # E's side: 5 + 1 + 1 with the rule, 5 without: 2 points more against S
     assert got["cumulative, four players"] - got["tringa over two rondas"] == -2
     assert len(got) == 12
+
+
+def test_online_deal_outcomes_count_permutations():
+    """A chance node dealing online's last deal (4 cards a player from 8):
+    the rank-multiset outcomes and their probabilities equal the
+    frequencies over every order of the 8 cards, in the Game and the core;
+    the declarations of each outcome are the Game's (cumulative on)."""
+    from collections import Counter
+    from fractions import Fraction
+    from itertools import permutations
+
+    from solver.engine.game import ranks_of
+    from solver.engine.tables import core_state, ref_state
+    rules = cumulative(ONLINE)
+    stock = [0, 0, 0, 1, 1, 2, 5, 9]
+    game = Game(rules, 2, 0, stock, shuffled=True)
+    chance = (0, 0, 0, -1, 0, -1, cardset(stock))
+    outs = game.outcomes(chance)
+    freq: Counter = Counter()
+    for order in permutations(range(8)):
+        freq[tuple(sorted(stock[j] for j in order[:4]))] += 1
+    total = sum(freq.values())
+    got = {tuple(ranks_of(child[1] & ((1 << 40) - 1))): p for p, _g, child in outs}
+    assert got.keys() == freq.keys()
+    for hand, n in freq.items():
+        assert got[hand] == pytest.approx(float(Fraction(n, total)), abs=1e-12)
+    # S 1.1.1.x against N 2.2.y.z: Tringa of 1s (5) + Ronda of 2s (1) = 6
+    seen = False
+    for _p, gain, child in outs:
+        hands = [ranks_of((child[1] >> (40 * s)) & ((1 << 40) - 1)) for s in (0, 1)]
+        decl = declaration_points(rules, hands, [0, 1])
+        assert gain == 2 * (decl[0] - decl[1])
+        if hands == [[0, 0, 0, 5], [1, 1, 2, 9]]:
+            assert decl == [6, 0]
+            seen = True
+    assert seen
+    P, _D = params(game)
+    probs, gains, kids = core.deal_outcomes(P, core_state(chance), 1 << 20)
+    assert [(p, g, c) for p, g, c in outs] == [
+        (p, g, ref_state(k)) for p, g, k in zip(probs, gains, kids)]
