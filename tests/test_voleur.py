@@ -125,3 +125,144 @@ def test_voleur_engine_equals_reference(preset, players):
         assert got == ref_moves, pos
         steals += any(t in hands[turn] for t in tops if t >= 0)
     assert steals >= 20        # the positions do exercise steals
+
+
+@pytest.mark.parametrize("preset", ["french", "lmodire"])
+def test_voleur_expectimax_equals_plain_expectimax(preset):
+    """Shuffled stock: the Star1 expectimax equals plain expectimax over
+    every dealing order (Fractions), the piles carried across the deal."""
+    rng = random.Random(f"voleur-ex-{preset}")
+    done = 0
+    while done < 25:
+        pos = random_voleur(rng, 2, preset)
+        rules, table, hands, stock, turn, prev, show, last, taken, tops = pos
+        if not stock or len(hands[turn]) > 2:
+            continue
+        game, state, _base = engine_state(*pos, shuffled=True)
+        got = Expectimax(game).root_values(state)
+        want = expectimax_root(game, state, permute=done < 2)
+        assert set(got) == set(want)
+        for m in got:
+            assert abs(got[m] - float(want[m])) < 1e-9, pos
+        done += 1
+
+
+# --- the decisions where the sources are silent (docs/rules.md) -------------
+
+def value_of(line: str, method: str = "auto") -> dict[str, float]:
+    from solver.analysis import evaluate
+    from solver.notation import parse_position
+    a = evaluate(parse_position(line), method=method)
+    return {m.move: m.value for m in a.moves}
+
+
+def test_v2_the_run_follows_a_stolen_top():
+    """V2: N's top 5 counts as a 5 on the table, so S's 5 takes N's pile
+    (26 cards) and the run 6 7 of the table. By hand: S's pile 10 + 26 +
+    3 = 39, capture 1 and missa 1 (the table 6 7 is emptied); N lays its
+    4, S sweeps it (40 cards: 20 points) and scores the last capture 1:
+    20 + 1 + 1 + 1 = 23 for S, 0 for N."""
+    assert value_of("6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=-,5") \
+        == {"5": 23.0}
+    # without voleur the 5 takes nothing: it lays, N's 4 lays, N sweeps
+    # (last=N): N 26 + 4 = 30 cards, 10 points and the bonus 1
+    assert value_of("6.7 5/4 - S rules=french taken=10,26 last=N") == {"5": -11.0}
+
+
+def test_v3_a_hit_steals_too():
+    """V3: N laid a 5 and N's top is a 5: S's 5 hits (takes 5 and the run
+    6) and steals N's pile. By hand: S 14 + 23 + 3 = 40 cards (20 points),
+    capture 1, hit 1, missa 1, last capture 1: 24."""
+    assert value_of("5.6 5/- - S rules=french voleur=yes dealer=S taken=14,23 last=N "
+                    "tops=-,5 prev=5") == {"5": 24.0}
+
+
+def test_v3_an_answer_takes_the_hitters_whole_pile():
+    """V3 with answers (lmodire): N hit S's 7 (show=7:2, N's top 7). S's
+    7 answers for 5 and takes N's whole pile (18 cards, the 2 shown among
+    them), not just the shown pair. By hand: S 20 + 18 + 1 = 39, the 3
+    left on the table swept to S: 40 cards, 20 points; 5 + 20 = 25. The
+    plain rules: S takes the 2 shown only, 23 + 1 swept = 24 cards (4
+    points) against N's 16: 5 + 4 = 9."""
+    assert value_of("3 7/- - S voleur=yes dealer=S taken=20,18 last=N tops=1,7 "
+                    "show=7:2") == {"7": 25.0}
+    assert value_of("3 7/- - S dealer=S taken=20,18 last=N show=7:2") == {"7": 9.0}
+
+
+def test_v4_a_stolen_pile_never_makes_a_missa():
+    """V4: the table is empty; S's 5 steals N's pile (top 5): a capture,
+    no missa. By hand: S 19 + 20 + 1 = 40 cards (20 points), capture 1,
+    last capture 1 (the sweep of an empty table still scores it): 22."""
+    assert value_of("- 5/- - S rules=french voleur=yes dealer=S taken=19,20 last=N "
+                    "tops=-,5") == {"5": 22.0}
+
+
+def test_v6_the_thiefs_top_is_the_played_card():
+    """V6: S's 5 steals N's pile (top 5); S's top becomes the 5 and N's
+    pile is empty. N's last card, a 5, then steals S's whole pile back. By
+    hand: S 17 + 20 + 1 = 38 (capture 1); N takes 38 + its 5 = 39, sweeps
+    the 11: 40 cards, 20 points, capture 1, last capture 1. 1 - 22 = -21."""
+    assert value_of("11 5/5 - S rules=french voleur=yes taken=17,20 last=N tops=3,5") \
+        == {"5": -21.0}
+
+
+def test_v6_the_robbed_side_keeps_no_top_and_the_old_top_is_covered():
+    """V6: after S's 5 steals N's pile, S's old top 3 is under the 5, so
+    N's 3 lays. By hand: S 38 cards, capture 1, then sweeps 11 and 3 (last
+    capturer): 40 cards, 20 points, last capture 1: 22."""
+    assert value_of("11 5/3 - S rules=french voleur=yes taken=17,20 last=N tops=3,5") \
+        == {"5": 22.0}
+
+
+def test_partners_share_one_pile():
+    """Four players: S+N share one pile, its top 5. S's 5 does not steal
+    from its own side (only opponent piles count) and lays; E's 4 lays
+    (SN's top is 5, not 4); N's 3 steals E+W's pile (top 3) and the run 4
+    5 of the table, into the shared pile: 15 + 20 + 3 = 38, capture 1;
+    W's 2 lays (SN's top is now 3); SN sweeps 12 2: 40 cards, 20 points,
+    last capture 1. S+N 22, E+W 0."""
+    assert value_of("12 5/4/3/2 - S rules=french voleur=yes taken=15,20 last=E tops=5,3") \
+        == {"5": 22.0}
+
+
+def test_v1_the_sweep_leaves_the_tops():
+    """V1: the end-of-hand sweep adds the table to the last capturer's
+    pile without changing its top."""
+    rules = voleur_rules("french")
+    game = Game(rules, 2, 0, [])
+    state = game.initial_state([9, 8], [[0], []], 0, last=1, tops=(2, 4), sizes=(10, 27))
+    child, _gain, _ev = game.play(state, 0)     # S lays an ace: the hand ends
+    assert unpack_piles(child[7]) == ([2, 4], [10, 30])
+    assert pack_piles([2, 4], [10, 30]) == child[7]
+
+
+def test_three_player_voleur_is_refused_here():
+    from solver.analysis import evaluate
+    from solver.engine.compile import CompileError
+    from solver.notation import parse_position
+    pos = parse_position("12 5/4/3 - S rules=french voleur=yes taken=16,10,10 last=E "
+                         "tops=5,3,-")
+    with pytest.raises(CompileError, match="three players"):
+        evaluate(pos)
+
+
+def test_the_compiled_core_refuses_voleur():
+    from solver.engine.compile import CompileError
+    from solver.engine.tables import params
+    game = Game(voleur_rules("french"), 2, 0, [])
+    with pytest.raises(CompileError, match="voleur"):
+        params(game)
+
+
+def test_voleur_hidden_hand_is_determinised():
+    """N's last card is hidden but can only be a 4 (the one card unseen):
+    determinised search gives the exact value of test_v2 (23)."""
+    from solver.analysis import evaluate
+    from solver.notation import parse_position
+    gone = ".".join(["1"] * 4 + ["2"] * 4 + ["3"] * 4 + ["4"] * 3 + ["5"] * 3 + ["6"] * 3
+                    + ["7"] * 3 + ["10"] * 4 + ["11"] * 4 + ["12"] * 4)
+    pos = parse_position(f"6.7 5/? - S rules=french voleur=yes taken=10,26 last=N "
+                         f"gone={gone} tops=-,5")
+    a = evaluate(pos, samples=40)
+    assert a.method == "determinised"
+    assert [(m.move, m.value) for m in a.moves] == [("5", 23.0)]
