@@ -855,6 +855,10 @@ def _check_hist(pos: Position, played: int) -> None:
     h = pos.hist
     if h is None:
         return
+    if pos.rules.voleur:
+        raise NotationError(
+            "hist", "hist= cannot be replayed in Ronda voleur (the pile tops at the "
+                    "deal's start are not written)")
     names = SEAT_NAMES[pos.players]
     if len(h.plays) != played:
         raise NotationError(

@@ -40,7 +40,10 @@ MAX_HANDS = 500
 
 def fits(pos: Position) -> bool:
     """Two players, the mover's hand known, the other's hidden, and at most
-    one deal to come (six cards in the stock, or none)."""
+    one deal to come (six cards in the stock, or none); not Ronda voleur
+    (its search runs on the compiled core)."""
+    if pos.rules.voleur:
+        return False
     if pos.players != 2 or any(c is None for c in pos.hands[pos.turn]):
         return False
     other = pos.hands[1 - pos.turn]
