@@ -134,3 +134,31 @@ def test_the_shipped_voleur_positions():
         if pos.opcode("id") == "bait":
             assert [(m.move, m.value) for m in a.moves] == [("6", 20.0), ("5", -20.0)]
     assert methods == {"exact", "expectimax", "determinised"}
+
+
+def test_the_board_plays_a_steal_and_moves_the_tops():
+    """The web board's play: South's 5 steals North's pile of 23 with the
+    run 6 7 (S 10 + 23 + 3 = 36 cards, top 5; N's pile empty), then
+    North's 12 takes the 12 (missa): N's top 12."""
+    from solver.web.boards import play_line
+    out, stopped = play_line(
+        "6.7.12 5.1/12.2 - S rules=french voleur=yes taken=10,23 last=N tops=3,5", ["5", "12"])
+    assert stopped is None
+    assert out[0]["line"] == ("12 1/12.2 - N rules=french voleur=yes score=1,0 taken=36,0 "
+                              "last=S tops=5,-")
+    assert out[1]["line"] == ("- 1/2 - S rules=french voleur=yes score=1,2 taken=36,2 "
+                              "last=N tops=5,12")
+
+
+def test_the_board_records_an_answers_own_card_in_gone():
+    """An answer (plain rules) puts the answering card in gone= with the
+    shown pair (it was missing there, so a line with gone= could not be
+    played on)."""
+    from solver.web.boards import play_line
+    deck = [str(r) for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12) for _ in range(4)]
+    for c in ("1", "4", "10", "2", "12"):
+        deck.remove(c)
+    line = f"1.4 10.2/12 - S show=10:2@N taken=16,19 last=N gone={'.'.join(deck)}"
+    out, stopped = play_line(line, ["10"])
+    assert stopped is None
+    assert "taken=19,17" in out[0]["line"] and out[0]["line"].count("10") == 5
