@@ -4,7 +4,7 @@ the pure-Python searches over the reference engine: exact alpha-beta
 (:mod:`solver.search.expectimax`) and determinised search
 (:mod:`solver.search.pimc`). Same methods, units and notes as
 :func:`solver.analysis.evaluate`, which sends such positions here; no
-equilibrium (a hidden hand is sampled), no inference weighting.
+equilibrium (``auto`` samples a hidden hand), no inference weighting.
 
 Values are points for the side to move, ``taken=`` counted, as in
 :mod:`solver.analysis`.
@@ -58,20 +58,28 @@ def evaluate_pure(pos: Position, method: str, samples: int, seed: int,
                   time_budget: float, z, min_samples: int, progress=None):
     """:func:`solver.analysis.evaluate` on the pure-Python searches (see
     the module docstring). ``method``: ``auto``, ``exact``, ``expectimax``,
-    ``determinised`` (``equilibrium`` runs determinised search, and says
-    so). Raises CompileError for what cannot be searched, BudgetError when
+    ``determinised``. Raises CompileError for what cannot be searched (and
+    for ``equilibrium``), BudgetError when
     a method asked for by name does not finish in ``time_budget`` seconds."""
     from .analysis import BudgetError
     t0 = time.perf_counter()
     deadline = time.monotonic() + time_budget
     why_pure = "Ronda voleur: pure-Python search (the compiled core does not take it)"
-    if method == "auto" or method == "equilibrium":
+    if method == "equilibrium":
+        raise CompileError("the equilibrium does not take Ronda voleur "
+                           "(use --method auto or determinised)")
+    auto = method == "auto"
+    if auto:
         if is_perfect_information(pos):
             method = "exact"
         elif any(c is None for h in pos.hands for c in h):
             method = "determinised"
+        elif unseen_count(pos) <= EXPECTIMAX_UNSEEN:
+            method = "expectimax"
         else:
-            method = "expectimax" if unseen_count(pos) <= EXPECTIMAX_UNSEEN else "determinised"
+            method = "determinised"
+            why_pure += (f"; stock order unknown, {unseen_count(pos)} unseen cards: more than "
+                         f"the {EXPECTIMAX_UNSEEN} the pure-Python expectimax takes")
     if method == "exact":
         if not is_perfect_information(pos):
             raise CompileError("exact search needs every card known (stock order and hands)")
@@ -80,12 +88,16 @@ def evaluate_pure(pos: Position, method: str, samples: int, seed: int,
         except SearchAborted:
             raise BudgetError(f"exact search did not finish in {time_budget:g} s") from None
     if method == "expectimax":
+        share = time.monotonic() + (0.6 * time_budget if auto else time_budget)
         try:
-            return _expectimax(pos, deadline, t0,
+            return _expectimax(pos, share, t0,
                                why_pure + "; stock order unknown: exact expectimax")
         except SearchAborted:
-            raise BudgetError(f"expectimax did not finish in {time_budget:g} s "
-                              f"({unseen_count(pos)} unseen cards)") from None
+            if not auto:
+                raise BudgetError(f"expectimax did not finish in {time_budget:g} s "
+                                  f"({unseen_count(pos)} unseen cards)") from None
+            why_pure += (f"; expectimax did not finish in {0.6 * time_budget:.2g} s "
+                         f"({unseen_count(pos)} unseen cards)")
     return _sampled(pos, deadline, t0, why_pure + "; determinised search", samples, seed,
                     z, min_samples, progress)
 

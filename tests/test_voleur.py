@@ -266,3 +266,24 @@ def test_voleur_hidden_hand_is_determinised():
     a = evaluate(pos, samples=40)
     assert a.method == "determinised"
     assert [(m.move, m.value) for m in a.moves] == [("5", 23.0)]
+
+
+TWELVE_UNSEEN = ("1e.1c.2c.10c.3e.12b.4e 7e.5b.4c/4o.1o.4b ~1b.2e.7c.7o.10e.10o.10b.2b.5o.2o.12o.3o "
+                 "S rules=french voleur=yes dealer=N taken=5,10 last=S "
+                 "gone=12e.11b.11c.5c.5e.7b.12c.11o.11e.3b.3c.6b.6c.6o.6e tops=5e,6e "
+                 "declared=N:ronda4")
+
+
+def test_voleur_budgets_and_methods():
+    """Expectimax by name that cannot finish is a BudgetError; auto samples
+    past 8 unseen cards and says why; the equilibrium is refused."""
+    from solver.analysis import BudgetError, evaluate
+    from solver.engine.compile import CompileError
+    from solver.notation import parse_position
+    pos = parse_position(TWELVE_UNSEEN)
+    with pytest.raises(BudgetError, match="expectimax did not finish"):
+        evaluate(pos, method="expectimax", time_budget=0.2)
+    a = evaluate(pos, time_budget=0.5, samples=40)
+    assert a.method == "determinised" and "12 unseen cards: more than the 8" in a.note
+    with pytest.raises(CompileError, match="equilibrium does not take Ronda voleur"):
+        evaluate(pos, method="equilibrium")

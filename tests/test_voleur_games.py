@@ -162,3 +162,18 @@ def test_the_board_records_an_answers_own_card_in_gone():
     out, stopped = play_line(line, ["10"])
     assert stopped is None
     assert "taken=19,17" in out[0]["line"] and out[0]["line"].count("10") == 5
+
+
+def test_ronda_solve_answers_the_voleur_file():
+    """``ronda-solve --json positions/voleur.txt``: every line answered,
+    no error, the methods named."""
+    import json
+
+    from click.testing import CliRunner
+
+    from solver.cli import main
+    r = CliRunner().invoke(main, ["--json", str(ROOT / "positions" / "voleur.txt")])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert not doc["errors"]
+    assert len(doc["positions"]) == 9
