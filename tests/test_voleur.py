@@ -15,7 +15,7 @@ from solver.cards import RANKS
 from solver.engine.game import Game
 from solver.engine.voleur import pack_piles, unpack_piles
 from solver.rules import PRESETS
-from solver.search.alphabeta import AlphaBeta, solve
+from solver.search.alphabeta import solve
 from solver.search.brute import expectimax_root, minimax_root
 from solver.search.expectimax import Expectimax
 

@@ -83,6 +83,18 @@ def test_tops_error_message(line: str, message: str) -> None:
     assert result.field == "tops"
 
 
+def test_hist_is_refused_in_voleur() -> None:
+    message = ("hist: hist= cannot be replayed in Ronda voleur (the pile tops at the "
+               "deal's start are not written)")
+    with pytest.raises(NotationError) as err:
+        parse_position("5.7 7/1.2 - N voleur=yes taken=20,15 last=N tops=-,3 "
+                       "hist=5:S7")
+    assert str(err.value) == message
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
+    assert f"- `{message}`" in doc
+
+
 def test_tops_errors_are_documented() -> None:
     from pathlib import Path
     doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
