@@ -106,7 +106,8 @@ def describe(game: Game, state: State, move: int) -> str:
     """What playing rank index ``move`` does now: ``x5.6.7.10`` for the
     cards it takes (its own card first), then the points of each event
     (``+1 hit``, ``+5 answer``, ``+1 missa``, ``+1 capture``), or ``lays``
-    when it stays on the table."""
+    when it stays on the table; Ronda voleur: ``steals 12`` for a pile of
+    12 cards taken."""
     _child, _gain, ev = game.play(state, move)
     rules = game.rules
     rank = str(RANKS[move])
@@ -115,10 +116,23 @@ def describe(game: Game, state: State, move: int) -> str:
     elif ev & EV_ANSWER10:
         parts = ["x" + ".".join([rank] * 4)]
     elif ev & EV_CAPTURE:
-        taken = ranks_of(game.capture(state[0], move))
+        stolen = 0
+        if rules.voleur:
+            from .engine.voleur import steals, table_take
+            stolen = steals(state, game.sides, move)
+            taken = ranks_of(table_take(rules, state[0], move, bool(stolen)))
+        else:
+            taken = ranks_of(game.capture(state[0], move))
         parts = ["x" + ".".join([rank] + [str(RANKS[r]) for r in taken])]
+        if stolen:
+            parts.append(f"steals {stolen}")
     else:
         parts = ["lays"]
+    if ev & (EV_ANSWER5 | EV_ANSWER10) and rules.voleur:
+        from .engine.voleur import steals
+        stolen = steals(state, game.sides, move)
+        if stolen:
+            parts = ["x" + rank, f"steals {stolen}"]
     for bit, name in ((EV_CAPTURE, "capture"), (EV_HIT, "hit"), (EV_ANSWER5, "answer"),
                       (EV_ANSWER10, "answer"), (EV_MISSA, "missa")):
         pts = event_points(rules, bit) if ev & bit else 0
@@ -251,6 +265,9 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
 
 def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, min_samples,
               progress, inference) -> Analysis:
+    if pos.rules.voleur:
+        from .pure_analysis import evaluate_pure
+        return evaluate_pure(pos, method, samples, seed, time_budget, z, min_samples, progress)
     budget = Budget(time_budget, memory_mb)
     t0 = time.perf_counter()
     ensure_compiled()

@@ -478,7 +478,8 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     result does not depend on ``jobs``); ``method``: passed to
     ``evaluate`` (``auto`` picks); ``thresholds``: the marks (None: the
     view's DEFAULT_THRESHOLDS);
-    ``luck_samples``: draws per deal for the luck (0: no luck); ``jobs``:
+    ``luck_samples``: draws per deal for the luck (0: no luck; Ronda voleur
+    has none: the luck's whole-deal searches run on the compiled core); ``jobs``:
     worker processes; ``progress(done, total)`` as evaluations finish.
 
     ``cache``: results of earlier search jobs by :func:`job_key` (an
@@ -497,6 +498,8 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     if game.players not in (2, 4):
         raise ValueError(f"annotate takes 2 players or 4 in partnerships, not {game.players}")
     thresholds = thresholds or DEFAULT_THRESHOLDS[view]
+    if game.rules.voleur:
+        luck_samples = 0
     t0 = time.perf_counter()
     record = copy.deepcopy(game)
     replay = Replay(record)

@@ -45,6 +45,7 @@ from .engine.game import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_END, 
                    cardset, declaration_points, event_points, ranks_of)
 from .position import (DealHistory, Declaration, Position, Show, n_sides, seat_names,
                        side_names, side_of)
+from .engine.voleur import steals, table_take
 from .rules import PRESETS, Rules, deal_sizes
 
 #: a full Spanish deck with suits, in rank order (40 cards)
@@ -323,8 +324,8 @@ class HandState:
             self.state = self.game.initial_state([c.index for c in self.table], ranks,
                                                  self.leader)
         else:
-            table, _hands, _seat, _prev, _show, last, spos = self.state
-            self.state = (table, packed, self.leader, -1, 0, last, spos)
+            st = self.state
+            self.state = (st[0], packed, self.leader, -1, 0) + st[5:]
         self.deal_no += 1
         self.awaiting_deal = False
         self.turn = self.leader
@@ -393,23 +394,38 @@ class HandState:
         r = card.index
         game = self.game
         table_cs, prev_r = self.state[0], self.state[3]
+        voleur = self.rules.voleur
+        stolen = steals(self.state, self.sides, r) if voleur else 0
         child, _gain, ev = game.play(self.state, r)
         side = self.sides[seat]
         captured: list[Card] = []
+        robbed: list[Card] = []
         if ev & (EV_ANSWER5 | EV_ANSWER10):
             owner = self.sides[(seat - 1) % self.players]
             for c in self.show_cards:
                 self.piles[owner].remove(c)
+            if stolen:      # Ronda voleur (V3): the rest of the hitter's pile too
+                robbed = self.piles[owner]
+                self.piles[owner] = []
             captured = self.show_cards + [card]
-            self.piles[side].extend(captured)
+            self.piles[side].extend(robbed + captured)
             self.show_cards = list(captured) if child[4] else []
             self.last_seat = seat
         elif ev & EV_CAPTURE:
-            ranks = set(ranks_of(game.capture(table_cs, r)))
+            if voleur:
+                ranks = set(ranks_of(table_take(self.rules, table_cs, r, bool(stolen))))
+            else:
+                ranks = set(ranks_of(game.capture(table_cs, r)))
             taken = [c for c in self.table if c.index in ranks]
             self.table = [c for c in self.table if c.index not in ranks]
             captured = [card] + taken
-            self.piles[side].extend(captured)
+            if voleur:      # V1, V6: the stolen pile under, the played card on top
+                if stolen:
+                    robbed = self.piles[1 - side]
+                    self.piles[1 - side] = []
+                self.piles[side].extend(taken + robbed + [card])
+            else:
+                self.piles[side].extend(captured)
             prev_card = self.prev_card
             self.show_cards = ([prev_card, card] if ev & EV_HIT and child[4]
                                and prev_card is not None and prev_r == r else [])
@@ -437,16 +453,19 @@ class HandState:
             else:
                 self.turn = child[2]
         points = [a - b for a, b in zip(self.points, before)]
-        return PlayEvent(seat, card, ev, captured, points,
-                         self._effect(card, ev, captured, points[side]))
+        return PlayEvent(seat, card, ev, captured + robbed, points,
+                         self._effect(card, ev, captured, points[side], len(robbed)))
 
-    def _effect(self, card: Card, ev: int, captured: list[Card], pts: int) -> str:
+    def _effect(self, card: Card, ev: int, captured: list[Card], pts: int,
+                robbed: int = 0) -> str:
         if ev & (EV_ANSWER5 | EV_ANSWER10):
             text = f"answers, takes {format_cards(captured)}"
         elif ev & EV_CAPTURE:
             text = f"takes {format_cards(captured)}"
         else:
             text = "lays"
+        if robbed:
+            text += f" and a pile of {robbed}"
         kinds = [n for bit, n in ((EV_HIT, "hit"), (EV_ANSWER5, "answer"),
                                   (EV_ANSWER10, "answer"), (EV_MISSA, "missa")) if ev & bit]
         if kinds or pts:
@@ -461,7 +480,7 @@ class HandState:
         self.awaiting_deal = False
         if self.last_seat is not None:
             s = self.sides[self.last_seat]
-            self.piles[s].extend(self.table)
+            self.piles[s][:0] = self.table     # under the pile: tops stay (V1)
             self.table = []
             gains = [0] * self.nsides
             gains[s] = self.rules.last_capture_bonus
@@ -508,9 +527,9 @@ class HandState:
                             f"not {len(cards)}")
         self.hands[seat] = list(cards)
         shift = HAND_BITS * seat
-        table, hands, turn, prev, show, last, spos = self.state
+        hands = self.state[1]
         hands = (hands & ~(MASK40 << shift)) | (cardset([c.index for c in cards]) << shift)
-        self.state = (table, hands, turn, prev, show, last, spos)
+        self.state = self.state[:1] + (hands,) + self.state[2:]
 
     # --- what the seats see ------------------------------------------------
 
@@ -531,7 +550,8 @@ class HandState:
             overrides=rules.overrides_from(base), dealer=self.dealer,
             score=tuple(self.score), taken=tuple(len(p) for p in self.piles),
             last=self.last_seat, gone=self.gone(), declared=list(self.declared),
-            prev=self.prev_card, show=show)
+            prev=self.prev_card, show=show,
+            tops=tuple(p[-1] if p else None for p in self.piles) if rules.voleur else None)
 
     def view(self, seat: int | None = None) -> Position:
         """What ``seat`` (default: the mover) sees at this moment: its own
@@ -565,7 +585,8 @@ class HandState:
                 declared.append(d)
         pos = self._position(hands, "unknown", [])
         pos.declared = declared
-        pos.hist = DealHistory(list(self.deal_table), list(self.deal_log))
+        if not self.rules.voleur:       # voleur: hist= cannot be replayed
+            pos.hist = DealHistory(list(self.deal_table), list(self.deal_log))
         return pos
 
     def full_position(self) -> Position:

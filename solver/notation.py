@@ -56,7 +56,8 @@ __all__ = [
 #: Keys other than rule parameters, in canonical order (rule parameters come
 #: right after ``rules=``, in the order they were written).
 KEY_ORDER: tuple[str, ...] = (
-    "rules", "dealer", "score", "taken", "last", "gone", "declared", "prev", "show", "hist",
+    "rules", "dealer", "score", "taken", "last", "gone", "tops", "declared", "prev", "show",
+    "hist",
 )
 
 #: Rule parameters that a line may override (every Rules field but ``name``).
@@ -206,6 +207,17 @@ def _declarations(text: str, players: int) -> list[Declaration]:
 
 
 _PLAY_RE = re.compile(r"([SENW])(.+)")
+
+
+def _tops(text: str, players: int) -> tuple[Card | None, ...]:
+    """``tops=5,-``: one card or ``-`` a side, in ``taken=`` order (V7)."""
+    parts = text.split(",")
+    sides = side_names(players)
+    if len(parts) != len(sides):
+        raise NotationError(
+            "tops", f"expected {len(sides)} entries, one a side ({','.join(sides)}), "
+                    f"got {len(parts)}")
+    return tuple(None if t == "-" else _card(t, "tops") for t in parts)
 
 
 def _hist(text: str, players: int) -> DealHistory:
@@ -421,6 +433,8 @@ def _parse(text: str) -> Position:
             setattr(pos, key, _ints(value, key, players))
         elif key == "gone":
             pos.gone = _cards(value, key)
+        elif key == "tops":
+            pos.tops = _tops(value, players)
         elif key == "declared":
             pos.declared = _declarations(value, players)
         elif key == "prev":
@@ -488,6 +502,7 @@ def _check(pos: Position) -> None:
     deal_size = _check_hand_sizes(pos, stock_n)
     played = sum(deal_size - len(hand) for hand in pos.hands)
     _check_last(pos)
+    _check_tops(pos, counts)
     _check_prev(pos, played, deal_size)
     _check_show(pos, played, counts)
     _check_declared(pos, deal_size)
@@ -663,6 +678,64 @@ def _check_last(pos: Position) -> None:
                     f"(taken={','.join(map(str, piles))})")
 
 
+def _check_tops(pos: Position, counts: Counter[int]) -> None:
+    """``tops=`` (Ronda voleur, V7): only with ``voleur=yes``; a top lies on
+    a non-empty pile (``taken=``); a top is one of the captured cards, so
+    with ``gone=`` it is one of them (two tops two different cards), and
+    without ``gone=`` it counts with the other cards seen (4 a rank, a
+    suited card once); with ``show=`` the hitter's pile has the hit rank
+    on top."""
+    p = pos.players
+    if pos.tops is None:
+        if pos.rules.voleur and pos.show is not None:
+            raise NotationError(
+                "tops", f"show={pos.show.rank}:{pos.show.size} in Ronda voleur needs tops= "
+                        "(the hitter's pile has the hit card on top)")
+        return
+    if not pos.rules.voleur:
+        raise NotationError("tops", "tops= needs voleur=yes (pile tops only count in Ronda voleur)")
+    piles = pos.pile_sizes()
+    sides = side_names(p)
+    taken_text = (f"taken={','.join(map(str, piles))}" if pos.taken is not None
+                  else "taken= is absent (0 each)")
+    left = list(pos.gone) if pos.gone is not None else None
+    suited = {c for c in pos.table + pos.stock if c.suit is not None}
+    suited |= {c for h in pos.hands for c in h if c is not None and c.suit is not None}
+    extra: Counter[int] = Counter()
+    for side, top in enumerate(pos.tops):
+        if top is None:
+            continue
+        if piles[side] == 0:
+            raise NotationError(
+                "tops", f"{sides[side]}'s pile has no card ({taken_text}), so no top {top}")
+        if left is not None:
+            for i, c in enumerate(left):
+                if _same(top, c):
+                    del left[i]
+                    break
+            else:
+                raise NotationError(
+                    "tops", f"the top {top} of {sides[side]}'s pile is not among gone= "
+                            "(a top is a captured card)")
+            continue
+        if top.suit is not None:
+            if top in suited:
+                raise NotationError("tops", f"card {top} appears twice")
+            suited.add(top)
+        extra[top.rank] += 1
+        if counts[top.rank] + extra[top.rank] > 4:
+            raise NotationError(
+                "tops", f"rank {top.rank} appears more than 4 times (a deck has 4)")
+    if pos.show is not None:
+        hitter = side_of((pos.turn - 1) % p, p)
+        top = pos.tops[hitter]
+        if top is None or top.rank != pos.show.rank:
+            raise NotationError(
+                "tops", f"show={pos.show.rank}:{pos.show.size}: the hitter's pile "
+                        f"({sides[hitter]}) has the hit card on top, not "
+                        f"{'-' if top is None else top}")
+
+
 def _check_prev(pos: Position, played: int, deal_size: int) -> None:
     """``prev``: a card played in this deal, still on the table."""
     if pos.prev is None:
@@ -783,6 +856,10 @@ def _check_hist(pos: Position, played: int) -> None:
     h = pos.hist
     if h is None:
         return
+    if pos.rules.voleur:
+        raise NotationError(
+            "hist", "hist= cannot be replayed in Ronda voleur (the pile tops at the "
+                    "deal's start are not written)")
     names = SEAT_NAMES[pos.players]
     if len(h.plays) != played:
         raise NotationError(
@@ -891,6 +968,8 @@ def format_position(pos: Position) -> str:
         parts.append(f"last={names[pos.last]}")
     if pos.gone is not None:
         parts.append("gone=" + _format_list(pos.gone))
+    if pos.tops is not None:
+        parts.append("tops=" + ",".join("-" if c is None else str(c) for c in pos.tops))
     if pos.declared:
         parts.append("declared=" + ",".join(
             f"{names[d.seat]}:{d.kind}{d.rank if d.rank is not None else ''}"

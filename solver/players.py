@@ -33,6 +33,7 @@ from .analysis import evaluate
 from .cards import Card
 from .engine.compile import sampler
 from .engine.game import EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, event_points
+from .engine.voleur import steals, table_take
 from .position import Position
 
 
@@ -63,18 +64,30 @@ def greedy_choices(game, state, unseen: Callable[[int], int]) -> list[int]:
     cards (a card won is half a point); else the lone card whose rank has
     the fewest copies unseen (``unseen(rank index)``: copies the mover has
     not seen), then the one that leaves the fewest cards to a capture of
-    its rank. In ``game.moves`` order; the caller breaks the tie."""
+    its rank. In ``game.moves`` order; the caller breaks the tie.
+
+    Ronda voleur: a stolen pile counts a whole point a card (the thief
+    gains it, the robbed side loses it), its cards among those taken."""
     table = state[0]
     best_key = None
     best: list[int] = []
+    voleur = game.rules.voleur
     for m in game.moves(state):
         child, _gain, ev = game.play(state, m)
+        stolen = steals(state, game.sides, m) if voleur else 0
         if ev & (EV_ANSWER5 | EV_ANSWER10):
-            cards = (state[4] & 3) + 1
-            key: tuple = (1, event_points(game.rules, ev) + cards / 2, cards)
+            if stolen:
+                cards = stolen + 1
+                key: tuple = (1, event_points(game.rules, ev) + stolen + 0.5, cards)
+            else:
+                cards = (state[4] & 3) + 1
+                key = (1, event_points(game.rules, ev) + cards / 2, cards)
         elif ev & EV_CAPTURE:
-            cards = game.capture(table, m).bit_count() + 1
-            key = (1, event_points(game.rules, ev) + cards / 2, cards)
+            if voleur:
+                cards = table_take(game.rules, table, m, bool(stolen)).bit_count() + 1
+            else:
+                cards = game.capture(table, m).bit_count() + 1
+            key = (1, event_points(game.rules, ev) + cards / 2 + stolen, cards + stolen)
         else:
             key = (0, -unseen(m), -game.capture(child[0], m).bit_count())
         if best_key is None or key > best_key:

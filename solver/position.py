@@ -98,7 +98,7 @@ class Position:
       from (:class:`DealHistory`), or ``None``.
     - ``tops``: Ronda voleur only: the top card of each side's capture pile
       (``None`` for an empty pile), one per side in ``taken`` order, or
-      ``None`` when not given (not parsed yet).
+      ``None`` when not given (no top: nothing to steal).
     - ``ops``: EPD-style opcodes, ``(name, operand text)`` in line order.
     """
 

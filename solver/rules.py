@@ -55,7 +55,9 @@ class Rules:
     - ``first_deal_4p``: cards a player on the first deal of a four-player
       hand (4 in 000, else 3); later deals give 3 while the stock allows and
       the last deal splits the rest evenly.
-    - ``voleur``: the Ronda voleur variant [000] (not implemented yet).
+    - ``voleur``: the Ronda voleur variant [000]: the top card of each
+      opponent pile counts as a table card (decisions V1-V7 in
+      docs/rules.md); the two-sided engine takes 2 and 4 players.
     - ``decl_cumulative``: the best declaration also takes the value of every
       beaten declaration of the other sides (Tringa over Ronda: 5 + 1; a
       partner's hand adds nothing; ties follow ``declare_tie``; it overrides
@@ -121,8 +123,6 @@ class Rules:
             raise RulesError(f"players must be among 2, 3, 4, not {self.players!r}")
         if self.first_deal_4p not in (3, 4):
             raise RulesError(f"first_deal_4p must be 3 or 4, not {self.first_deal_4p}")
-        if self.voleur:
-            raise RulesError("the Ronda voleur variant is not implemented yet")
         if self.deal_size not in (3, 4):
             raise RulesError(f"deal_size must be 3 or 4, not {self.deal_size}")
         if self.table_cards not in (0, 4):

@@ -430,3 +430,148 @@ def reference_value(rules, table, hands, stock, turn, leader, prev=None,
     for card, v in moves.items():
         per_rank[card] = float(sign * (shift + v))
     return max(per_rank.values()), per_rank
+
+
+# ---------------------------------------------------------------------------
+# Ronda voleur (seed 000 variant), two sides: written from RULES.md
+# "Variant: Ronda voleur" and the fixed decisions V1-V7 (docs/rules.md).
+# Each side's pile is a count and a top rank (None: empty, nothing to steal).
+# ---------------------------------------------------------------------------
+
+def voleur_events(rules, table, prev, show, card, is_last_card_of_hand,
+                  other_top, other_pile, is_last_round=False):
+    """What playing ``card`` does in Ronda voleur: the other side's pile
+    top ``other_top`` (a rank or None) counts as a table card (V2), so a
+    card of that rank takes the whole pile (``other_pile`` cards) and the
+    upward run of the table as if that rank lay there. A hit steals too;
+    an answer takes the hitter's whole pile (V3). Missa only when the table
+    was not empty and the play empties it (V4).
+
+    Returns the dict of :func:`reference_events` with ``stole`` (cards
+    taken from the other pile) added."""
+    steal = other_top is not None and other_top == card and other_pile > 0
+    ev = {
+        "kind": "drop", "table": list(table), "from_table": [], "gained": 0,
+        "lost_by_other": 0, "capture": False, "hit": False, "missa": False,
+        "answer": 0, "points": 0, "prev": None, "show": None, "stole": 0,
+    }
+    if show is not None:
+        show_rank, show_size = show
+        if card == show_rank and show_size - 1 < len(rules.hit):
+            ev["kind"] = "answer"
+            ev["answer"] = show_size
+            ev["capture"] = True
+            moved = other_pile if steal else show_size
+            ev["stole"] = moved
+            ev["gained"] = moved + 1
+            ev["lost_by_other"] = moved
+            ev["points"] = rules.hit[show_size - 1] + rules.capture_point
+            if show_size == 2:
+                ev["show"] = (show_rank, 3)
+            return ev
+
+    if card in table:
+        captured = table_cards_captured(rules, table, card)
+    elif steal:
+        # the top stands for a table card of this rank: the run follows it
+        captured = []
+        rank = next_rank(rules, card)
+        while rank is not None and rank in table:
+            for t in table:
+                if t == rank:
+                    captured.append(t)
+            rank = next_rank(rules, rank)
+    else:
+        ev["table"] = list(table) + [card]
+        ev["prev"] = card
+        return ev
+
+    ev["kind"] = "capture"
+    ev["capture"] = True
+    ev["from_table"] = captured
+    ev["table"] = remove_cards(table, captured)
+    ev["gained"] = len(captured) + 1
+    if steal:
+        ev["stole"] = other_pile
+        ev["gained"] += other_pile
+        ev["lost_by_other"] = other_pile
+    points = rules.capture_point
+    if prev is not None and card == prev:
+        ev["kind"] = "hit"
+        ev["hit"] = True
+        points += rules.hit[0]
+        if len(rules.hit) >= 2:
+            ev["show"] = (card, 2)
+    if len(table) > 0 and len(ev["table"]) == 0:
+        if is_last_round and not rules.missa_last_round:
+            pass
+        elif rules.missa_on_last_card or not is_last_card_of_hand:
+            ev["missa"] = True
+            points += rules.missa
+    ev["points"] = points
+    return ev
+
+
+def _voleur_side0(rules, players, table, hands, stock, turn, leader, prev, show,
+                  last_side, piles, tops):
+    """Side 0's points minus side 1's to the end of the hand (voleur)."""
+    if all(len(h) == 0 for h in hands):
+        if stock:
+            new_hands, new_stock = deal(rules, players, stock, leader)
+            decl = declaration_points(rules, new_hands)
+            return (decl[0] - decl[1]) + _voleur_side0(
+                rules, players, table, new_hands, new_stock, leader, leader,
+                None, None, last_side, piles, tops)
+        end = end_of_hand_points(rules, table, last_side, piles)
+        return end[0] - end[1]
+    moves = _voleur_moves_side0(rules, players, table, hands, stock, turn, leader,
+                                prev, show, last_side, piles, tops)
+    if turn % 2 == 0:
+        return max(moves.values())
+    return min(moves.values())
+
+
+def _voleur_moves_side0(rules, players, table, hands, stock, turn, leader, prev, show,
+                        last_side, piles, tops):
+    side = turn % 2
+    other = 1 - side
+    out = {}
+    for card in hands[turn]:
+        if card in out:
+            continue
+        new_hands = [list(h) for h in hands]
+        new_hands[turn].remove(card)
+        is_last = not stock and all(len(h) == 0 for h in new_hands)
+        last_round = not stock and all(len(h) <= 1 for h in hands)
+        ev = voleur_events(rules, table, prev, show, card, is_last,
+                           tops[other], piles[other], last_round)
+        new_piles = list(piles)
+        new_tops = list(tops)
+        new_piles[side] += ev["gained"]
+        new_piles[other] -= ev["lost_by_other"]
+        new_last = last_side
+        if ev["capture"]:
+            new_last = side
+            new_tops[side] = card           # the played card goes on top
+            if new_piles[other] == 0:
+                new_tops[other] = None      # the robbed pile is empty
+        gain = ev["points"] if side == 0 else -ev["points"]
+        out[card] = gain + _voleur_side0(
+            rules, players, ev["table"], new_hands, stock, (turn + 1) % players, leader,
+            ev["prev"], ev["show"], new_last, new_piles, new_tops)
+    return out
+
+
+def reference_value_voleur(rules, table, hands, stock, turn, leader, prev=None, show=None,
+                           last_side=None, taken=(0, 0), tops=(None, None)):
+    """:func:`reference_value` for Ronda voleur: ``tops`` the top rank of
+    each side's pile (None: empty or none). Same return value."""
+    players = len(hands)
+    if players not in (2, 4):
+        raise ValueError("the voleur reference knows 2 players and 4 (partnerships) only")
+    sign = 1 if turn % 2 == 0 else -1
+    moves = _voleur_moves_side0(rules, players, list(table), [list(h) for h in hands],
+                                list(stock), turn, leader, prev, show, last_side,
+                                [taken[0], taken[1]], [tops[0], tops[1]])
+    per_rank = {card: float(sign * v) for card, v in moves.items()}
+    return max(per_rank.values()), per_rank

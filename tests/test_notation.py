@@ -201,7 +201,7 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12 ? X", "turn: unknown seat 'X' (seats: S N)"),
     # keys
     ("1.3.5.11 2.2.7/4.6.12 ? S foo=1",
-     "foo: unknown key (keys: rules, dealer, score, taken, last, gone, declared, prev, "
+     "foo: unknown key (keys: rules, dealer, score, taken, last, gone, tops, declared, prev, "
      "show, hist, or a rule parameter such as target)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S dealer=N dealer=N", "dealer: given twice"),
     ("1.3.5.11 2.2.7/4.6.12 ? S score=", "score: empty value"),
@@ -219,8 +219,6 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12 ? S target=x", "target: parameter target cannot be 'x'"),
     ("1.3.5.11 2.2.7/4.6.12 ? S hit=1,5,10,20",
      "hit: hit takes 1 to 3 non-negative values, not (1, 5, 10, 20)"),
-    ("1.3.5.11 2.2.7/4.6.12 ? S voleur=yes",
-     "voleur: the Ronda voleur variant is not implemented yet"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.1 ? S",
      "rules: rules=lmodire is for 2 players, not 3 (override with players=)"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.2 ? S rules=pagat",

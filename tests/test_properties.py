@@ -154,6 +154,8 @@ def _swap_seats(line: str) -> str:
     pos.last = (pos.last + 1) % p if pos.last is not None else None
     if pos.taken is not None:
         pos.taken = (pos.taken[1], pos.taken[0])
+    if pos.tops is not None:
+        pos.tops = (pos.tops[1], pos.tops[0])
     if pos.show is not None and pos.show.seat is not None:
         pos.show.seat = (pos.show.seat + 1) % p
     return format_position(pos)
@@ -169,6 +171,90 @@ def test_swapping_the_seats_negates_the_value(seed, case):
     after = evaluate(parse_position(_swap_seats(line)))
     # the mover keeps its cards, so its value is unchanged: seen from a fixed
     # seat (S), the value is negated
+    assert after.value == before.value
+    s_before = before.value if parse_position(line).turn % 2 == 0 else -before.value
+    s_after = after.value if parse_position(_swap_seats(line)).turn % 2 == 0 else -after.value
+    assert s_after == -s_before
+
+
+# --- Ronda voleur (decisions V1-V7): the same invariants -------------------
+
+VOLEUR_CASES = st.sampled_from([(p, n) for p in ("french", "lmodire", "pagat")
+                                for n in (2, 4) if n in PRESETS[p].players])
+
+
+def voleur_line(seed: int, preset: str, players: int) -> str:
+    """A notation line for test_voleur's random voleur position."""
+    from test_voleur import random_voleur
+    rules, table, hands, stock, turn, prev, show, last, taken, tops = \
+        random_voleur(random.Random(seed), players, preset)
+    names = seat_names(players)
+    fmt = lambda rs: ".".join(str(RANKS[r]) for r in rs) or "-"  # noqa: E731
+    keys = [] if preset == "lmodire" else [f"rules={preset}"]
+    keys += ["voleur=yes", f"dealer={names[-1]}", f"taken={taken[0]},{taken[1]}",
+             f"last={names[last]}",
+             "tops=" + ",".join("-" if t < 0 else str(RANKS[t]) for t in tops)]
+    if prev is not None:
+        keys.append(f"prev={RANKS[prev]}")
+    if show is not None:
+        keys.append(f"show={RANKS[show[0]]}:{show[1]}")
+    return " ".join([fmt(table), "/".join(fmt(h) for h in hands), fmt(stock),
+                     names[turn], *keys])
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS, VOLEUR_CASES, st.randoms(use_true_random=False))
+def test_voleur_cards_are_conserved(seed, case, rnd):
+    """Along a random voleur playout the cards in play and in the two piles
+    always make 40; a capture puts the played rank on the mover's side's
+    pile (V1, V6), a steal empties the other pile, and the end-of-hand
+    sweep leaves the tops (V1)."""
+    from solver.engine.voleur import steals, unpack_piles
+    from test_voleur import engine_state, random_voleur
+    preset, players = case
+    position = random_voleur(random.Random(seed), players, preset)
+    game, state, _base = engine_state(*position)
+    stock = game.stock
+
+    def total(s):
+        return s[0].bit_count() + s[1].bit_count() + len(stock) - s[6] + sum(unpack_piles(s[7])[1])
+
+    assert total(state) == 40
+    while not game.is_terminal(state):
+        move = rnd.choice(game.moves(state))
+        stolen = steals(state, game.sides, move)
+        child, _gain, ev = game.play(state, move)
+        assert total(child) == 40
+        me, other = game.sides[state[2]], 1 - game.sides[state[2]]
+        tops, sizes = unpack_piles(child[7])
+        if ev & 13:                           # a capture or an answer
+            assert tops[me] == move
+            if stolen:
+                assert (tops[other], sizes[other]) == (-1, 0)
+        else:                                 # a card laid; the sweep keeps the tops
+            assert not stolen and tops == unpack_piles(state[7])[0]
+            assert child[7] == state[7] or ev & 64
+        state = child
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, VOLEUR_CASES, st.randoms(use_true_random=False))
+def test_voleur_suits_and_card_order_never_change_a_value(seed, case, rnd):
+    line = voleur_line(seed, *case)
+    assume(_parses(line))
+    plain = evaluate(parse_position(line))
+    spelled = evaluate(parse_position(_respell(line, rnd)))
+    assert sorted((m.rank, m.value) for m in plain.moves) == \
+        sorted((m.rank, m.value) for m in spelled.moves)
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, VOLEUR_CASES)
+def test_voleur_swapping_the_seats_negates_the_value(seed, case):
+    line = voleur_line(seed, *case)
+    assume(_parses(line))
+    before = evaluate(parse_position(line))
+    after = evaluate(parse_position(_swap_seats(line)))
     assert after.value == before.value
     s_before = before.value if parse_position(line).turn % 2 == 0 else -before.value
     s_after = after.value if parse_position(_swap_seats(line)).turn % 2 == 0 else -after.value

@@ -50,9 +50,23 @@ def unseen_pool(pos: Position) -> list[int]:
 
 def _check_search_players(pos: Position) -> None:
     if pos.players not in (2, 4):
+        if pos.rules.voleur:
+            from .voleur import THREE_PLAYERS
+            raise CompileError(THREE_PLAYERS)
         raise CompileError(
             "the search takes two sides: 2 players or 4 in partnerships "
             f"(this position has {pos.players} players)")
+
+
+def voleur_piles(pos: Position) -> tuple[list[int], list[int]]:
+    """Ronda voleur: each side's pile top (rank index, -1 for none) and
+    size, from ``tops=`` and ``taken=`` (no ``tops=``: no top, nothing to
+    steal)."""
+    sizes = list(pos.pile_sizes())
+    tops = [-1] * len(sizes)
+    if pos.tops is not None:
+        tops = [c.index if c is not None else -1 for c in pos.tops]
+    return tops, sizes
 
 
 def _compact(pos: Position, hands: list[list[int]], stock: list[int],
@@ -61,8 +75,13 @@ def _compact(pos: Position, hands: list[list[int]], stock: list[int],
     prev = pos.prev.index if pos.prev is not None else -1
     show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
     last = pos.last if pos.last is not None else -1
-    state = game.initial_state([c.index for c in pos.table], hands, pos.turn,
-                               prev, show, last)
+    if pos.rules.voleur:
+        tops, sizes = voleur_piles(pos)
+        state = game.initial_state([c.index for c in pos.table], hands, pos.turn,
+                                   prev, show, last, tops, sizes)
+    else:
+        state = game.initial_state([c.index for c in pos.table], hands, pos.turn,
+                                   prev, show, last)
     return game, state
 
 

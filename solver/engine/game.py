@@ -11,7 +11,8 @@ Everything on the hot path is a small int or a tuple of ints:
   player's lone card in this deal or -1, ``show`` ``rank*4 + size`` of a hit
   pile on show or 0, ``last`` the side (not the seat) of the last capture
   or -1, ``spos`` how many stock cards have been dealt. The state is its
-  own transposition key.
+  own transposition key. Ronda voleur appends an eighth field, each side's
+  pile top and size (:mod:`solver.engine.voleur`).
 
 :class:`Game` gives the search its small interface (``moves``, ``play``,
 ``tt_key``, ``is_terminal``) and knows nothing of how it searches. Values
@@ -429,6 +430,11 @@ class Game:
                     out.append((gain, gain, m, child))
             return out
 
+        if rules.voleur:
+            # Ronda voleur: its own play (piles in an eighth state field)
+            from .voleur import make_play
+            play = make_play(self)
+
         self.children = children
         return play
 
@@ -452,12 +458,13 @@ class Game:
         leader (who moves in ``child``). Outcomes are rank multisets, with
         probabilities counting the physical cards (suits never matter),
         most probable first; they sum to 1."""
-        table, _hands, _seat, _prev, _show, last, stock = state
+        table, last, stock, tail = state[0], state[5], state[6], state[7:]
         outs = self._outcomes.get(stock)
         if outs is None:
             outs = self._outcomes[stock] = self._deal_outcomes(stock)
         leader = self.leader
-        return [(p, g, (table, hands, leader, -1, 0, last, rest)) for p, g, hands, rest in outs]
+        return [(p, g, (table, hands, leader, -1, 0, last, rest) + tail)
+                for p, g, hands, rest in outs]
 
     def _deal_outcomes(self, stock: CardSet) -> list[tuple[float, int, int, CardSet]]:
         from math import comb
@@ -526,7 +533,7 @@ class Game:
         an answer for ``hit[2]``), the best declaration of every deal to
         come, and the last-capture bonus."""
         rules = self.rules
-        table, hands, _seat, _prev, _show, _last, stock = state
+        table, hands, stock = state[0], state[1], state[6]
         if self.shuffled:
             n_stock = stock.bit_count()
             pool = [count(stock, r) for r in range(NRANKS)]
@@ -557,18 +564,30 @@ class Game:
         points = (rank_points + (rules.missa + rules.capture_point) * ((plays + 1) // 2)
                   + decl + rules.last_capture_bonus)
         hi = table.bit_count() + plays + 2 * points
+        if rules.voleur:
+            # a stolen card moves 2 half-points; the final card margin is
+            # at most every card, so the change at most the piles twice more
+            from .voleur import unpack_piles
+            hi += 2 * sum(unpack_piles(state[7])[1])
         return -hi, hi
 
     def initial_state(self, table: Sequence[int], hands: Sequence[Sequence[int]],
                       turn: int, prev: int = -1, show: int = 0,
-                      last: int = -1) -> State:
+                      last: int = -1, tops: Sequence[int] = (-1, -1),
+                      sizes: Sequence[int] = (0, 0)) -> State:
         """The compact state of a position: rank indices for the table and
         each seat's hand, the seat to move, ``prev`` rank index or -1,
         ``show`` as ``rank*4 + size`` or 0, ``last`` the last capturer's
-        seat or -1. The stock is the Game's."""
+        seat or -1. The stock is the Game's. Ronda voleur: ``tops`` the rank
+        index of each side's pile top (-1 for none) and ``sizes`` each
+        side's pile, in an eighth field (:mod:`solver.engine.voleur`)."""
         packed = 0
         for seat, h in enumerate(hands):
             packed |= cardset(h) << (HAND_BITS * seat)
         side = self.sides[last] if last >= 0 else -1
         spos = cardset(self.stock) if self.shuffled else 0
+        if self.rules.voleur:
+            from .voleur import pack_piles
+            return (cardset(table), packed, turn, prev, show, side, spos,
+                    pack_piles(tops, sizes))
         return (cardset(table), packed, turn, prev, show, side, spos)

@@ -65,8 +65,12 @@ class DrawSpec:
 def draw_spec(pos: Position) -> DrawSpec:
     """The DrawSpec of a position (same checks and errors as
     :func:`solver.engine.compile.sampler`: two sides, the mover's hand
-    known, enough unseen cards). Raises CompileError."""
+    known, enough unseen cards). Raises CompileError, also for Ronda
+    voleur (the compiled core does not take it)."""
     _check_search_players(pos)
+    if pos.rules.voleur:
+        from .tables import VOLEUR_REFUSED
+        raise CompileError(VOLEUR_REFUSED)
     if any(c is None for c in pos.hands[pos.turn]):
         raise CompileError(
             f"the hand of the player to move ({pos.seat_name(pos.turn)}) must be known: "

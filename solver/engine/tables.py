@@ -23,11 +23,20 @@ from . import core
 from .game import HAND_BITS, MASK40, Game, State, event_points, max_declaration
 
 
+#: Ronda voleur is searched by the pure-Python engine only
+VOLEUR_REFUSED = ("the compiled core does not take Ronda voleur: "
+                  "solver.analysis runs it on the pure-Python searches")
+
+
 def params(game: Game) -> tuple[np.ndarray, np.ndarray]:
     """``(P, D)`` for ``game``: P indexed by ``core.P_*``, D with one row
     per stock position (known stock) holding the dealt hands, the
-    declarations' half-points for side 0 and the next stock position."""
+    declarations' half-points for side 0 and the next stock position.
+    Raises CompileError for Ronda voleur (the pure-Python searches take it)."""
     rules = game.rules
+    if rules.voleur:
+        from .compile import CompileError
+        raise CompileError(VOLEUR_REFUSED)
     P = np.zeros(core.P_SIZE, dtype=np.int64)
     P[core.P_PLAYERS] = game.players
     P[core.P_LEADER] = game.leader

@@ -53,7 +53,10 @@ def three_card_deals(pos: Position) -> bool:
 def fits(pos: Position) -> bool:
     """Two players, 3-card deals (:func:`three_card_deals`), the mover's
     hand known, the other's hidden, and at most one deal to come (six
-    cards in the stock, or none)."""
+    cards in the stock, or none); not Ronda voleur (its search runs on the
+    compiled core)."""
+    if pos.rules.voleur:
+        return False
     if pos.players != 2 or any(c is None for c in pos.hands[pos.turn]):
         return False
     if not three_card_deals(pos):

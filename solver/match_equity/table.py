@@ -262,7 +262,11 @@ def load(rules: str, players: int, target: int | None = None) -> MatchTable:
 def table_for(rules, players: int) -> MatchTable:
     """The table for a :class:`~solver.rules.Rules` (its name, target and
     player count). Raises ValueError when none is shipped or the table's
-    win check differs from the rules'."""
+    win check differs from the rules', and for Ronda voleur (no table is
+    built for it: its hands score differently, and the match search does
+    not follow stolen piles)."""
+    if getattr(rules, "voleur", False):
+        raise ValueError("no match-equity table for Ronda voleur (voleur=yes)")
     t = load(rules.name, players, rules.target)
     if t.win_check != rules.win_check:
         raise ValueError(f"the {rules.name} table was built for win_check={t.win_check}, "

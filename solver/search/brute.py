@@ -56,7 +56,7 @@ def expectimax(game, state, permute: bool = True, memo: dict | None = None):
         memo[state] = v
         return v
     if game.is_chance(state):
-        table, _hands, _seat, _prev, _show, last, stock = state
+        table, last, stock, tail = state[0], state[5], state[6], state[7:]
         from ..engine.game import ranks_of, cardset, HAND_BITS, declaration_points
         cards = ranks_of(stock)
         n = game.next_deal[len(cards)]
@@ -75,7 +75,7 @@ def expectimax(game, state, permute: bool = True, memo: dict | None = None):
             packed = 0
             for seat, h in enumerate(hands):
                 packed |= cardset(h) << (HAND_BITS * seat)
-            child = (table, packed, game.leader, -1, 0, last, cardset(rest))
+            child = (table, packed, game.leader, -1, 0, last, cardset(rest)) + tail
             total += dg + expectimax(game, child, True)
             count += 1
         return total / count

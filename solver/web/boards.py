@@ -116,22 +116,38 @@ def play(pos: Position, card_text: str) -> tuple[Position, str]:
     sides = len(side_names(pos.players))
     taken = list(pos.taken) if pos.taken is not None else [0] * sides
     captured: list[Card] = []
+    voleur = pos.rules.voleur
+    stolen = 0
+    if voleur:
+        from ..engine.voleur import steals, table_take
+        stolen = steals(state, game.sides, r)
     if ev & (EV_ANSWER5 | EV_ANSWER10):
         prev_seat = (seat - 1) % pos.players
         owner = prev_seat % 2 if pos.players == 4 else prev_seat
         size = pos.show.size if pos.show is not None else 0
-        taken[owner] -= size
-        taken[side] += size + 1
+        moved = stolen or size      # voleur: the hitter's whole pile
+        taken[owner] -= moved
+        taken[side] += moved + 1
         new.last = seat
+        captured = [card]
     elif ev & EV_CAPTURE:
-        ranks = {RANKS[x] for x in ranks_of(game.capture(state[0], r))}
+        took = (table_take(pos.rules, state[0], r, bool(stolen)) if voleur
+                else game.capture(state[0], r))
+        ranks = {RANKS[x] for x in ranks_of(took)}
         captured = [c for c in new.table if c.rank in ranks]
         new.table = [c for c in new.table if c.rank not in ranks]
-        taken[side] += len(captured) + 1
+        taken[side] += len(captured) + 1 + stolen
+        taken[1 - side] -= stolen
         new.last = seat
         captured.append(card)
     else:
         new.table.append(card)
+    if voleur and ev & (EV_CAPTURE | EV_ANSWER5 | EV_ANSWER10):
+        tops = list(pos.tops) if pos.tops is not None else [None] * sides
+        tops[side] = card           # the played card on top (V1, V6)
+        if stolen:
+            tops[1 - side] = None   # the robbed pile is empty
+        new.tops = tuple(tops)
     if (captured or ev & (EV_ANSWER5 | EV_ANSWER10)) and not unwritten_piles(pos):
         new.taken = tuple(taken)
         if new.gone is not None:

@@ -1,0 +1,289 @@
+"""Ronda voleur (seed 000 variant; decisions V1-V7, docs/rules.md): the
+engine against plain minimax and against the independent reference
+(``tests/reference.py``) on hundreds of random small positions, two and
+four players; the pure-Python expectimax against plain expectimax; and
+every decision where the sources are silent pinned on a hand-checked
+position."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.cards import RANKS
+from solver.engine.game import Game
+from solver.engine.voleur import pack_piles, unpack_piles
+from solver.rules import PRESETS
+from solver.search.alphabeta import solve
+from solver.search.brute import expectimax_root, minimax_root
+from solver.search.expectimax import Expectimax
+
+from reference import reference_value_voleur
+
+
+def voleur_rules(preset: str):
+    return PRESETS[preset].with_overrides({"voleur": "yes"})
+
+
+def random_voleur(rng: random.Random, players: int, preset: str):
+    """A consistent random voleur position, all 40 cards placed: table,
+    hands, at most one deal in the stock, the two piles with a top drawn
+    from their own cards (most often a rank some hand holds, so that steals
+    happen), sometimes a hittable ``prev`` or a ``show`` (the hitter's top
+    is then the shown rank)."""
+    rules = voleur_rules(preset)
+    deck = [r for r in range(10) for _ in range(4)]
+    rng.shuffle(deck)
+    if preset == "french" and players == 4:
+        stock_len = rng.choice([0, 8])
+    else:
+        stock_len = rng.choice([0, 0, 3 * players])
+    k = 1 if players == 4 and stock_len else rng.randint(1, 3 if players == 2 else 2)
+    turn = rng.randrange(players) if k > 1 or players == 2 else 0
+    hands = []
+    for s in range(players):
+        size = k - 1 if s < turn else k
+        hands.append(deck[:size])
+        deck = deck[size:]
+    stock, deck = deck[:stock_len], deck[stock_len:]
+    n_table = rng.randint(0, 5)
+    table = []
+    for card in list(deck):
+        if len(table) == n_table:
+            break
+        if rules.table_rule == "distinct" and card in table:
+            continue
+        table.append(card)
+        deck.remove(card)
+    cut = rng.randint(1, len(deck) - 1)
+    piles = [deck[:cut], deck[cut:]]
+    held = {c for h in hands for c in h}
+    tops = []
+    for pile in piles:
+        good = [c for c in pile if c in held]
+        if good and rng.random() < 0.7:
+            tops.append(rng.choice(good))
+        elif rng.random() < 0.8:
+            tops.append(rng.choice(pile))
+        else:
+            tops.append(-1)
+    last = rng.choice([0, 1])
+    prev = show = None
+    played = turn != 0
+    if played and rng.random() < 0.5:
+        singles = [r for r in set(table) if table.count(r) == 1]
+        if singles:
+            prev = rng.choice(singles)
+    elif played and rng.random() < 0.5 and len(rules.hit) > 1:
+        shower = (turn - 1) % players % 2
+        ranks = [r for r in set(piles[shower]) if piles[shower].count(r) >= 2
+                 and r not in table]
+        if ranks:
+            r = rng.choice(ranks)
+            show = (r, 2)
+            tops[shower] = r
+            last = shower
+    taken = (len(piles[0]), len(piles[1]))
+    return rules, table, hands, stock, turn, prev, show, last, taken, tuple(tops)
+
+
+def engine_state(rules, table, hands, stock, turn, prev, show, last, taken, tops,
+                 shuffled=False):
+    players = len(hands)
+    game = Game(rules, players, 0, stock, shuffled)
+    state = game.initial_state(table, hands, turn, -1 if prev is None else prev,
+                               0 if show is None else show[0] * 4 + show[1],
+                               -1 if last is None else last, tops, taken)
+    side = turn % 2
+    return game, state, taken[side] - taken[1 - side]
+
+
+CASES = [(preset, players) for preset in ("french", "lmodire", "pagat") for players in (2, 4)]
+
+
+@pytest.mark.parametrize("preset,players", CASES)
+def test_voleur_engine_equals_reference(preset, players):
+    """The engine's alpha-beta equals plain minimax over the engine and the
+    independent reference, 60 random positions a case (360 in all)."""
+    rng = random.Random(f"voleur-{preset}-{players}")
+    steals = 0
+    for _ in range(60):
+        pos = random_voleur(rng, players, preset)
+        rules, table, hands, stock, turn, prev, show, last, taken, tops = pos
+        game, state, base = engine_state(*pos)
+        values, pv, _stats = solve(game, state)
+        assert values == minimax_root(game, state), pos
+        _ref, ref_moves = reference_value_voleur(
+            rules, [RANKS[r] for r in table], [[RANKS[r] for r in h] for h in hands],
+            [RANKS[r] for r in stock], turn, 0,
+            prev=None if prev is None else RANKS[prev],
+            show=None if show is None else (RANKS[show[0]], show[1]),
+            last_side=last, taken=taken,
+            tops=tuple(None if t < 0 else RANKS[t] for t in tops))
+        got = {RANKS[m]: (v + base) / 2 for m, v in values.items()}
+        assert got == ref_moves, pos
+        steals += any(t in hands[turn] for t in tops if t >= 0)
+    assert steals >= 20        # the positions do exercise steals
+
+
+@pytest.mark.parametrize("preset", ["french", "lmodire"])
+def test_voleur_expectimax_equals_plain_expectimax(preset):
+    """Shuffled stock: the Star1 expectimax equals plain expectimax over
+    every dealing order (Fractions), the piles carried across the deal."""
+    rng = random.Random(f"voleur-ex-{preset}")
+    done = 0
+    while done < 25:
+        pos = random_voleur(rng, 2, preset)
+        rules, table, hands, stock, turn, prev, show, last, taken, tops = pos
+        if not stock or len(hands[turn]) > 2:
+            continue
+        game, state, _base = engine_state(*pos, shuffled=True)
+        got = Expectimax(game).root_values(state)
+        want = expectimax_root(game, state, permute=done < 2)
+        assert set(got) == set(want)
+        for m in got:
+            assert abs(got[m] - float(want[m])) < 1e-9, pos
+        done += 1
+
+
+# --- the decisions where the sources are silent (docs/rules.md) -------------
+
+def value_of(line: str, method: str = "auto") -> dict[str, float]:
+    from solver.analysis import evaluate
+    from solver.notation import parse_position
+    a = evaluate(parse_position(line), method=method)
+    return {m.move: m.value for m in a.moves}
+
+
+def test_v2_the_run_follows_a_stolen_top():
+    """V2: N's top 5 counts as a 5 on the table, so S's 5 takes N's pile
+    (26 cards) and the run 6 7 of the table. By hand: S's pile 10 + 26 +
+    3 = 39, capture 1 and missa 1 (the table 6 7 is emptied); N lays its
+    4, S sweeps it (40 cards: 20 points) and scores the last capture 1:
+    20 + 1 + 1 + 1 = 23 for S, 0 for N."""
+    assert value_of("6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=-,5") \
+        == {"5": 23.0}
+    # without voleur the 5 takes nothing: it lays, N's 4 lays, N sweeps
+    # (last=N): N 26 + 4 = 30 cards, 10 points and the bonus 1
+    assert value_of("6.7 5/4 - S rules=french taken=10,26 last=N") == {"5": -11.0}
+
+
+def test_v3_a_hit_steals_too():
+    """V3: N laid a 5 and N's top is a 5: S's 5 hits (takes 5 and the run
+    6) and steals N's pile. By hand: S 14 + 23 + 3 = 40 cards (20 points),
+    capture 1, hit 1, missa 1, last capture 1: 24."""
+    assert value_of("5.6 5/- - S rules=french voleur=yes dealer=S taken=14,23 last=N "
+                    "tops=-,5 prev=5") == {"5": 24.0}
+
+
+def test_v3_an_answer_takes_the_hitters_whole_pile():
+    """V3 with answers (lmodire): N hit S's 7 (show=7:2, N's top 7). S's
+    7 answers for 5 and takes N's whole pile (18 cards, the 2 shown among
+    them), not just the shown pair. By hand: S 20 + 18 + 1 = 39, the 3
+    left on the table swept to S: 40 cards, 20 points; 5 + 20 = 25. The
+    plain rules: S takes the 2 shown only, 23 + 1 swept = 24 cards (4
+    points) against N's 16: 5 + 4 = 9."""
+    assert value_of("3 7/- - S voleur=yes dealer=S taken=20,18 last=N tops=1,7 "
+                    "show=7:2") == {"7": 25.0}
+    assert value_of("3 7/- - S dealer=S taken=20,18 last=N show=7:2") == {"7": 9.0}
+
+
+def test_v4_a_stolen_pile_never_makes_a_missa():
+    """V4: the table is empty; S's 5 steals N's pile (top 5): a capture,
+    no missa. By hand: S 19 + 20 + 1 = 40 cards (20 points), capture 1,
+    last capture 1 (the sweep of an empty table still scores it): 22."""
+    assert value_of("- 5/- - S rules=french voleur=yes dealer=S taken=19,20 last=N "
+                    "tops=-,5") == {"5": 22.0}
+
+
+def test_v6_the_thiefs_top_is_the_played_card():
+    """V6: S's 5 steals N's pile (top 5); S's top becomes the 5 and N's
+    pile is empty. N's last card, a 5, then steals S's whole pile back. By
+    hand: S 17 + 20 + 1 = 38 (capture 1); N takes 38 + its 5 = 39, sweeps
+    the 11: 40 cards, 20 points, capture 1, last capture 1. 1 - 22 = -21."""
+    assert value_of("11 5/5 - S rules=french voleur=yes taken=17,20 last=N tops=3,5") \
+        == {"5": -21.0}
+
+
+def test_v6_the_robbed_side_keeps_no_top_and_the_old_top_is_covered():
+    """V6: after S's 5 steals N's pile, S's old top 3 is under the 5, so
+    N's 3 lays. By hand: S 38 cards, capture 1, then sweeps 11 and 3 (last
+    capturer): 40 cards, 20 points, last capture 1: 22."""
+    assert value_of("11 5/3 - S rules=french voleur=yes taken=17,20 last=N tops=3,5") \
+        == {"5": 22.0}
+
+
+def test_partners_share_one_pile():
+    """Four players: S+N share one pile, its top 5. S's 5 does not steal
+    from its own side (only opponent piles count) and lays; E's 4 lays
+    (SN's top is 5, not 4); N's 3 steals E+W's pile (top 3) and the run 4
+    5 of the table, into the shared pile: 15 + 20 + 3 = 38, capture 1;
+    W's 2 lays (SN's top is now 3); SN sweeps 12 2: 40 cards, 20 points,
+    last capture 1. S+N 22, E+W 0."""
+    assert value_of("12 5/4/3/2 - S rules=french voleur=yes taken=15,20 last=E tops=5,3") \
+        == {"5": 22.0}
+
+
+def test_v1_the_sweep_leaves_the_tops():
+    """V1: the end-of-hand sweep adds the table to the last capturer's
+    pile without changing its top."""
+    rules = voleur_rules("french")
+    game = Game(rules, 2, 0, [])
+    state = game.initial_state([9, 8], [[0], []], 0, last=1, tops=(2, 4), sizes=(10, 27))
+    child, _gain, _ev = game.play(state, 0)     # S lays an ace: the hand ends
+    assert unpack_piles(child[7]) == ([2, 4], [10, 30])
+    assert pack_piles([2, 4], [10, 30]) == child[7]
+
+
+def test_three_player_voleur_is_refused_here():
+    from solver.analysis import evaluate
+    from solver.engine.compile import CompileError
+    from solver.notation import parse_position
+    pos = parse_position("12 5/4/3 - S rules=french voleur=yes taken=16,10,10 last=E "
+                         "tops=5,3,-")
+    with pytest.raises(CompileError, match="three players"):
+        evaluate(pos)
+
+
+def test_the_compiled_core_refuses_voleur():
+    from solver.engine.compile import CompileError
+    from solver.engine.tables import params
+    game = Game(voleur_rules("french"), 2, 0, [])
+    with pytest.raises(CompileError, match="voleur"):
+        params(game)
+
+
+def test_voleur_hidden_hand_is_determinised():
+    """N's last card is hidden but can only be a 4 (the one card unseen):
+    determinised search gives the exact value of test_v2 (23)."""
+    from solver.analysis import evaluate
+    from solver.notation import parse_position
+    gone = ".".join(["1"] * 4 + ["2"] * 4 + ["3"] * 4 + ["4"] * 3 + ["5"] * 3 + ["6"] * 3
+                    + ["7"] * 3 + ["10"] * 4 + ["11"] * 4 + ["12"] * 4)
+    pos = parse_position(f"6.7 5/? - S rules=french voleur=yes taken=10,26 last=N "
+                         f"gone={gone} tops=-,5")
+    a = evaluate(pos, samples=40)
+    assert a.method == "determinised"
+    assert [(m.move, m.value) for m in a.moves] == [("5", 23.0)]
+
+
+TWELVE_UNSEEN = ("1e.1c.2c.10c.3e.12b.4e 7e.5b.4c/4o.1o.4b ~1b.2e.7c.7o.10e.10o.10b.2b.5o.2o.12o.3o "
+                 "S rules=french voleur=yes dealer=N taken=5,10 last=S "
+                 "gone=12e.11b.11c.5c.5e.7b.12c.11o.11e.3b.3c.6b.6c.6o.6e tops=5e,6e "
+                 "declared=N:ronda4")
+
+
+def test_voleur_budgets_and_methods():
+    """Expectimax by name that cannot finish is a BudgetError; auto samples
+    past 8 unseen cards and says why; the equilibrium is refused."""
+    from solver.analysis import BudgetError, evaluate
+    from solver.engine.compile import CompileError
+    from solver.notation import parse_position
+    pos = parse_position(TWELVE_UNSEEN)
+    with pytest.raises(BudgetError, match="expectimax did not finish"):
+        evaluate(pos, method="expectimax", time_budget=0.2)
+    a = evaluate(pos, time_budget=0.5, samples=40)
+    assert a.method == "determinised" and "12 unseen cards: more than the 8" in a.note
+    with pytest.raises(CompileError, match="equilibrium does not take Ronda voleur"):
+        evaluate(pos, method="equilibrium")

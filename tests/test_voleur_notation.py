@@ -1,0 +1,104 @@
+"""The ``tops=`` key of Ronda voleur (V7, docs/notation.md): round trips in
+canonical order and one test per error message."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.cards import Card
+from solver.notation import NotationError, format_position, parse_file, parse_position
+
+GONE_36 = ("1.1.1.1.2.2.2.2.3.3.3.3.4.4.4.5.5.5.6.6.6.7.7.7.10.10.10.10.11.11.11.11."
+           "12.12.12.12")
+
+
+def gone_but(*seen: str) -> str:
+    """The 40 cards less ``seen`` (rank texts), as a gone= list."""
+    deck = [str(r) for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12) for _ in range(4)]
+    for c in seen:
+        deck.remove(c)
+    return ".".join(deck)
+
+CANONICAL = [
+    "6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=-,5",
+    f"6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N gone={GONE_36} tops=12,5",
+    "6.7 5o/4 - S rules=french voleur=yes taken=10,26 last=N tops=5c,5e",
+    "3 7/- - S voleur=yes dealer=S taken=20,18 last=N tops=1,7 show=7:2",
+    "12 5/4/3/2 - S rules=french voleur=yes taken=15,20 last=E tops=5,3",
+    "12 5/4/3 - S rules=french voleur=yes taken=16,10,10 last=E tops=5,3,-",
+]
+
+
+@pytest.mark.parametrize("line", CANONICAL)
+def test_tops_round_trip(line: str) -> None:
+    pos = parse_position(line)
+    assert format_position(pos) == line
+    assert parse_position(format_position(pos)) == pos
+
+
+def test_tops_values_and_canonical_order() -> None:
+    pos = parse_position("6.7 5/4 - S tops=12o,- taken=10,26 rules=french voleur=yes last=N")
+    assert pos.tops == (Card(12, "o"), None)
+    assert format_position(pos) == \
+        "6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=12o,-"
+    assert parse_position("6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N").tops is None
+
+
+ERRORS = [
+    ("6.7 5/4 - S rules=french taken=10,26 last=N tops=-,5",
+     "tops: tops= needs voleur=yes (pile tops only count in Ronda voleur)"),
+    ("6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=5",
+     "tops: expected 2 entries, one a side (S,N), got 1"),
+    ("12 5/4/3/2 - S rules=french voleur=yes taken=15,20 last=E tops=5,3,1",
+     "tops: expected 2 entries, one a side (SN,EW), got 3"),
+    ("6.7 5/4 - S rules=french voleur=yes taken=0,36 last=N tops=5,-",
+     "tops: S's pile has no card (taken=0,36), so no top 5"),
+    ("6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=8,-",
+     "tops: rank 8 does not exist in a Spanish 40-card deck"),
+    ("12.12.12 5/12 - S rules=french voleur=yes taken=10,25 last=N "
+     f"gone={gone_but('12', '12', '12', '5', '12')} tops=-,12",
+     "tops: the top 12 of N's pile is not among gone= (a top is a captured card)"),
+    ("5.5 5/12 - S rules=french voleur=yes taken=10,26 last=N "
+     f"gone={gone_but('5', '5', '5', '12')} tops=5,5",
+     "tops: the top 5 of N's pile is not among gone= (a top is a captured card)"),
+    ("5.5.5 5/4 - S rules=french voleur=yes taken=10,25 last=N tops=-,5",
+     "tops: rank 5 appears more than 4 times (a deck has 4)"),
+    ("6.7 5o/4 - S rules=french voleur=yes taken=10,26 last=N tops=5o,-",
+     "tops: card 5o appears twice"),
+    ("3 7/- - S voleur=yes dealer=S taken=20,18 last=N show=7:2",
+     "tops: show=7:2 in Ronda voleur needs tops= (the hitter's pile has the hit card on top)"),
+    ("3 7/- - S voleur=yes dealer=S taken=20,18 last=N tops=7,1 show=7:2",
+     "tops: show=7:2: the hitter's pile (N) has the hit card on top, not 1"),
+]
+
+
+@pytest.mark.parametrize("line, message", ERRORS)
+def test_tops_error_message(line: str, message: str) -> None:
+    got = parse_file("# voleur\n" + line + "\n")
+    assert len(got) == 1
+    number, result = got[0]
+    assert number == 2
+    assert isinstance(result, NotationError), format_position(result)
+    assert str(result) == f"line 2, {message}"
+    assert result.field == "tops"
+
+
+def test_hist_is_refused_in_voleur() -> None:
+    message = ("hist: hist= cannot be replayed in Ronda voleur (the pile tops at the "
+               "deal's start are not written)")
+    with pytest.raises(NotationError) as err:
+        parse_position("5.7 7/1.2 - N voleur=yes taken=20,15 last=N tops=-,3 "
+                       "hist=5:S7")
+    assert str(err.value) == message
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
+    assert f"- `{message}`" in doc
+
+
+def test_tops_errors_are_documented() -> None:
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
+    for _line, message in ERRORS:
+        if "8 does not exist" in message or "(SN,EW)" in message or "top 5 of" in message:
+            continue
+        assert f"- `{message}`" in doc, message
