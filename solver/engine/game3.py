@@ -80,6 +80,7 @@ class Game3:
             decl = tuple(declaration_points(rules, hands, SIDES))
             self.deals[pos - size * PLAYERS] = (packed, decl, pos)
         self._outcomes: dict[int, list] = {}
+        self._bounds()
         self.play = self._compile_play()
 
     def _compile_play(self):  # noqa: C901 - one function on purpose (speed)
@@ -287,17 +288,23 @@ class Game3:
         """An upper bound on the sum of the three entries of the value of
         ``state`` (every entry is >= 0), for max^n shallow pruning.
 
-        Each play scores at most ``capture_point + missa + max(hit)`` (one
-        capture, one hit or answer, one missa); each deal to come at most
-        ``3 * max(ronda, tringa, declare_contested)`` (one best hand, plus
-        with ``decl_cumulative`` the two beaten ones; split ties give each
-        at most the value); the last capturer ``last_capture_bonus`` once;
-        and the card count: piles hold at most 40 cards, so at most one
-        seat ends over 20, by at most ``max(pile) + cards left - 20``
-        (voleur: a pile can take the others', so ``sum(piles) + cards
-        left - 20``)."""
-        rules = self.rules
-        table, hands, _s, _p, _sh, _l, stock, piles, _t = state
+        - Plays: of the ``P`` plays left, ``L`` lay a card and ``P - L``
+          capture (``capture_point`` each). Without answers a hit takes a
+          lone card just laid, so hits <= ``min(L + [a card was just
+          laid], P - L)``; a missa empties the table, which only lays
+          refill, so missas <= ``min(L + [the table holds cards], P -
+          L)``; the bound is the largest total over ``L``. With answers:
+          ``capture_point + missa + max(hit)`` a play.
+        - Declarations, each deal to come: the best hand's value
+          (``max(ronda, tringa, declare_contested)``), tied split hands
+          ``3 * ceil(value / 2)``, with ``decl_cumulative`` the best's own
+          value plus the two beaten ones (``3 * max(ronda, tringa)``).
+        - ``last_capture_bonus`` once.
+        - The card count: piles hold at most 40 cards, so at most one seat
+          ends over 20, by at most ``max(pile) + cards left - 20`` (voleur:
+          a pile can take the others', ``sum(piles) + cards left - 20``).
+        """
+        table, hands, _s, prev, _sh, _l, stock, piles, _t = state
         n_stock = stock.bit_count() if self.shuffled else len(self.stock) - stock
         plays = hands.bit_count() + n_stock
         left = table.bit_count() + plays
@@ -306,11 +313,38 @@ class Game3:
         while k:
             k -= self.next_deal[k] * PLAYERS
             deals_left += 1
-        per_play = rules.capture_point + rules.missa + max(rules.hit)
-        decl = 3 * max(rules.ronda, rules.tringa, rules.declare_contested)
         top = sum(piles) if self.voleur else max(piles)
-        return (plays * per_play + deals_left * decl + rules.last_capture_bonus
-                + max(0, top + left - 20))
+        return (self._play_bound[plays][prev >= 0][table != 0] + deals_left * self._decl_bound
+                + self.rules.last_capture_bonus + max(0, top + left - 20))
+
+    def _bounds(self) -> None:
+        rules = self.rules
+        cp, missa, hit = rules.capture_point, rules.missa, rules.hit
+        table = []
+        for plays in range(41):
+            row = []
+            for laid in (0, 1):
+                cols = []
+                for on_table in (0, 1):
+                    if len(hit) > 1:
+                        cols.append(plays * (cp + missa + max(hit)))
+                        continue
+                    best = 0
+                    for lays in range(plays + 1):
+                        caps = plays - lays
+                        best = max(best, cp * caps + hit[0] * min(lays + laid, caps)
+                                   + missa * min(lays + on_table, caps))
+                    cols.append(best)
+                row.append(cols)
+            table.append(row)
+        self._play_bound = table
+        value = max(rules.ronda, rules.tringa)
+        decl = max(value, rules.declare_contested)
+        if rules.declare_tie == "split":
+            decl = max(decl, 3 * ((value + 1) // 2))
+        if getattr(rules, "decl_cumulative", False):
+            decl = max(decl, 3 * value)
+        self._decl_bound = decl
 
     def initial_state(self, table: Sequence[int], hands: Sequence[Sequence[int]],
                       turn: int, prev: int = -1, show: int = 0, last: int = -1,
