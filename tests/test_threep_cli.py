@@ -1,0 +1,114 @@
+"""Three players through evaluate and ronda-solve: positions/threep.txt,
+the JSON ``values``, ``--search``, and the position-level invariants
+(suits and card order never change a vector)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+from hypothesis import given, settings, strategies as hst
+
+from solver.analysis import evaluate
+from solver.cards import RANKS
+from solver.cli import main
+from solver.notation import parse_file, parse_position
+
+import reference3 as R
+
+ROOT = Path(__file__).resolve().parent.parent
+THREEP = ROOT / "positions" / "threep.txt"
+
+
+def run(args):
+    return CliRunner().invoke(main, args, catch_exceptions=False)
+
+
+def ref_state(pos) -> R.S:
+    """The reference state of a Position with every hand known."""
+    def ranks(cards):
+        return [c.rank for c in cards]
+    return R.S(ranks(pos.table), [ranks(h) for h in pos.hands], ranks(pos.stock), pos.turn,
+               pos.leader(), pos.prev.rank if pos.prev else None, None, pos.last,
+               list(pos.pile_sizes()), [None] * 3, pos.stock_kind == "shuffled")
+
+
+def test_threep_positions_agree_with_the_reference():
+    """Every line of positions/threep.txt is answered with a vector; the
+    lines the plain max^n takes quickly (known stock, one deal to come at
+    most) get the reference's vector for every play (the shuffled stock is
+    cross-checked on smaller random positions in test_threep.py)."""
+    lines = list(parse_file(THREEP.read_text()))
+    assert len(lines) == 5
+    checked = 0
+    for _lineno, pos in lines:
+        a = evaluate(pos, samples=40, time_budget=20)
+        assert a.values is not None and len(a.values) == 3
+        assert a.value == a.values[pos.turn] == a.moves[0].values[pos.turn]
+        if a.method != "exact" or len(pos.stock) > 9:
+            continue
+        ref, _ = R.move_values(pos.rules, ref_state(pos))
+        for mv in a.moves:
+            assert mv.values == ref[RANKS[mv.rank]]
+        checked += 1
+    assert checked == 2
+
+
+def test_json_values_and_search_option():
+    """--json: ``values`` (a list per seat) per move and for the position,
+    ``value`` the mover's entry; --search paranoid runs paranoid
+    alpha-beta; a two-player line notes that --search is ignored."""
+    line = "2.3 5.7/4.6/2.12 - S rules=french taken=10,11,11 last=E\n"
+    r = CliRunner().invoke(main, ["--json", "-"], input=line)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)["positions"][0]
+    assert doc["method"] == "exact" and len(doc["values"]) == 3
+    assert doc["value"] == doc["values"][0]
+    assert all(len(m["values"]) == 3 and m["value"] == m["values"][0] for m in doc["moves"])
+    r = CliRunner().invoke(main, ["--json", "--search", "paranoid", "-"], input=line)
+    assert "paranoid" in json.loads(r.stdout)["positions"][0]["note"]
+    two = "5 5/7 - S taken=18,19 last=N gone=1.1.1.1.2.2.2.2.3.3.3.3.4.4.4.4.5.5.6.6.6.6.7.7.7.10.10.10.10.11.11.11.11.12.12.12.12\n"
+    r = CliRunner().invoke(main, ["--json", "--search", "paranoid", "-"], input=two)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)["positions"][0]
+    assert "--search paranoid ignored" in doc["note"] and "values" not in doc
+
+
+def test_paranoid_is_no_better_for_the_mover_than_maxn_is_worse():
+    """Paranoid assumes the worst of the other two: each play's paranoid
+    value for the mover is at most its max^n value."""
+    pos = parse_position("1.5.11 3.5.11/4.6.12/2.10.12 1.1.3.4.5.6.7.10.11 S rules=french "
+                         "taken=8,5,6 last=E")
+    maxn = evaluate(pos)
+    par = evaluate(pos, search="paranoid")
+    mx = {m.move: m.value for m in maxn.moves}
+    assert all(m.value <= mx[m.move] for m in par.moves)
+
+
+SUITS = "oceb"
+
+
+@settings(max_examples=15, deadline=None)
+@given(hst.integers(0, 10 ** 6))
+def test_suits_and_card_order_never_change_the_vector(seed):
+    """The same last-deal position written with suits and in another card
+    order has the same vector for every play."""
+    rng = random.Random(seed)
+    deck = [(r, s) for r in RANKS for s in SUITS]
+    rng.shuffle(deck)
+    table, hands = deck[:3], [deck[3:5], deck[5:7], deck[7:9]]
+    piles = [10, 10, 11]
+
+    def line(suited, shuffle):
+        def cards(cs):
+            cs = list(cs)
+            if shuffle:
+                rng.shuffle(cs)
+            return ".".join(f"{r}{s}" if suited else str(r) for r, s in cs) or "-"
+        return (f"{cards(table)} {'/'.join(cards(h) for h in hands)} - S rules=french "
+                f"taken={','.join(map(str, piles))} last=N")
+    plain = evaluate(parse_position(line(False, False)))
+    other = evaluate(parse_position(line(True, True)))
+    assert {m.rank: m.values for m in plain.moves} == {m.rank: m.values for m in other.moves}
