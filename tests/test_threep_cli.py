@@ -112,3 +112,45 @@ def test_suits_and_card_order_never_change_the_vector(seed):
     plain = evaluate(parse_position(line(False, False)))
     other = evaluate(parse_position(line(True, True)))
     assert {m.rank: m.values for m in plain.moves} == {m.rank: m.values for m in other.moves}
+
+
+GAME3 = ROOT / "positions" / "games" / "french-3p.txt"
+
+
+def test_annotate_a_three_player_game():
+    """positions/games/french-3p.txt (one french hand, S E N) annotated in
+    the full view: every evaluated play of the last two deals gets, for
+    its mover, the value the plain max^n gives the play made and the best
+    value; the summary's points are the record's result."""
+    from solver.annotate import annotate
+    from solver.record import Replay, parse_games
+    game = parse_games(GAME3.read_text())[0]
+    an = annotate(game, view="full", luck_samples=0)
+    assert [row["points"] for row in an.summary()] == [12, 7, 10]
+    notes = {n.index: n for n in an.notes if not n.forced}
+    checked = 0
+    for step in Replay(game):
+        note = notes.get(step.index)
+        if note is None or step.deal < 3:
+            continue
+        pos = step.state.full_position()
+        ref, best = R.move_values(pos.rules, ref_state(pos))
+        assert note.value == ref[step.play.card.rank][step.seat]
+        assert note.best_value == max(v[step.seat] for v in ref.values())
+        checked += 1
+    assert checked >= 5
+
+
+def test_arena_three_players():
+    """The arena plays A against two copies of B, A at each seat of one
+    deck in turn: three hands a triple, A's margin its points less the B
+    seats' mean; two-player rules refuse three players."""
+    import pytest
+    from solver.arena import run_arena
+    from solver.rules import PRESETS
+    r = run_arena("greedy", "random", pairs=2, rules=PRESETS["french"], players=3, seed=1)
+    assert r.hands == 6 and len(r.pair_margins()) == 2
+    assert all(abs(m - (a - b)) < 1e-9 for m, a, b in zip(r.margins, r.a_points, r.b_points))
+    assert r.pair_margins()[0] == pytest.approx(sum(r.margins[:3]) / 3)
+    with pytest.raises(ValueError):
+        run_arena("greedy", "random", pairs=1, players=3)
