@@ -1,7 +1,7 @@
 """Benchmark of the three-player searches (pure Python, french rules).
 
 Part 1, exact max^n on a known stock: random positions at the start of a
-deal (three cards a hand) with 0, 1 and 2 deals to come; for each depth
+deal (three cards a hand) with 0 to 3 deals to come (3: a whole hand); for each depth
 the median and max time, nodes, nodes per second, shallow-pruning cuts,
 and the same positions without pruning and without the table (node counts
 only, where it finishes under the cap).
@@ -84,10 +84,10 @@ def main() -> None:
     args = ap.parse_args()
 
     print("Part 1: exact max^n, known stock, start of a deal (3 cards a hand)")
-    for deals in (0, 1, 2):
-        for label, kw in (("max^n", {}), ("no pruning, no table", {"prune": False,
-                                                                   "table": False})):
-            if deals == 2 and kw:
+    for deals in (0, 1, 2, 3):
+        for label, kw in (("max^n", {}), ("no pruning", {"prune": False}),
+                          ("no pruning, no table", {"prune": False, "table": False})):
+            if deals >= 2 and "table" in kw or deals == 3 and kw:
                 continue
             runs = []
             for seed in range(args.seeds):
@@ -101,7 +101,7 @@ def main() -> None:
             part(f"  {deals} deal(s) to come, {label}", runs)
 
     print("Part 2: paranoid alpha-beta, known stock, start of a deal")
-    for deals in (0, 1, 2):
+    for deals in (0, 1, 2, 3):
         runs = []
         for seed in range(args.seeds):
             game, state = position(seed, deals)

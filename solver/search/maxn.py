@@ -134,7 +134,9 @@ class MaxN:
             self._store(state, vec)
             return vec, True
         seat = game.mover(state)
-        bound = game.sum_bound(state) if (self.prune and pj >= 0 and pj != seat) else None
+        # a cut needs bound - x < need with x <= bound: only when need > 0
+        bound = (game.sum_bound(state) if (self.prune and pj >= 0 and pj != seat and need > 0)
+                 else None)
         best = None
         best_key = None
         for m in game.moves(state):

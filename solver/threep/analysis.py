@@ -70,15 +70,18 @@ def estimate_nodes(pos: Position) -> float:
 
 
 def solve(game: Game3, state: State3, search: str = "maxn",
-          deadline: float | None = None) -> tuple[dict, int, list[int]]:
+          deadline: float | None = None, pv: bool = True) -> tuple[dict, int, list[int]]:
     """Every root play's vector: ``({move: vector}, nodes, pv)`` with
     ``search`` ``"maxn"`` or ``"paranoid"`` (for the mover). ``pv``: the
     chosen plays up to the end of the hand or the next deal from a
-    shuffled stock. Raises :class:`~solver.search.maxn.Aborted` past
-    ``deadline`` (``time.monotonic()``)."""
+    shuffled stock (empty when not asked for). Raises
+    :class:`~solver.search.maxn.Aborted` past ``deadline``
+    (``time.monotonic()``)."""
     if search == "maxn":
         s = MaxN(game, deadline=deadline)
         values = s.root_values(state)
+        if not pv:
+            return values, s.nodes, []
         pv, st = [], state
         while not game.is_terminal(st) and not game.is_chance(st):
             m = choose(s.root_values(st) if pv else values, game.mover(st))
@@ -88,6 +91,8 @@ def solve(game: Game3, state: State3, search: str = "maxn",
     if search == "paranoid":
         p = Paranoid(game, game.mover(state), deadline=deadline)
         values = p.root_values(state)
+        if not pv:
+            return values, p.nodes, []
         pv, st = [choose(values, game.mover(state))], None
         st = game.play(state, pv[0])[0]
         while not game.is_terminal(st) and not game.is_chance(st):
@@ -240,7 +245,8 @@ def _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z):
             break
         game, state = draw(random.Random(f"{seed}:{i}"))
         try:
-            values, n, _pv = solve(game, state, search, deadline if per_sample else None)
+            values, n, _pv = solve(game, state, search, deadline if per_sample else None,
+                                   pv=False)
         except Aborted:
             stopped = "time"
             break
