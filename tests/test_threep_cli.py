@@ -154,3 +154,22 @@ def test_arena_three_players():
     assert r.pair_margins()[0] == pytest.approx(sum(r.margins[:3]) / 3)
     with pytest.raises(ValueError):
         run_arena("greedy", "random", pairs=1, players=3)
+
+
+def test_voleur_tops_are_read_from_the_position():
+    """Position.tops (voleur, V7; the notation key is parsed elsewhere)
+    reaches the three-player search: with E's top a 5 and N's a 3 the
+    vectors are the reference's, and differ from the same line without
+    tops (nothing to steal)."""
+    import dataclasses
+    from solver.cards import Card
+    from test_threep import VOLEUR
+    pos = parse_position("6.7 5.4/3.1/12.2 - S rules=french taken=10,14,8 last=S")
+    pos = dataclasses.replace(pos, rules=VOLEUR, tops=(None, Card(5), Card(3)))
+    a = evaluate(pos, method="exact")
+    s = ref_state(pos)
+    s.tops = [None, 5, 3]
+    ref, _ = R.move_values(VOLEUR, s)
+    assert {RANKS[m.rank]: m.values for m in a.moves} == ref
+    plain = evaluate(dataclasses.replace(pos, tops=None), method="exact")
+    assert {m.rank: m.values for m in plain.moves} != {m.rank: m.values for m in a.moves}

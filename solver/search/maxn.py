@@ -51,7 +51,13 @@ def _key(v, seat: int, move: int):
 
 def choose(vectors: dict, seat: int):
     """The move ``seat`` picks among ``{move: vector}`` by the choice rule
-    (higher own value, then lower sum of the others, then lowest move)."""
+    (higher own value, then lower sum of the others, then lowest move).
+
+    >>> choose({0: (2, 3, 1), 4: (2, 1, 1), 7: (1, 0, 0)}, 0)
+    4
+    >>> choose({3: (2, 1, 1), 1: (2, 1, 1)}, 0)
+    1
+    """
     return max(vectors, key=lambda m: _key(vectors[m], seat, m))
 
 

@@ -42,7 +42,15 @@ def build_known(pos: Position, hands: list[list[int]], stock: list[int],
 
 def compile_known3(pos: Position) -> tuple[Game3, State3]:
     """The game and state of a perfect-information three-player position.
-    Raises CompileError when a card's place is unknown."""
+    Raises CompileError when a card's place is unknown.
+
+    >>> from solver.notation import parse_position
+    >>> from solver.search.maxn import MaxN
+    >>> game, state = compile_known3(parse_position(
+    ...     "5 5/1/2 - S rules=french taken=21,5,10 last=S"))
+    >>> MaxN(game).value(state)   # S: capture 1, missa 1, bonus 1, 25 cards: 5
+    (8, 0, 0)
+    """
     if not is_perfect_information(pos):
         raise CompileError("the position has unknown cards; sample them first")
     hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
