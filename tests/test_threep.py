@@ -24,6 +24,16 @@ NO_LAST_MISSA = dataclasses.replace(FRENCH, missa_last_round=False)
 NO_MISSA_LAST_CARD = dataclasses.replace(FRENCH, missa_on_last_card=False)
 VARIANTS = {"french": FRENCH, "voleur": VOLEUR, "answers": ANSWERS,
             "missa_last_round=no": NO_LAST_MISSA, "missa_on_last_card=no": NO_MISSA_LAST_CARD}
+CUMULATIVE = dataclasses.replace(FRENCH, decl_cumulative=True)
+
+
+def cumulative_declarations_implemented() -> bool:
+    """The house rule decl_cumulative (issue 11) lives in
+    solver.engine.game.declaration_points, written in parallel: the
+    highest of three Rondas then scores 1 + 1 + 1 (french alone: 2)."""
+    from solver.engine.game import declaration_points
+    return declaration_points(CUMULATIVE, [[0, 0, 5], [3, 3, 6], [1, 1, 4]], [0, 1, 2]) \
+        == [0, 3, 0]
 
 
 def rand_state(rng: random.Random, rules, stock_n: int | None = None,
@@ -99,6 +109,21 @@ def test_maxn_equals_reference_known_stock(name):
                 ref_choice = card
         assert RANKS[choose(got, s.turn)] == ref_choice
         done += 1
+
+
+def test_cumulative_declarations_equal_reference():
+    """decl_cumulative (house rule, issue 11) flows through
+    declaration_points into the three-player search: the vectors equal
+    the reference's on random positions with deals to come."""
+    if not cumulative_declarations_implemented():
+        pytest.skip("decl_cumulative is not in declaration_points on this branch")
+    rng = random.Random("cumulative")
+    for _ in range(40):
+        # four ranks only: the deal to come often gives all three a Ronda
+        s = rand_state(rng, CUMULATIVE, stock_n=9, ranks=rng.sample(RANKS, 4))
+        ref, _ = R.move_values(CUMULATIVE, s)
+        g, st = engine(CUMULATIVE, s)
+        assert by_rank(MaxN(g).root_values(st)) == ref
 
 
 @pytest.mark.parametrize("name", ["french", "voleur"])

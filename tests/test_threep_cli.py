@@ -173,3 +173,14 @@ def test_voleur_tops_are_read_from_the_position():
     assert {RANKS[m.rank]: m.values for m in a.moves} == ref
     plain = evaluate(dataclasses.replace(pos, tops=None), method="exact")
     assert {m.rank: m.values for m in plain.moves} != {m.rank: m.values for m in a.moves}
+
+
+def test_tie_rule_prefers_hurting_the_opponents():
+    """Decision 9, worked by hand: S holds 7 12, E 5 7, N 4 (N led this
+    round), the table empty. S's 7 is hit by E's 7 (capture, hit, missa:
+    3), E then takes the sweep and the bonus: E 4. S's 12: E lays 5, N
+    lays 4, S's last 7 is hit by E (2), E sweeps and takes the bonus: E 3.
+    S scores 0 both ways: the tie goes to the lower sum of the others, 12."""
+    a = evaluate(parse_position("- 7.12/5.7/4 - S rules=french taken=9,12,14 last=N"))
+    assert {m.move: m.values for m in a.moves} == {"12": [0, 3, 0], "7": [0, 4, 0]}
+    assert a.best == ["12"] and a.moves[0].move == "12"

@@ -149,7 +149,12 @@ def _moves(pos: Position, game: Game3, state: State3, values: dict,
 def _analysis(pos, method, moves, pv, nodes, t0, note, **kw):
     from ..analysis import Analysis
     top = moves[0]
-    best = [mv.move for mv in moves if mv.value >= top.value - 1e-9]
+    if method == "determinised":
+        best = [top.move]
+    else:       # equal under the tie rule's (1) and (2): the lowest rank listed first
+        others = sum(top.values) - top.value
+        best = [mv.move for mv in moves if abs(mv.value - top.value) <= 1e-9
+                and abs(sum(mv.values) - mv.value - others) <= 1e-9]
     return Analysis(pos, method, top.value, moves, best,
                     None if pv is None else [str(RANKS[m]) for m in pv], nodes,
                     time.perf_counter() - t0, note=note, values=list(top.values), **kw)
