@@ -276,6 +276,8 @@ def _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z):
     note = (f"{why}; {n} determinisations (seed {seed}) each solved by "
             f"{'max^n' if search == 'maxn' else 'paranoid alpha-beta'}, vectors averaged; "
             f"stopped: {stop}")
+    if pos.hist is not None:
+        note += "; hist= not weighed (inference is fitted for two players)"
     note += ("; an estimate for the mover's information, not an exact value (strategy fusion)"
              if any(c is None for h in pos.hands for c in h) else
              "; each determinisation sees the stock order (clairvoyance)")
