@@ -208,7 +208,9 @@ def play_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
     """Play ``games`` matches to ``rules.target`` between ``specs`` (one
     per seat, in seat order). With ``swap``, game ``2k+1`` replays the
     decks of game ``2k`` (the same seed) with every player moved one seat
-    on, so each team gets the other's cards. Returns ``(logs, rows)``:
+    on, so each team gets the other's cards (three players: games ``3k+1``
+    and ``3k+2`` replay game ``3k``'s decks with every player one, then
+    two seats on). Returns ``(logs, rows)``:
     the MatchLogs (``log.names`` per seat) and :func:`game_rows`. Raises
     ValueError for a bad spec or player count."""
     logs = []
@@ -236,11 +238,18 @@ def iter_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
     return _games(play_match, rules, specs, games, seed, swap)
 
 
+def _cycle(p: int) -> int:
+    """Games a deck is replayed in with ``swap``: 2, or 3 with three
+    players (each spec at each seat)."""
+    return 3 if p == 3 else 2
+
+
 def _games(play_match, rules: Rules, specs: list[str], games: int, seed, swap: bool):
     p = len(specs)
+    k = _cycle(p)
     for i in range(games):
-        rot = 1 if swap and i % 2 else 0
-        game_seed = f"{seed}/{i // 2}" if swap else f"{seed}/{i}"
+        rot = i % k if swap else 0
+        game_seed = f"{seed}/{i // k}" if swap else f"{seed}/{i}"
         agents = [make_player(specs[(s + rot) % p]) for s in range(p)]
         yield play_match(rules, agents, seed=game_seed)
 
@@ -257,7 +266,7 @@ def game_rows(specs: list[str], logs: list, swap: bool = True) -> list[dict]:
     won = [0] * teams
     hands = [0] * teams
     for i, log in enumerate(logs):
-        rot = 1 if swap and i % 2 else 0
+        rot = i % _cycle(p) if swap else 0
         # spec j sits at seat (j - rot) % p; its side there
         for team in range(teams):
             j = team_of.index(team)

@@ -8,6 +8,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as hst
 
@@ -145,7 +146,6 @@ def test_arena_three_players():
     """The arena plays A against two copies of B, A at each seat of one
     deck in turn: three hands a triple, A's margin its points less the B
     seats' mean; two-player rules refuse three players."""
-    import pytest
     from solver.arena import run_arena
     from solver.rules import PRESETS
     r = run_arena("greedy", "random", pairs=2, rules=PRESETS["french"], players=3, seed=1)
@@ -184,3 +184,20 @@ def test_tie_rule_prefers_hurting_the_opponents():
     a = evaluate(parse_position("- 7.12/5.7/4 - S rules=french taken=9,12,14 last=N"))
     assert {m.move: m.values for m in a.moves} == {"12": [0, 3, 0], "7": [0, 4, 0]}
     assert a.best == ["12"] and a.moves[0].move == "12"
+
+
+def test_play_rotates_three_players_through_every_seat():
+    """Three specs: games 3k, 3k+1, 3k+2 deal the same decks with every
+    player moved one seat on each time; the rows follow each spec."""
+    import dataclasses
+    from solver.arena import play_games
+    from solver.rules import PRESETS
+    rules = dataclasses.replace(PRESETS["french"], target=5)
+    specs = ["greedy", "random", "mc:2"]
+    logs, rows = play_games(specs, games=3, rules=rules, seed=4)
+    assert [log.names for log in logs] == [specs, specs[1:] + specs[:1], specs[2:] + specs[:2]]
+    assert logs[0].hands[0].table == logs[1].hands[0].table == logs[2].hands[0].table
+    assert [r["player"] for r in rows] == specs
+    for j, row in enumerate(rows):
+        pts = [h.points[(j - i) % 3] for i, log in enumerate(logs) for h in log.hands]
+        assert row["points_per_hand"] == pytest.approx(sum(pts) / len(pts))
