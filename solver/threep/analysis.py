@@ -29,7 +29,7 @@ from ..engine.game import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_HIT, EV_MISSA,
     event_points, ranks_of
 from ..engine.game3 import Game3, State3
 from ..position import Position
-from ..search.maxn import Aborted, MaxN, Paranoid, choose
+from ..search.maxn import Aborted, MaxN, Paranoid, average_vectors, choose
 from .compile import build_known, compile_known3, compile_shuffled3
 
 SEARCHES = ("maxn", "paranoid")
@@ -262,9 +262,7 @@ def _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z):
             break
     n = len(per_sample)
     moves = list(per_sample[0])
-    means = {m: tuple(sum(s[m][k] for s in per_sample) / n for k in range(3)) for m in moves}
-    errs = {m: (tuple(_stderr([s[m][k] for s in per_sample]) for k in range(3))
-                if n > 1 else None) for m in moves}
+    means, errs = average_vectors(per_sample)
     rate = {m: 0 for m in moves}
     for s in per_sample:
         rate[choose(s, seat)] += 1
