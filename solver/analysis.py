@@ -54,6 +54,8 @@ class MoveValue:
     effect: str = ""
     best_rate: float | None = None
     lead_z: float | None = None
+    #: three players: the value vector, one entry per seat (S, E, N)
+    values: list[float] | None = None
 
 
 @dataclass
@@ -90,6 +92,8 @@ class Analysis:
     stopped: str | None = None
     workers: int = 1
     ess: float | None = None
+    #: three players: the best play's value vector, one entry per seat
+    values: list[float] | None = None
 
 
 def move_text(pos: Position, rank_index: int) -> str:
@@ -224,7 +228,8 @@ def _exact_moves(pos: Position, game: Game, state: State, values: dict,
 def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
-             min_samples: int = 30, progress=None, inference: bool = True) -> Analysis:
+             min_samples: int = 30, progress=None, inference: bool = True,
+             search: str = "maxn") -> Analysis:
     """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
@@ -247,15 +252,30 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     (``hist=``) are under :data:`solver.inference.FITTED`
     (:mod:`solver.inference`).
 
+    Three players: value vectors, one entry per seat, searched by
+    ``search`` (``"maxn"`` or ``"paranoid"``), see
+    :func:`solver.threep.analysis.evaluate3`; ``search`` is ignored (with
+    a note) for two sides.
+
     Raises CompileError when the position cannot be searched that way
-    (three players; exact asked with unknown cards; expectimax with a
-    hidden hand), BudgetError when an exact method asked for by name does
-    not finish within the budget.
+    (exact asked with unknown cards; expectimax with a hidden hand;
+    equilibrium with three players), BudgetError when an exact method
+    asked for by name does not finish within the budget.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
+    if pos.players == 3:
+        from .threep.analysis import evaluate3
+        a = evaluate3(pos, method, samples, seed, time_budget=time_budget, search=search,
+                      min_samples=min_samples, z=z)
+        if unwritten_piles(pos):
+            a.note += ("; taken= not given: every pile counts from 0 cards (the card "
+                       "count over 20 needs the real piles)")
+        return a
     a = _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z,
                   min_samples, progress, inference)
+    if search != "maxn":
+        a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)
     if missing:
         a.note += (f"; taken= not given ({missing} cards in piles not written): the values "

@@ -255,7 +255,7 @@ def match_check(hs: HandState, played: int, view: str, samples: int,
     of it as the mover would make them, marked when the share of draws
     that let the win through rises by ``threshold`` or more); else
     ``("", "")``. Only with a target and ``win_check = immediate``."""
-    if hs.target is None or hs.rules.win_check != "immediate":
+    if hs.target is None or hs.rules.win_check != "immediate" or hs.players == 3:
         return "", ""
     seat = hs.turn
     me = hs.sides[seat]
@@ -495,8 +495,10 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     """
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r} (expected player or full)")
-    if game.players not in (2, 4):
-        raise ValueError(f"annotate takes 2 players or 4 in partnerships, not {game.players}")
+    if game.players not in (2, 3, 4):
+        raise ValueError(f"annotate takes 2, 3 or 4 players, not {game.players}")
+    if game.players == 3:
+        luck_samples = 0        # the luck of a deal is a two-sided (zero-sum) measure
     thresholds = thresholds or DEFAULT_THRESHOLDS[view]
     if game.rules.voleur:
         luck_samples = 0

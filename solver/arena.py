@@ -74,9 +74,11 @@ class ArenaResult:
         return len(self.margins)
 
     def pair_margins(self) -> list[float]:
-        """A's margin per hand averaged over each seat-swapped pair."""
+        """A's margin per hand averaged over each seat-swapped pair (three
+        players: each seat-rotated triple)."""
         m = self.margins
-        return [(m[i] + m[i + 1]) / 2 for i in range(0, len(m) - 1, 2)]
+        k = 3 if self.players == 3 else 2
+        return [sum(m[i:i + k]) / k for i in range(0, len(m) - k + 1, k)]
 
     def summary(self) -> dict:
         """The figures: ``margin`` (A's mean margin per hand) and
@@ -106,6 +108,8 @@ def play_pair(a: str, b: str, rules: Rules, players: int, seed: int | str,
     Returns per hand ``(margin, a_points, b_points, a_seconds, b_seconds)``."""
     table, stock = deal_hand(rules, players, hand_rng(f"arena/{seed}", k))
     dealer = (players - 1 + k) % players
+    if players == 3:
+        return _play_triple(a, b, rules, seed, k, table, stock, dealer)
     out = []
     for swap in (0, 1):
         agents = []
@@ -122,6 +126,23 @@ def play_pair(a: str, b: str, rules: Rules, players: int, seed: int | str,
     return out
 
 
+def _play_triple(a: str, b: str, rules: Rules, seed, k: int, table, stock,
+                 dealer: int) -> list[tuple[float, float, float, float, float]]:
+    """Three players: one deck played three times, A at S, then E, then N,
+    two copies of B in the other seats. A's margin: its points less the
+    mean of the two B seats' (each seat its own side)."""
+    out = []
+    for a_seat in range(3):
+        agents = [make_player(a if seat == a_seat else b) for seat in range(3)]
+        rngs = [random.Random(f"arena/{seed}/{k}/{a_seat}/{seat}") for seat in range(3)]
+        log = play_hand(rules, 3, dealer, table, stock, agents, rngs)
+        pa = log.points[a_seat]
+        pb = sum(log.points[s] for s in range(3) if s != a_seat) / 2
+        sb = sum(log.seconds[s] for s in range(3) if s != a_seat)
+        out.append((pa - pb, pa, pb, log.seconds[a_seat], sb))
+    return out
+
+
 def _pair_job(args):
     return play_pair(*args)
 
@@ -131,7 +152,9 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
               progress: Callable[[int, int], None] | None = None) -> ArenaResult:
     """Play ``pairs`` seat-swapped pairs of hands between specs ``a`` and
     ``b`` (see :func:`solver.players.make_player`) under ``rules`` (default
-    lmodire) with 2 or 4 ``players`` (partners play the same spec), in
+    lmodire) with 2 or 4 ``players`` (partners play the same spec), or 3
+    (each "pair" is then a seat-rotated triple: A against two copies of B,
+    A at each seat in turn; B's points are the two B seats' mean), in
     ``jobs`` processes (the result does not depend on it). ``progress(done,
     total)`` is called after each pair. Ctrl-C (KeyboardInterrupt, or
     :class:`solver.interrupt.Interrupted`) stops the workers and returns
@@ -139,8 +162,8 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
     a bad spec or player count."""
     rules = rules or PRESETS["lmodire"]
     make_player(a), make_player(b)
-    if players not in (2, 4) or players not in rules.players:
-        raise ValueError(f"the arena takes 2 players, or 4 in partnerships, that "
+    if players not in (2, 3, 4) or players not in rules.players:
+        raise ValueError(f"the arena takes 2 or 3 players, or 4 in partnerships, that "
                          f"{rules.name} allows ({', '.join(map(str, rules.players))})")
     result = ArenaResult(a, b, rules, players, seed)
     t0 = time.perf_counter()
@@ -185,7 +208,9 @@ def play_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
     """Play ``games`` matches to ``rules.target`` between ``specs`` (one
     per seat, in seat order). With ``swap``, game ``2k+1`` replays the
     decks of game ``2k`` (the same seed) with every player moved one seat
-    on, so each team gets the other's cards. Returns ``(logs, rows)``:
+    on, so each team gets the other's cards (three players: games ``3k+1``
+    and ``3k+2`` replay game ``3k``'s decks with every player one, then
+    two seats on). Returns ``(logs, rows)``:
     the MatchLogs (``log.names`` per seat) and :func:`game_rows`. Raises
     ValueError for a bad spec or player count."""
     logs = []
@@ -213,11 +238,18 @@ def iter_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
     return _games(play_match, rules, specs, games, seed, swap)
 
 
+def _cycle(p: int) -> int:
+    """Games a deck is replayed in with ``swap``: 2, or 3 with three
+    players (each spec at each seat)."""
+    return 3 if p == 3 else 2
+
+
 def _games(play_match, rules: Rules, specs: list[str], games: int, seed, swap: bool):
     p = len(specs)
+    k = _cycle(p)
     for i in range(games):
-        rot = 1 if swap and i % 2 else 0
-        game_seed = f"{seed}/{i // 2}" if swap else f"{seed}/{i}"
+        rot = i % k if swap else 0
+        game_seed = f"{seed}/{i // k}" if swap else f"{seed}/{i}"
         agents = [make_player(specs[(s + rot) % p]) for s in range(p)]
         yield play_match(rules, agents, seed=game_seed)
 
@@ -234,7 +266,7 @@ def game_rows(specs: list[str], logs: list, swap: bool = True) -> list[dict]:
     won = [0] * teams
     hands = [0] * teams
     for i, log in enumerate(logs):
-        rot = 1 if swap and i % 2 else 0
+        rot = i % _cycle(p) if swap else 0
         # spec j sits at seat (j - rot) % p; its side there
         for team in range(teams):
             j = team_of.index(team)

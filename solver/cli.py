@@ -95,8 +95,12 @@ def main() -> None:
               help="points: the points of the hand; match: the chance of winning the match "
                    "(docs/match.md); auto: match when the score makes the target reachable "
                    "in this hand and a table is shipped for the rules.")
+@click.option("--search", type=click.Choice(("maxn", "paranoid")), default="maxn",
+              show_default=True,
+              help="Three players: maxn (each seat maximises its own points) or paranoid "
+                   "(the other two minimise the mover's); ignored, with a note, for two sides.")
 def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget, memory_mb,
-          inference, exact, objective) -> None:
+          inference, exact, objective, search) -> None:
     """Evaluate every position line in FILES (`-` for standard input), each
     as it is read."""
     if as_json and as_jsonl:
@@ -147,7 +151,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                                 a = evaluate(item, method=method, samples=samples, seed=seed,
                                              workers=workers, time_budget=time_budget,
                                              memory_mb=memory_mb, progress=progress,
-                                             inference=inference)
+                                             inference=inference, search=search)
                     except (CompileError, ValueError) as e:
                         msg = f"line {lineno}, position: {e}"
                         error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")

@@ -180,7 +180,8 @@ def _play(players, games, rules, seed, no_swap, quiet, sig) -> list:
               show_default=True)
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="Override a rule parameter (repeatable).")
-@click.option("--players", type=click.Choice(["2", "4"]), default="2", show_default=True)
+@click.option("--players", type=click.Choice(["2", "3", "4"]), default="2", show_default=True,
+              help="3 (french): A against two copies of B, seat-rotated triples of hands.")
 @click.option("--seed", default="0", show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes (the result does not depend on it).")

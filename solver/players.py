@@ -18,8 +18,10 @@ what the seat has seen (and the declarations it heard).
 - :class:`TimedEnginePlayer` (``engine:0.1s``): our engine with a time per
   decision: inference, the compiled core, the equilibrium where it fits.
 
-Two or four players (the sampler takes two sides); ``random`` plays any
-count. :func:`make_player` reads a spec such as ``engine:50``.
+Two, three or four players (three: the vector-valued game of
+:mod:`solver.engine.game3`, each seat scoring its own points; ``mc`` then
+sums the mover's own points); ``random`` plays any count. :func:`make_player`
+reads a spec such as ``engine:50``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,15 @@ from .engine.compile import sampler
 from .engine.game import EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, event_points
 from .engine.voleur import steals, table_take
 from .position import Position
+
+
+def view_sampler(view: Position):
+    """The sampler of a seat's view: two sides on the two-sided engine,
+    three players on :class:`solver.engine.game3.Game3` (vector gains)."""
+    if view.players == 3:
+        from .threep.compile import build_known
+        return sampler(view, build=build_known)
+    return sampler(view)
 
 
 def card_of_rank(view: Position, rank_index: int) -> Card:
@@ -113,7 +124,7 @@ class GreedyPlayer:
 
     def choose(self, view: Position, rng: random.Random) -> Card:
         """The greedy card for ``view``."""
-        game, state = sampler(view)(rng)
+        game, state = view_sampler(view)(rng)
         seen = [c.index for c in view.table] + [c.index for c in view.gone or []] \
             + [c.index for c in view.hands[view.turn] if c is not None]
         best = greedy_choices(game, state, lambda m: 4 - seen.count(m))
@@ -142,7 +153,7 @@ class MonteCarloPlayer:
 
     def choose(self, view: Position, rng: random.Random) -> Card:
         """The flat Monte Carlo card for ``view``."""
-        sample = sampler(view)
+        sample = view_sampler(view)
         game, state = sample(rng)
         moves = game.moves(state)
         if len(moves) == 1:
@@ -152,14 +163,21 @@ class MonteCarloPlayer:
         for i in range(self.playouts):
             if i:
                 game, state = sample(rng)
-            play, moves_of, same = game.play, game.moves, game.same_side
+            play, moves_of = game.play, game.moves
+            if view.players == 3:       # vector gains: the mover's own points
+                def score(g, _mover):
+                    return g[me]
+            else:
+                def score(g, mover, same=game.same_side):
+                    return g if same(mover, me) else -g
             for m in moves:
-                s, total, _ev = play(state, m)
+                s, g, _ev = play(state, m)
+                total = score(g, me)
                 while s[1]:
                     options = moves_of(s)
                     mover = s[2]
                     s, g, _ev = play(s, options[rng.randrange(len(options))])
-                    total += g if same(mover, me) else -g
+                    total += score(g, mover)
                 totals[m] += total
         top = max(totals.values())
         best = [m for m in moves if totals[m] == top]

@@ -66,6 +66,10 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
     t.add_column("value", justify="right")
+    vectors = a.values is not None      # three players: one column per seat
+    if vectors:
+        for name in seat_names(a.position.players):
+            t.add_column(name, justify="right")
     if fractions:
         t.add_column("exact", justify="right")
     if sampled:
@@ -77,6 +81,8 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
         loss = a.value - mv.value
         row = [Text(mv.move, style="bold green" if mv.move in a.best else ""),
                f"{mv.value:+.2f}" if sampled else f"{mv.value:+g}"]
+        if vectors:
+            row.extend(_entry(x, sampled) for x in (mv.values or []))
         if fractions:
             f = fractions.get(mv.move)
             row.append("?" if f is None else ("+" if f > 0 else "") + fraction_text(f))
@@ -87,6 +93,10 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
         row.append(mv.effect)
         t.add_row(*row)
     return t
+
+
+def _entry(x: float, sampled: bool) -> str:
+    return f"{x:.2f}" if sampled or x != int(x) else f"{x:g}"
 
 
 def position_title(pos: Position, line: int, suffix: str = "") -> str:
@@ -110,7 +120,12 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
     summary = Text()
     summary.append("best ", style="bold")
     summary.append(best, style="bold green")
-    summary.append(f"   value {value} points for {pos.seat_name(pos.turn)}'s side\n")
+    if a.values is not None:
+        vec = "  ".join(f"{n} {_entry(x, a.method != 'exact')}"
+                        for n, x in zip(seat_names(pos.players), a.values))
+        summary.append(f"   value {value} points for {pos.seat_name(pos.turn)} ({vec})\n")
+    else:
+        summary.append(f"   value {value} points for {pos.seat_name(pos.turn)}'s side\n")
     if a.pv:
         summary.append("pv    ", style="bold")
         summary.append(_pv_text(pos, a.pv) + "\n")
@@ -171,6 +186,10 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
         "workers": a.workers,
         "ess": None if a.ess is None else round(a.ess, 1),
     }
+    if a.values is not None:        # three players: one entry per seat
+        doc["values"] = [plain(x, m) for x in a.values]
+        for mv, out in zip(a.moves, doc["moves"]):
+            out["values"] = [plain(x, m) for x in (mv.values or [])]
     doc = tidy(doc)
     if fractions is not None:
         doc["value_exact"] = fraction_text(fractions.get(None))

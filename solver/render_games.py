@@ -87,7 +87,8 @@ def arena_table(s: dict) -> Table:
     """The arena summary (see :meth:`solver.arena.ArenaResult.summary`)."""
     t = Table(title=f"arena: {escape(s['a'])} (A) v {escape(s['b'])} (B), {s['rules']}, "
                     f"{s['players']} players, "
-                    f"{s['pairs']} seat-swapped pairs = {s['hands']} hands (seed {s['seed']})",
+                    f"{s['pairs']} seat-{'rotated triples' if s['players'] == 3 else 'swapped pairs'}"
+                    f" = {s['hands']} hands (seed {s['seed']})",
               title_justify="left", show_edge=False, header_style="bold")
     t.add_column("measure")
     t.add_column("value", justify="right")

@@ -39,8 +39,8 @@ def test_a_player_against_itself_is_even_over_pairs():
 def test_four_players_play_in_partnerships():
     s = run_arena("greedy", "random", pairs=2, players=4, rules=PRESETS["pagat"]).summary()
     assert s["hands"] == 4 and s["players"] == 4
-    with pytest.raises(ValueError, match="2 players, or 4 in partnerships"):
-        run_arena("greedy", "random", pairs=1, players=3, rules=PRESETS["french"])
+    with pytest.raises(ValueError, match="2 or 3 players, or 4 in partnerships"):
+        run_arena("greedy", "random", pairs=1, players=3, rules=PRESETS["pagat"])
 
 
 def test_play_games_swaps_seats_on_the_same_decks():

@@ -93,11 +93,15 @@ def test_bad_line_does_not_stop_the_others():
     assert doc["positions"][0]["value"] == 1.0
 
 
-def test_three_players_is_a_clear_error():
+def test_three_players_start_of_a_hand_is_sampled():
+    """A three-player line (issue 11) is answered, not refused: at the
+    start of a hand with the stock unknown, determinised search on value
+    vectors, one per seat (docs/threep.md)."""
     line = "1.3.5.11 2.4.6/7.10.12/1.3.5 ? S rules=french"
-    r = run(["-"], stdin=line + "\n")
-    assert r.exit_code == 1
-    assert "line 1, position: the search takes two sides" in r.stderr
+    r = run(["--json", "--time", "1", "-"], stdin=line + "\n")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)["positions"][0]
+    assert doc["method"] == "determinised" and len(doc["values"]) == 3
 
 
 def test_missing_file_is_a_usage_error():

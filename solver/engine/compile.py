@@ -114,14 +114,19 @@ def _declared_ok(pos: Position, seat: int, hand: list[int]) -> bool:
     return True
 
 
-def sampler(pos: Position):
+def sampler(pos: Position, build=None):
     """A function ``sample(rng) -> (game, state)`` drawing one
     determinisation of the unknown cards of ``pos``, uniformly among those
     consistent with what is seen and declared.
 
-    Raises CompileError when no consistent drawing is found.
+    ``build(pos, hands, stock)`` makes the game and state of one drawing
+    (rank indices per seat, the stock in dealing order); by default the
+    two-sided :class:`Game` (three players: :func:`solver.threep.compile.
+    build_known`). Raises CompileError when no consistent drawing is found.
     """
-    _check_search_players(pos)
+    if build is None:
+        _check_search_players(pos)
+        build = _compact
     if any(c is None for c in pos.hands[pos.turn]):
         raise CompileError(
             f"the hand of the player to move ({pos.seat_name(pos.turn)}) must be known: "
@@ -175,7 +180,7 @@ def sampler(pos: Position):
                 rng.shuffle(stock)
             else:
                 stock = cards[n_hidden:]
-            return _compact(pos, hands, stock)
+            return build(pos, hands, stock)
         raise CompileError("no drawing of the unknown cards agrees with declared=")
 
     return sample

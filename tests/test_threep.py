@@ -1,0 +1,346 @@
+"""Three players (french, seed 000): the vector-valued game
+(solver.engine.game3) and its searches (solver.search.maxn), cross-checked
+against the independent plain max^n of tests/reference3.py."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as hst
+
+from solver.cards import RANK_INDEX, RANKS
+from solver.engine.game3 import Game3
+from solver.rules import PRESETS
+from solver.search.maxn import MaxN, Paranoid, choose
+
+import reference3 as R
+
+FRENCH = PRESETS["french"]
+VOLEUR = dataclasses.replace(FRENCH, voleur=True)
+ANSWERS = dataclasses.replace(FRENCH, hit=(1, 5, 10))
+NO_LAST_MISSA = dataclasses.replace(FRENCH, missa_last_round=False)
+NO_MISSA_LAST_CARD = dataclasses.replace(FRENCH, missa_on_last_card=False)
+VARIANTS = {"french": FRENCH, "voleur": VOLEUR, "answers": ANSWERS,
+            "missa_last_round=no": NO_LAST_MISSA, "missa_on_last_card=no": NO_MISSA_LAST_CARD}
+CUMULATIVE = dataclasses.replace(FRENCH, decl_cumulative=True)
+
+
+def cumulative_declarations_implemented() -> bool:
+    """The house rule decl_cumulative (issue 11) lives in
+    solver.engine.game.declaration_points, written in parallel: the
+    highest of three Rondas then scores 1 + 1 + 1 (french alone: 2)."""
+    from solver.engine.game import declaration_points
+    return declaration_points(CUMULATIVE, [[0, 0, 5], [3, 3, 6], [1, 1, 4]], [0, 1, 2]) \
+        == [0, 3, 0]
+
+
+def rand_state(rng: random.Random, rules, stock_n: int | None = None,
+               shuffled: bool = False, ranks: list[int] | None = None) -> R.S:
+    """A random reference state: a deal of 1 to 3 cards a hand (1 or 2
+    with a deal to come; maybe a few plays in), 0 or 9 stock cards, random piles (all 40 cards placed),
+    tops (voleur) and last capturer."""
+    pool = ranks or RANKS
+    deck = [r for r in pool for _ in range(4)]
+    rng.shuffle(deck)
+    stock_n = rng.choice([0, 0, 9]) if stock_n is None else stock_n
+    h = 1 if shuffled else rng.randint(1, 2 if stock_n else 3)
+    nt = rng.randint(0, min(4, len(deck) - 3 * h - stock_n))
+    table, deck = deck[:nt], deck[nt:]
+    hands, deck = [deck[i * h:(i + 1) * h] for i in range(3)], deck[3 * h:]
+    stock = deck[:stock_n]
+    rest = 40 - nt - 3 * h - stock_n
+    a = rng.randint(0, rest)
+    b = rng.randint(0, rest - a)
+    piles = [a, b, rest - a - b]
+    rng.shuffle(piles)
+    leader = rng.randrange(3)
+    tops = [rng.choice(pool) if p and rules.voleur else None for p in piles]
+    last = rng.choice([None, 0, 1, 2])
+    s = R.S(table, hands, stock, leader, leader, None, None, last, piles, tops, shuffled)
+    for _ in range(0 if shuffled else rng.randint(0, 2)):
+        if sum(len(x) for x in s.hands) <= 1:
+            break
+        s, _pts = R.play(rules, s, rng.choice(s.hands[s.turn]))
+    return s
+
+
+def engine(rules, s: R.S):
+    """The Game3 and state of a reference state."""
+    g = Game3(rules, s.leader, [RANK_INDEX[c] for c in s.stock], s.shuffled)
+    show = (RANK_INDEX[s.show[0]] << 2 | s.show[1]) if s.show else 0
+    st = g.initial_state([RANK_INDEX[c] for c in s.table],
+                         [[RANK_INDEX[c] for c in h] for h in s.hands], s.turn,
+                         RANK_INDEX[s.prev] if s.prev is not None else -1, show,
+                         -1 if s.last is None else s.last, s.piles,
+                         [RANK_INDEX[t] if t is not None else -1 for t in s.tops])
+    return g, st
+
+
+def by_rank(values: dict) -> dict:
+    return {RANKS[m]: list(v) for m, v in values.items()}
+
+
+def close(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(
+        abs(x - y) <= 1e-9 for k in a for x, y in zip(a[k], b[k]))
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_maxn_equals_reference_known_stock(name):
+    """The pruned, tabled max^n gives the plain max^n's vectors and the
+    same chosen play on random known-stock positions (80 per variant, 400 in all)."""
+    rules = VARIANTS[name]
+    rng = random.Random(f"known-{name}")
+    done = 0
+    while done < 80:
+        s = rand_state(rng, rules)
+        if not s.hands[s.turn]:
+            continue
+        ref, _ = R.move_values(rules, s)
+        g, st = engine(rules, s)
+        got = MaxN(g).root_values(st)
+        assert by_rank(got) == ref, (s.__dict__, ref)
+        ref_choice = None
+        for card in sorted(ref):
+            if ref_choice is None or R.prefer(s.turn, ref[card], ref[ref_choice], card,
+                                              ref_choice):
+                ref_choice = card
+        assert RANKS[choose(got, s.turn)] == ref_choice
+        done += 1
+
+
+def test_cumulative_declarations_equal_reference():
+    """decl_cumulative (house rule, issue 11) flows through
+    declaration_points into the three-player search: the vectors equal
+    the reference's on random positions with deals to come."""
+    if not cumulative_declarations_implemented():
+        pytest.skip("decl_cumulative is not in declaration_points on this branch")
+    rng = random.Random("cumulative")
+    for _ in range(40):
+        # four ranks only: the deal to come often gives all three a Ronda
+        s = rand_state(rng, CUMULATIVE, stock_n=9, ranks=rng.sample(RANKS, 4))
+        ref, _ = R.move_values(CUMULATIVE, s)
+        g, st = engine(CUMULATIVE, s)
+        assert by_rank(MaxN(g).root_values(st)) == ref
+
+
+@pytest.mark.parametrize("name", ["french", "voleur"])
+def test_expectimax_equals_reference_shuffled_stock(name):
+    """With a shuffled stock the chance nodes average the vectors exactly
+    as the reference's enumeration of every physical dealing (25 random
+    positions per variant, four ranks so the reference stays small)."""
+    rules = VARIANTS[name]
+    rng = random.Random(f"shuffled-{name}")
+    for _ in range(25):
+        ranks = rng.sample(RANKS, 4)
+        s = rand_state(rng, rules, stock_n=9, shuffled=True, ranks=ranks)
+        ref, _ = R.move_values(rules, s)
+        g, st = engine(rules, s)
+        got = by_rank(MaxN(g).root_values(st))
+        assert close(got, ref), (s.__dict__, ref, got)
+
+
+@pytest.mark.parametrize("name", ["french", "voleur"])
+def test_pruning_and_table_do_not_change_vectors(name):
+    """Shallow pruning and the transposition table give the vectors of the
+    bare max^n (no pruning, no table) on random positions, some with a
+    deal to come. Shallow pruning cuts rarely (the bound on the sum must
+    come close to the real sum): under voleur it does cut here."""
+    rules = VARIANTS[name]
+    rng = random.Random("prune")
+    cuts = 0
+    for _ in range(40):
+        s = rand_state(rng, rules, stock_n=rng.choice([0, 9]))
+        g, st = engine(rules, s)
+        fast = MaxN(g)
+        bare = MaxN(g, prune=False, table=False)
+        assert fast.root_values(st) == bare.root_values(st)
+        cuts += fast.cuts
+    if name == "voleur":
+        assert cuts > 0
+
+
+def plain_paranoid(rules, s: R.S, root: int) -> float:
+    """Paranoid value for ``root`` by plain minimax on the reference game."""
+    if all(not h for h in s.hands):
+        if not s.stock:
+            return 0
+        total = 0.0
+        for p, hands, rest in R._deals(rules, s):
+            t = s.copy()
+            t.hands, t.stock, t.turn, t.prev, t.show = hands, rest, s.leader, None, None
+            total += p * (R._declarations(rules, hands)[root] + plain_paranoid(rules, t, root))
+        return total
+    vals = []
+    for card in sorted(set(s.hands[s.turn])):
+        t, pts = R.play(rules, s, card)
+        vals.append(pts[root] + plain_paranoid(rules, t, root))
+    return max(vals) if s.turn == root else min(vals)
+
+
+def test_paranoid_equals_plain_minimax():
+    """Paranoid alpha-beta (with its table of bounds) gives each root
+    play the mover's value of plain minimax with the other two seats
+    minimising it; the paranoid vector's mover entry is that value."""
+    rng = random.Random("paranoid")
+    for i in range(60):
+        rules = VOLEUR if i % 2 else FRENCH
+        s = rand_state(rng, rules)
+        if not s.hands[s.turn]:
+            continue
+        g, st = engine(rules, s)
+        p = Paranoid(g, s.turn)
+        got = p.root_values(st)
+        for m, vec in got.items():
+            t, pts = R.play(rules, s, RANKS[m])
+            want = pts[s.turn] + plain_paranoid(rules, t, s.turn)
+            assert vec[s.turn] == want
+        assert max(v[s.turn] for v in got.values()) == p.scalar(st)
+
+
+# --- properties --------------------------------------------------------------
+
+def cards_placed(g: Game3, st) -> int:
+    return g.cards_left(st) + sum(st[7])
+
+
+@settings(max_examples=60, deadline=None)
+@given(hst.integers(0, 10 ** 9), hst.sampled_from(list(VARIANTS)))
+def test_forty_cards_are_conserved(seed, name):
+    """Every play keeps the 40 cards (table, hands, stock, piles), steals
+    included, to the end of the hand, where every card is in a pile or
+    nobody captured."""
+    rules = VARIANTS[name]
+    rng = random.Random(seed)
+    s = rand_state(rng, rules, stock_n=9)
+    g, st = engine(rules, s)
+    assert cards_placed(g, st) == 40
+    while not g.is_terminal(st):
+        st, gains, _ev = g.play(st, rng.choice(g.moves(st)))
+        assert cards_placed(g, st) == 40
+        assert min(gains) >= 0
+    if st[5] >= 0:
+        assert sum(st[7]) == 40
+
+
+def rotate(s: R.S, k: int) -> R.S:
+    """The same state with every seat moved ``k`` places on (S -> E ...)."""
+    def rot(xs):
+        return [xs[(i - k) % 3] for i in range(3)]
+    t = s.copy()
+    t.hands, t.piles, t.tops = rot(s.hands), rot(s.piles), rot(s.tops)
+    t.turn, t.leader = (s.turn + k) % 3, (s.leader + k) % 3
+    t.last = None if s.last is None else (s.last + k) % 3
+    return t
+
+
+@settings(max_examples=40, deadline=None)
+@given(hst.integers(0, 10 ** 9), hst.integers(1, 2), hst.sampled_from(["french", "voleur"]))
+def test_rotating_the_seats_rotates_the_vector(seed, k, name):
+    rules = VARIANTS[name]
+    s = rand_state(random.Random(seed), rules)
+    g, st = engine(rules, s)
+    g2, st2 = engine(rules, rotate(s, k))
+    a, b = MaxN(g).root_values(st), MaxN(g2).root_values(st2)
+    assert a.keys() == b.keys()
+    for m in a:
+        assert tuple(a[m][(i - k) % 3] for i in range(3)) == b[m]
+
+
+# --- Ronda voleur (V1-V7) and missa_last_round, on direct states ---------------
+
+def idx(*ranks):
+    return [RANK_INDEX[r] for r in ranks]
+
+
+def voleur_state(table, hands, piles, tops, turn=0, prev=None, rules=VOLEUR, last=0):
+    g = Game3(rules, turn, [])
+    st = g.initial_state(idx(*table), [idx(*h) for h in hands], turn,
+                         -1 if prev is None else RANK_INDEX[prev], 0, last, piles,
+                         [-1 if t is None else RANK_INDEX[t] for t in tops])
+    return g, st
+
+
+def test_voleur_top_acts_as_a_table_card():
+    """V2, V4, V6: table 6 7, E's top 5, S plays 5: takes E's whole pile
+    and the run 6 7 as if a 5 were on the table; the table is emptied, so
+    a missa too (capture 1 + missa 1); S's pile gains 1 + 2 + E's 14 and
+    its top becomes 5; E's pile is empty, with no top."""
+    g, st = voleur_state([6, 7], [[5, 1], [3, 2], [12, 4]], [10, 14, 11], [None, 5, 3])
+    child, gains, _ev = g.play(st, RANK_INDEX[5])
+    assert gains == (2, 0, 0)
+    assert child[0] == 0
+    assert child[7] == (10 + 1 + 2 + 14, 0, 11)
+    assert child[8] == (RANK_INDEX[5], -1, RANK_INDEX[3])
+    assert child[5] == 0                    # S captured last
+
+
+def test_voleur_steal_alone_is_no_missa():
+    """V4: an empty table, N's top 3: E plays 3, takes N's pile; a
+    capture (1 point, last capturer E) but no missa."""
+    g, st = voleur_state([], [[5], [3], [12]], [10, 14, 16], [5, None, 3], turn=1, last=2)
+    child, gains, _ev = g.play(st, RANK_INDEX[3])
+    assert gains == (0, 1, 0)
+    assert child[7] == (10, 14 + 16 + 1, 0) and child[5] == 1
+
+
+def test_voleur_two_piles_with_the_same_top_are_both_taken():
+    """V5: E and N both show a 5: S's 5 takes both piles (and the 5 on
+    the table: a missa)."""
+    g, st = voleur_state([5], [[5, 1], [3, 2], [12, 4]], [8, 12, 13], [None, 5, 5])
+    child, gains, _ev = g.play(st, RANK_INDEX[5])
+    assert gains == (2, 0, 0)
+    assert child[7] == (8 + 2 + 12 + 13, 0, 0)
+
+
+def test_voleur_own_pile_is_never_matched():
+    """V2: only opponent piles count; S's own top 5 does not make S's 5
+    a capture."""
+    g, st = voleur_state([1], [[5, 2], [3, 3], [12, 4]], [10, 12, 12], [5, 6, 7])
+    child, gains, _ev = g.play(st, RANK_INDEX[5])
+    assert gains == (0, 0, 0)
+    assert child[7] == (10, 12, 12) and child[3] == RANK_INDEX[5]
+
+
+def test_voleur_hit_steals_too():
+    """V3: N has just laid a 5 (prev); S's 5 hits it (capture 1 + hit 1
+    + missa 1, the table emptied) and takes E's pile, whose top is 5."""
+    g, st = voleur_state([5], [[5, 1], [3, 2], [12]], [8, 12, 13], [None, 5, 10], prev=5)
+    child, gains, _ev = g.play(st, RANK_INDEX[5])
+    assert gains == (3, 0, 0)
+    assert child[7] == (8 + 2 + 12, 0, 13)
+
+
+def test_voleur_hand_end_vector():
+    """The last round, worked by hand: S's 5 takes 6 7 and E's pile (14;
+    capture + missa: 2), E's 3 takes N's pile (11; capture: 1), N's 12
+    lays; E captured last: sweeps the 12 and scores 1. Piles S 27, E 13,
+    N 0: S counts 7 over 20. Vector S 9, E 2, N 0."""
+    g, st = voleur_state([6, 7], [[5], [3], [12]], [10, 14, 11], [None, 5, 3])
+    assert MaxN(g).value(st) == (9, 2, 0)
+    assert MaxN(g).root_values(st) == {RANK_INDEX[5]: (9, 2, 0)}
+
+
+def test_missa_last_round_house_rule():
+    """missa_last_round=no (house rule, issue 11): no missa on a player's
+    last card of the last deal; earlier in that deal it counts."""
+    for rules, want in ((FRENCH, 2), (NO_LAST_MISSA, 1)):
+        g = Game3(rules, 0, [])
+        st = g.initial_state(idx(5), [idx(5), idx(1), idx(2)], 0, -1, 0, 1, (10, 12, 14))
+        assert g.play(st, RANK_INDEX[5])[1][0] == want
+        st = g.initial_state(idx(5), [idx(5, 7), idx(1, 3), idx(2, 4)], 0, -1, 0, 1,
+                             (10, 11, 13))
+        assert g.play(st, RANK_INDEX[5])[1][0] == 2
+
+
+def test_sum_bound_holds():
+    """The bound shallow pruning uses is at least the sum of the value
+    vector (random positions, every variant)."""
+    rng = random.Random("bound")
+    for i in range(60):
+        rules = list(VARIANTS.values())[i % len(VARIANTS)]
+        s = rand_state(rng, rules)
+        g, st = engine(rules, s)
+        assert sum(MaxN(g).value(st)) <= g.sum_bound(st)

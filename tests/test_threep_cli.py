@@ -1,0 +1,203 @@
+"""Three players through evaluate and ronda-solve: positions/threep.txt,
+the JSON ``values``, ``--search``, and the position-level invariants
+(suits and card order never change a vector)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings, strategies as hst
+
+from solver.analysis import evaluate
+from solver.cards import RANKS
+from solver.cli import main
+from solver.notation import parse_file, parse_position
+
+import reference3 as R
+
+ROOT = Path(__file__).resolve().parent.parent
+THREEP = ROOT / "positions" / "threep.txt"
+
+
+def run(args):
+    return CliRunner().invoke(main, args, catch_exceptions=False)
+
+
+def ref_state(pos) -> R.S:
+    """The reference state of a Position with every hand known."""
+    def ranks(cards):
+        return [c.rank for c in cards]
+    return R.S(ranks(pos.table), [ranks(h) for h in pos.hands], ranks(pos.stock), pos.turn,
+               pos.leader(), pos.prev.rank if pos.prev else None, None, pos.last,
+               list(pos.pile_sizes()), [None] * 3, pos.stock_kind == "shuffled")
+
+
+def test_threep_positions_agree_with_the_reference():
+    """Every line of positions/threep.txt is answered with a vector; the
+    lines the plain max^n takes quickly (known stock, one deal to come at
+    most) get the reference's vector for every play (the shuffled stock is
+    cross-checked on smaller random positions in test_threep.py)."""
+    lines = list(parse_file(THREEP.read_text()))
+    assert len(lines) == 5
+    checked = 0
+    for _lineno, pos in lines:
+        a = evaluate(pos, samples=40, time_budget=20)
+        assert a.values is not None and len(a.values) == 3
+        assert a.value == a.values[pos.turn] == a.moves[0].values[pos.turn]
+        if a.method != "exact" or len(pos.stock) > 9:
+            continue
+        ref, _ = R.move_values(pos.rules, ref_state(pos))
+        for mv in a.moves:
+            assert mv.values == ref[RANKS[mv.rank]]
+        checked += 1
+    assert checked == 2
+
+
+def test_json_values_and_search_option():
+    """--json: ``values`` (a list per seat) per move and for the position,
+    ``value`` the mover's entry; --search paranoid runs paranoid
+    alpha-beta; a two-player line notes that --search is ignored."""
+    line = "2.3 5.7/4.6/2.12 - S rules=french taken=10,11,11 last=E\n"
+    r = CliRunner().invoke(main, ["--json", "-"], input=line)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)["positions"][0]
+    assert doc["method"] == "exact" and len(doc["values"]) == 3
+    assert doc["value"] == doc["values"][0]
+    assert all(len(m["values"]) == 3 and m["value"] == m["values"][0] for m in doc["moves"])
+    r = CliRunner().invoke(main, ["--json", "--search", "paranoid", "-"], input=line)
+    assert "paranoid" in json.loads(r.stdout)["positions"][0]["note"]
+    two = "5 5/7 - S taken=18,19 last=N gone=1.1.1.1.2.2.2.2.3.3.3.3.4.4.4.4.5.5.6.6.6.6.7.7.7.10.10.10.10.11.11.11.11.12.12.12.12\n"
+    r = CliRunner().invoke(main, ["--json", "--search", "paranoid", "-"], input=two)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)["positions"][0]
+    assert "--search paranoid ignored" in doc["note"] and "values" not in doc
+
+
+def test_paranoid_is_no_better_for_the_mover_than_maxn_is_worse():
+    """Paranoid assumes the worst of the other two: each play's paranoid
+    value for the mover is at most its max^n value."""
+    pos = parse_position("1.5.11 3.5.11/4.6.12/2.10.12 1.1.3.4.5.6.7.10.11 S rules=french "
+                         "taken=8,5,6 last=E")
+    maxn = evaluate(pos)
+    par = evaluate(pos, search="paranoid")
+    mx = {m.move: m.value for m in maxn.moves}
+    assert all(m.value <= mx[m.move] for m in par.moves)
+
+
+SUITS = "oceb"
+
+
+@settings(max_examples=15, deadline=None)
+@given(hst.integers(0, 10 ** 6))
+def test_suits_and_card_order_never_change_the_vector(seed):
+    """The same last-deal position written with suits and in another card
+    order has the same vector for every play."""
+    rng = random.Random(seed)
+    deck = [(r, s) for r in RANKS for s in SUITS]
+    rng.shuffle(deck)
+    table, hands = deck[:3], [deck[3:5], deck[5:7], deck[7:9]]
+    piles = [10, 10, 11]
+
+    def line(suited, shuffle):
+        def cards(cs):
+            cs = list(cs)
+            if shuffle:
+                rng.shuffle(cs)
+            return ".".join(f"{r}{s}" if suited else str(r) for r, s in cs) or "-"
+        return (f"{cards(table)} {'/'.join(cards(h) for h in hands)} - S rules=french "
+                f"taken={','.join(map(str, piles))} last=N")
+    plain = evaluate(parse_position(line(False, False)))
+    other = evaluate(parse_position(line(True, True)))
+    assert {m.rank: m.values for m in plain.moves} == {m.rank: m.values for m in other.moves}
+
+
+GAME3 = ROOT / "positions" / "games" / "french-3p.txt"
+
+
+def test_annotate_a_three_player_game():
+    """positions/games/french-3p.txt (one french hand, S E N) annotated in
+    the full view: every evaluated play of the last two deals gets, for
+    its mover, the value the plain max^n gives the play made and the best
+    value; the summary's points are the record's result."""
+    from solver.annotate import annotate
+    from solver.record import Replay, parse_games
+    game = parse_games(GAME3.read_text())[0]
+    an = annotate(game, view="full", luck_samples=0)
+    assert [row["points"] for row in an.summary()] == [12, 7, 10]
+    notes = {n.index: n for n in an.notes if not n.forced}
+    checked = 0
+    for step in Replay(game):
+        note = notes.get(step.index)
+        if note is None or step.deal < 3:
+            continue
+        pos = step.state.full_position()
+        ref, best = R.move_values(pos.rules, ref_state(pos))
+        assert note.value == ref[step.play.card.rank][step.seat]
+        assert note.best_value == max(v[step.seat] for v in ref.values())
+        checked += 1
+    assert checked >= 5
+
+
+def test_arena_three_players():
+    """The arena plays A against two copies of B, A at each seat of one
+    deck in turn: three hands a triple, A's margin its points less the B
+    seats' mean; two-player rules refuse three players."""
+    from solver.arena import run_arena
+    from solver.rules import PRESETS
+    r = run_arena("greedy", "random", pairs=2, rules=PRESETS["french"], players=3, seed=1)
+    assert r.hands == 6 and len(r.pair_margins()) == 2
+    assert all(abs(m - (a - b)) < 1e-9 for m, a, b in zip(r.margins, r.a_points, r.b_points))
+    assert r.pair_margins()[0] == pytest.approx(sum(r.margins[:3]) / 3)
+    with pytest.raises(ValueError):
+        run_arena("greedy", "random", pairs=1, players=3)
+
+
+def test_voleur_tops_are_read_from_the_position():
+    """Position.tops (voleur, V7; the notation key is parsed elsewhere)
+    reaches the three-player search: with E's top a 5 and N's a 3 the
+    vectors are the reference's, and differ from the same line without
+    tops (nothing to steal)."""
+    import dataclasses
+    from solver.cards import Card
+    from test_threep import VOLEUR
+    pos = parse_position("6.7 5.4/3.1/12.2 - S rules=french taken=10,14,8 last=S")
+    pos = dataclasses.replace(pos, rules=VOLEUR, tops=(None, Card(5), Card(3)))
+    a = evaluate(pos, method="exact")
+    s = ref_state(pos)
+    s.tops = [None, 5, 3]
+    ref, _ = R.move_values(VOLEUR, s)
+    assert {RANKS[m.rank]: m.values for m in a.moves} == ref
+    plain = evaluate(dataclasses.replace(pos, tops=None), method="exact")
+    assert {m.rank: m.values for m in plain.moves} != {m.rank: m.values for m in a.moves}
+
+
+def test_tie_rule_prefers_hurting_the_opponents():
+    """Decision 9, worked by hand: S holds 7 12, E 5 7, N 4 (N led this
+    round), the table empty. S's 7 is hit by E's 7 (capture, hit, missa:
+    3), E then takes the sweep and the bonus: E 4. S's 12: E lays 5, N
+    lays 4, S's last 7 is hit by E (2), E sweeps and takes the bonus: E 3.
+    S scores 0 both ways: the tie goes to the lower sum of the others, 12."""
+    a = evaluate(parse_position("- 7.12/5.7/4 - S rules=french taken=9,12,14 last=N"))
+    assert {m.move: m.values for m in a.moves} == {"12": [0, 3, 0], "7": [0, 4, 0]}
+    assert a.best == ["12"] and a.moves[0].move == "12"
+
+
+def test_play_rotates_three_players_through_every_seat():
+    """Three specs: games 3k, 3k+1, 3k+2 deal the same decks with every
+    player moved one seat on each time; the rows follow each spec."""
+    import dataclasses
+    from solver.arena import play_games
+    from solver.rules import PRESETS
+    rules = dataclasses.replace(PRESETS["french"], target=5)
+    specs = ["greedy", "random", "mc:2"]
+    logs, rows = play_games(specs, games=3, rules=rules, seed=4)
+    assert [log.names for log in logs] == [specs, specs[1:] + specs[:1], specs[2:] + specs[:2]]
+    assert logs[0].hands[0].table == logs[1].hands[0].table == logs[2].hands[0].table
+    assert [r["player"] for r in rows] == specs
+    for j, row in enumerate(rows):
+        pts = [h.points[(j - i) % 3] for i, log in enumerate(logs) for h in log.hands]
+        assert row["points_per_hand"] == pytest.approx(sum(pts) / len(pts))
