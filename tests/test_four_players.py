@@ -266,3 +266,60 @@ def test_generate_command_composes_four_player_puzzles(tmp_path):
     r = run(["puzzles", "generate", "--rules", "lmodire", "--players", "4", "--count", "1"])
     assert r.exit_code == 2 and "no four-player game" in r.output
     assert PRESETS["pagat"].players == (2, 4)
+
+
+# --- a person at one seat of four -------------------------------------------------
+
+
+def test_human_player_reads_a_card_and_refuses_bad_ones():
+    from solver.human import HumanPlayer
+    from solver.players import make_player
+    # pagat-4p.txt, hand 1, deal 1, play 6: E holds 3c 4o (dealt 3c 11c 4o,
+    # 11c taken the 11o); S 3b, E 11c, N 5e (took 5b), W 11e, S 6c were played
+    game = loads((GAMES / "pagat-4p.txt").read_text())
+    step = next(s for s in Replay(game) if (s.hand, s.deal, s.number) == (1, 1, 6))
+    view = step.state.view()
+    assert [str(c) for c in view.hands[1]] == ["3c", "4o"]
+    typed = iter(["8", "", "3e", "12", "3"])
+    shown = []
+    player = HumanPlayer(read=lambda prompt: next(typed), write=shown.append)
+    card = player.choose(view, None)
+    assert str(card) == "3c"
+    assert shown[:6] == [
+        "-- you are E (partner W, side EW); score SN 0, EW 0; piles SN 2, EW 2",
+        "   this deal: S 3b, E 11c, N 5e, W 11e, S 6c",
+        "   table: 2o 7e 3b 11e 6c",
+        "   S just laid 6c",
+        "   your hand: 3c 4o",
+        "   rank 8 does not exist in a Spanish 40-card deck: '8'"]
+    assert shown[6:] == ["   E holds no 3e (hand: 3c.4o)", "   E holds no 12 (hand: 3c.4o)"]
+    pos = view
+
+    def closed(prompt):
+        raise EOFError
+    with pytest.raises(KeyboardInterrupt):
+        HumanPlayer(read=closed, write=shown.append).choose(pos, None)
+    with pytest.raises(KeyboardInterrupt):
+        HumanPlayer(read=lambda p: "q", write=shown.append).choose(pos, None)
+    assert make_player("human").name == "human"
+
+
+def test_play_a_human_seat_against_three_engine_seats(tmp_path):
+    """`play human greedy greedy greedy`: the person (stdin) sits S, the
+    engine seats its partner N and E, W. The input tries the ranks in turn
+    (each refused line is asked again) until the match ends."""
+    out = tmp_path / "game.txt"
+    typed = "8\n1\n2\n3\n4\n5\n6\n7\n10\n11\n12\n" * 80
+    r = run(["play", "human", "greedy", "greedy", "greedy", "--rules", "pagat", "--no-swap",
+             "--seed", "2", "-q", "-o", str(out)], stdin=typed)
+    assert r.exit_code == 0, r.output
+    game = loads(out.read_text())
+    assert game.players == 4 and game.names == ["human", "greedy", "greedy", "greedy"]
+    assert Replay(game).run().finished
+    assert "-- you are S (partner N, side SN)" in r.stderr
+    assert "N plays (a rank" not in r.stderr        # only S asks
+    # the input runs out at once: the game stops as on Ctrl-C
+    r = run(["play", "human", "greedy", "greedy", "greedy", "--rules", "pagat", "-q"], stdin="")
+    assert r.exit_code == 130 and "0 of 1 games finished" in r.stderr
+    r = run(["arena", "human", "greedy", "--players", "4", "--rules", "pagat"])
+    assert r.exit_code == 2 and "use `play` to play as human" in r.stderr
