@@ -5,6 +5,7 @@ self-play candidates (solver.match / solver.players, ``--agents``) and
 candidates mined from greedy playouts (any theme, one puzzle a hand).
 
     python bench/bench_puzzles.py [--candidates 300] [--seed 0] [--margin 2] [--agents mc:10]
+                                  [--rules pagat --players 4]
 
 Prints one table row per theme; the figures in docs/puzzles.md come from
 this script.
@@ -42,6 +43,8 @@ def main() -> None:
     ap.add_argument("--margin", type=float, default=2.0)
     ap.add_argument("--themes", default=",".join(THEMES))
     ap.add_argument("--agents", default="mc:10", help="self-play players (solver.players specs)")
+    ap.add_argument("--rules", default="lmodire", help="rules preset")
+    ap.add_argument("--players", type=int, default=2, choices=(2, 4))
     args = ap.parse_args()
     print("| theme | source | candidates | verified | pass | illegal | tie | margin | "
           "no theme | same game | dup | levels 1/2/3 | seconds | ms/cand |")
@@ -49,7 +52,8 @@ def main() -> None:
     totals = collections.Counter()
     for theme in args.themes.split(","):
         gen = generate(theme, count=10 ** 6, seed=args.seed, margin=args.margin,
-                       source="composed", max_candidates=args.candidates)
+                       source="composed", max_candidates=args.candidates,
+                       rules_name=args.rules, players=args.players)
         levels = collections.Counter(p.level for p in gen.puzzles)
         print(row(gen, levels), flush=True)
         totals["candidates"] += gen.candidates
@@ -57,7 +61,8 @@ def main() -> None:
     tags = {}
     for source in ("selfplay", "mined"):
         gen = generate(None, count=10 ** 6, seed=args.seed, margin=args.margin, source=source,
-                       agents=args.agents, max_candidates=args.candidates)
+                       agents=args.agents, max_candidates=args.candidates,
+                       rules_name=args.rules, players=args.players)
         levels = collections.Counter(p.level for p in gen.puzzles)
         gen.source = f"{source} ({args.agents})" if source == "selfplay" else f"{source} (greedy)"
         print(row(gen, levels), flush=True)

@@ -16,3 +16,5 @@ gen --theme declaration --count 12 --seed 1 -o declaration.txt
 gen --theme quiet       --count 10 --seed 1 -o quiet.txt
 gen --source selfplay --agents mc:10 --count 30 --seed 1 -o selfplay.txt
 gen --source selfplay --agents mc:10 --rules pagat --players 4 --count 12 --seed 1 -o selfplay-pagat4.txt
+gen --rules pagat  --players 4 --count 12 --seed 1 -o composed-pagat4.txt
+gen --rules french --players 4 --count 8  --seed 1 -o composed-french4.txt

@@ -12,6 +12,13 @@ before it is evaluated with :func:`solver.analysis.evaluate`:
   exact alpha-beta when the stock order is known, which it is for every
   complete hand.
 
+Four players (partnerships S+N against E+W, ``pagat`` and ``french``):
+every value is for the mover's side (SN or EW); in the player view the
+mover knows its own hand only (its partner's too is drawn), the
+determinisations weigh the three hidden hands by their plays this deal
+(:mod:`solver.inference`); the summary has a row per seat and
+:meth:`Annotation.side_summary` one per side.
+
 Each play gets the value of the play made and of the best play (points
 for the mover's side, to the end of the hand, as ``evaluate`` gives
 them), the loss, and a mark from :class:`Thresholds` (kept as data,
@@ -211,6 +218,26 @@ class Annotation:
                 "side": sides[side], "points": self.score[side] - start[side],
                 "luck": luck[side],
             })
+        return out
+
+    def side_summary(self) -> list[dict]:
+        """Per side (``SN`` and ``EW`` with four players, one per seat
+        with two): ``side``, ``players`` (its seats' names joined by
+        ``+``), ``plays``, ``forced``, marks ``?!``, ``?``, ``??``,
+        ``match``, ``total_loss`` and ``average_loss`` over its seats'
+        plays, its ``points`` and ``luck`` (as :meth:`summary`)."""
+        rows = self.summary()
+        out = []
+        for side in side_names(self.record.players):
+            mine = [r for r in rows if r["side"] == side]
+            plays = sum(r["plays"] for r in mine)
+            total = sum(r["total_loss"] for r in mine)
+            row = {"side": side, "players": "+".join(r["player"] for r in mine)}
+            for key in ("plays", "forced", "?!", "?", "??", "match"):
+                row[key] = sum(r[key] for r in mine)
+            row.update(total_loss=total, average_loss=total / plays if plays else 0.0,
+                       points=mine[0]["points"], luck=mine[0]["luck"])
+            out.append(row)
         return out
 
     def luck_stderr(self) -> float:
@@ -664,6 +691,7 @@ def annotation_json(an: Annotation) -> dict:
         "luck": [{"hand": d.hand, "deal": d.deal, "leader": names[d.leader],
                   "luck": dict(zip(sides, d.luck)), "stderr": d.stderr} for d in an.luck],
         "players": an.summary(),
+        **({"sides": an.side_summary()} if g.players == 4 else {}),
         "luck_stderr": an.luck_stderr(),
         "seconds": round(an.seconds, 3),
     })

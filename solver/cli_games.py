@@ -118,7 +118,8 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
                  event, as_json, quiet) -> None:
     """Play whole games between PLAYERS (one per seat: S N, or S E N W) and
     write their records. Players: random, greedy, mc:N (N random playouts
-    a play), engine:K (K determinisations)."""
+    a play), engine:K (K determinisations), human (you, at the keyboard:
+    e.g. `play human engine:10 engine:10 engine:10 --rules pagat`)."""
     from .arena import game_rows
     from .players import make_player
     from .render_games import play_table
@@ -195,6 +196,8 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, as_jso
     from .render_games import arena_table
 
     rules = _rules(rules_name, settings, None)
+    if "human" in (a.strip(), b.strip()):
+        _fail("the arena plays its hands without a person: use `play` to play as human", 2)
     with Signals() as sig:
         try:
             r = run_arena(a, b, pairs=pairs, rules=rules, players=int(players), seed=seed,

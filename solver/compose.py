@@ -1,14 +1,20 @@
 """Composing puzzle candidates with a constraint model (OR-Tools CP-SAT).
 
-For a requested theme the model builds a *legal* two-player position of
-the last deal (stock empty) that has the theme's preconditions, for
-example for ``hit``: the opponent has just laid a card the mover can take
-with the same rank. The model knows the card-count rules of a position:
+For a requested theme the model builds a *legal* position of the last
+deal (stock empty), two players or four in partnerships (S+N against
+E+W), that has the theme's preconditions, for example for ``hit``: the
+opponent who played just before the mover has laid a card the mover can
+take with the same rank. The model knows the card-count rules of a
+position:
 
-- every rank has 4 cards, on the table, in the two hands or in the piles
+- every rank has 4 cards, on the table, in the hands or in the piles
   (RULES.md "Cards"), so the 40 cards are accounted for with ``taken=``;
-- the hand sizes of the last deal: 3 cards a player a deal, the mover holds
-  1 to 3 and the other as many or one fewer (NOTATION.md, hand sizes);
+- the hand sizes of the last deal (:func:`solver.rules.deal_sizes`: 3 cards
+  a player, 2 on the last four-player deal of ``french``): the mover holds
+  1 to that many; two players: the other as many or one fewer; four
+  players: the seats still to play this round as many as the mover, those
+  that played since the round's leader one fewer (NOTATION.md, hand
+  sizes);
 - ``table_rule = distinct``: never two cards of one rank on the table
   (docs/rules.md decision 6);
 - ``prev=``: a card played in this deal, the only one of its rank on the
@@ -20,6 +26,11 @@ with the same rank. The model knows the card-count rules of a position:
   their side;
 - the declarations of the deal (``declared=``) are written when no card of
   the deal has been played.
+
+Four players (issue 11): the mover is S; "the other player" of the
+themes is the next player (E, the opponent who can hit the mover's card);
+``prev=`` and ``show=`` are the previous player's (W, the other opponent);
+N, the partner, holds the rest. The themes' constraints are the same.
 
 Diversity, as the issue asks: each candidate comes from a fresh solve whose
 objective pulls it towards a random *hint* (a random way of placing the 40
@@ -37,7 +48,7 @@ from __future__ import annotations
 
 import random
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from .cards import Card, RANKS
@@ -48,7 +59,7 @@ from .rules import deal_sizes, preset
 from .themes import THEMES
 
 NR = len(RANKS)
-#: the last deal: 3 cards a player (two players).
+#: the last deal: 3 cards a player (two players; see :func:`last_deal`).
 DEAL = 3
 #: at most this many cards on the table in a composed position.
 MAX_TABLE = 6
@@ -60,7 +71,9 @@ class Layout:
     and the keys. ``table``, ``mover``, ``other``, ``piles``: counts per
     rank index; ``prev``: rank index or -1; ``show``: ``(rank index,
     size)`` or None; ``last_other``: the other player captured last;
-    ``variant``: the theme's variant whose model produced it."""
+    ``variant``: the theme's variant whose model produced it; ``more``:
+    four players, the counts of the partner's and of the previous player's
+    hands (empty for two players)."""
 
     table: list[int]
     mover: list[int]
@@ -70,39 +83,55 @@ class Layout:
     show: tuple[int, int] | None = None
     last_other: bool = True
     variant: str = ""
+    more: list[list[int]] = field(default_factory=list)
+
+
+def last_deal(rules, players: int) -> int:
+    """Cards a player on the last deal of a hand (``rules``' deal sizes for
+    ``players``): the most a hand holds in a composed position."""
+    return deal_sizes(rules, players)[-1]
 
 
 class _Model:
-    """The CP-SAT variables of one two-player last-deal position.
+    """The CP-SAT variables of one last-deal position (2 or 4 players).
 
     ``T``, ``M``, ``O``, ``P``: cards of each rank index on the table, in
-    the mover's hand, in the other hand, in the piles; ``km``, ``ko``:
-    hand sizes; ``played``: cards played in this deal; ``prev_is[r]``,
-    ``show_is[r]``, ``show3``: the keys; ``last_other``."""
+    the mover's hand, in the other (next) player's hand, in the piles;
+    four players: ``more`` the partner's and the previous player's hands;
+    ``km``, ``ko``: hand sizes; ``played``: cards played in this deal;
+    ``prev_is[r]``, ``show_is[r]``, ``show3``: the keys; ``last_other``."""
 
-    def __init__(self, rules) -> None:
+    def __init__(self, rules, players: int = 2) -> None:
         from ortools.sat.python import cp_model
         self.cp = cp_model
         self.rules = rules
+        self.players = players
+        deal = self.deal = last_deal(rules, players) if players == 4 else DEAL
         self._eq: dict = {}
         m = self.m = cp_model.CpModel()
         self.T = [m.NewIntVar(0, 4, f"T{r}") for r in range(NR)]
         self.M = [m.NewIntVar(0, 4, f"M{r}") for r in range(NR)]
         self.O = [m.NewIntVar(0, 4, f"O{r}") for r in range(NR)]
         self.P = [m.NewIntVar(0, 4, f"P{r}") for r in range(NR)]
+        self.more = [[m.NewIntVar(0, 4, f"H{k}_{r}") for r in range(NR)]
+                     for k in range(2, players)]
         for r in range(NR):
-            m.Add(self.T[r] + self.M[r] + self.O[r] + self.P[r] == 4)
+            m.Add(self.T[r] + self.M[r] + self.O[r] + self.P[r]
+                  + sum(h[r] for h in self.more) == 4)
             if rules.table_rule == "distinct":
                 m.Add(self.T[r] <= 1)
-        self.km = m.NewIntVar(1, DEAL, "km")
-        self.ko = m.NewIntVar(0, DEAL, "ko")
+        self.km = m.NewIntVar(1, deal, "km")
+        self.ko = m.NewIntVar(0, deal, "ko")
         m.Add(sum(self.M) == self.km)
         m.Add(sum(self.O) == self.ko)
-        self.lead = m.NewBoolVar("mover_leads")    # equal hands: the mover leads the round
-        m.Add(self.ko == self.km).OnlyEnforceIf(self.lead)
-        m.Add(self.ko == self.km - 1).OnlyEnforceIf(self.lead.Not())
-        self.played = m.NewIntVar(0, 2 * DEAL, "played")
-        m.Add(self.played == 2 * DEAL - self.km - self.ko)
+        if players == 2:
+            self.lead = m.NewBoolVar("mover_leads")    # equal hands: the mover leads the round
+            m.Add(self.ko == self.km).OnlyEnforceIf(self.lead)
+            m.Add(self.ko == self.km - 1).OnlyEnforceIf(self.lead.Not())
+            self.played = m.NewIntVar(0, 2 * DEAL, "played")
+            m.Add(self.played == 2 * DEAL - self.km - self.ko)
+        else:
+            self._sizes_4p()
         self.tsize = m.NewIntVar(0, MAX_TABLE, "tsize")
         m.Add(sum(self.T) == self.tsize)
         # the mover has a choice: two ranks or more in hand
@@ -142,6 +171,27 @@ class _Model:
         # played >= 1 and no lone card: the previous player captured
         m.AddBoolOr([self.fresh, self.has_prev, self.last_other])
 
+    def _sizes_4p(self) -> None:
+        """Four players: ``done[i]`` (seat i after the mover, i = 1..3) has
+        played in this round, so holds one card fewer; the seats that
+        played are the last ones before the mover (from the round's
+        leader on)."""
+        m = self.m
+        self.done = [m.NewBoolVar(f"done{i}") for i in range(1, self.players)]
+        hands = [self.O, *self.more]
+        self.sizes = [self.ko] + [m.NewIntVar(0, self.deal, f"k{i}")
+                                  for i in range(2, self.players)]
+        for i, (hand, size, done) in enumerate(zip(hands, self.sizes, self.done)):
+            if i:
+                m.Add(sum(hand) == size)
+            m.Add(size == self.km).OnlyEnforceIf(done.Not())
+            m.Add(size == self.km - 1).OnlyEnforceIf(done)
+            if i + 1 < len(self.done):
+                m.AddImplication(done, self.done[i + 1])
+        self.lead = self.done[-1].Not()
+        self.played = m.NewIntVar(0, self.players * self.deal, "played")
+        m.Add(self.played == self.players * self.deal - self.km - sum(self.sizes))
+
     def _at_least(self, var, k: int, name: str):
         b = self.m.NewBoolVar(name)
         self.m.Add(var >= k).OnlyEnforceIf(b)
@@ -172,6 +222,9 @@ class _Model:
         constraints forbid, so solutions spread over the positions."""
         deck = [r for r in range(NR) for _ in range(4)]
         rng.shuffle(deck)
+        if self.players == 4:
+            self._hint_4p(deck, rng)
+            return
         km = rng.choice((2, 3, 3))
         ko = rng.choice((km, km - 1))
         tsize = rng.randint(1, 5)
@@ -183,6 +236,22 @@ class _Model:
             self.m.AddHint(self.M[r], hint_m[r])
             self.m.AddHint(self.O[r], hint_o[r])
             self.m.AddHint(self.T[r], hint_t[r])
+
+    def _hint_4p(self, deck: list[int], rng: random.Random) -> None:
+        km = rng.choice([k for k in range(2, self.deal + 1)] + [self.deal])
+        done = rng.randrange(self.players)          # seats that played this round
+        sizes = [km] + [km - (i > self.players - 1 - done) for i in range(1, self.players)]
+        tsize = rng.randint(1, 5)
+        at = 0
+        self.m.ClearHints()
+        for hand, size in zip([self.M, self.O, *self.more], sizes):
+            counts = _counts(deck[at:at + size])
+            at += size
+            for r in range(NR):
+                self.m.AddHint(hand[r], counts[r])
+        counts = _counts(deck[at:at + tsize])
+        for r in range(NR):
+            self.m.AddHint(self.T[r], counts[r])
 
     def _equals(self, var, value: int):
         """The literal ``var == value`` (one-hot literals made once per
@@ -202,7 +271,8 @@ class _Model:
         """A no-good: the next solution differs somewhere in its counts
         (one clause over the one-hot literals of the table and hands)."""
         clause = []
-        for vars_, vals in ((self.T, lay.table), (self.M, lay.mover), (self.O, lay.other)):
+        for vars_, vals in ((self.T, lay.table), (self.M, lay.mover), (self.O, lay.other),
+                            *zip(self.more, lay.more)):
             for var, v in zip(vars_, vals):
                 clause.append(self._equals(var, v).Not())
         self.m.AddBoolOr(clause)
@@ -225,7 +295,8 @@ class _Model:
         show = (show_r, 3 if val(self.show3) else 2) if show_r >= 0 else None
         return Layout([val(v) for v in self.T], [val(v) for v in self.M],
                       [val(v) for v in self.O], [val(v) for v in self.P],
-                      prev, show, bool(val(self.last_other)))
+                      prev, show, bool(val(self.last_other)),
+                      more=[[val(v) for v in h] for h in self.more])
 
 
 def _solve_stoppable(solver, model) -> int:
@@ -399,8 +470,12 @@ def _late_capture(mod: _Model) -> None:
 
 
 def _fresh(mod: _Model) -> None:
-    mod.m.Add(mod.km == DEAL)
-    mod.m.Add(mod.ko == DEAL)
+    """Nothing played yet in the last deal: every hand full."""
+    if mod.players == 2:
+        mod.m.Add(mod.km == DEAL)
+        mod.m.Add(mod.ko == DEAL)
+    else:
+        mod.m.Add(mod.played == 0)
 
 
 def _declared_other(mod: _Model) -> None:
@@ -462,32 +537,41 @@ assert set(VARIANTS) == set(THEMES)
 
 def layout_position(lay: Layout, rules_name: str, rng: random.Random,
                     mover: int = 0) -> Position:
-    """The position of a layout: the mover is seat ``mover`` of two, stock
-    empty, ``taken=`` split near evenly at random, ``last=``, ``prev=``,
+    """The position of a layout: the mover is seat ``mover`` of two (of
+    four when ``lay.more`` holds the partner's and previous player's
+    hands: S E N W in play order, partnerships S+N, E+W), stock empty,
+    ``taken=`` (per side) split near evenly at random, ``last=`` (the
+    previous player when the other side captured last), ``prev=``,
     ``show=`` and (at the start of the deal) ``declared=``. The cards are
     written by rank, ascending. Not yet checked (see :func:`candidate_line`)."""
     rules = preset(rules_name)
-    other = 1 - mover
+    players = 2 + len(lay.more)
+    other = (mover + 1) % players
+    previous = (mover - 1) % players
 
     def cards(counts: list[int]) -> list[Card]:
         return [Card(RANKS[r]) for r in range(NR) for _ in range(counts[r])]
 
-    hands: list[list[Card | None]] = [[], []]
+    hands: list[list[Card | None]] = [[] for _ in range(players)]
     hands[mover] = cards(lay.mover)
     hands[other] = cards(lay.other)
+    for k, counts in enumerate(lay.more, start=2):
+        hands[(mover + k) % players] = cards(counts)
     piles = sum(lay.piles)
     mine = max(1, min(piles - 1, piles // 2 + rng.randint(-3, 3)))
     taken = [0, 0]
-    taken[mover], taken[other] = mine, piles - mine
-    last = other if lay.last_other else mover
+    me, them = mover % 2 if players == 4 else mover, other % 2 if players == 4 else other
+    taken[me], taken[them] = mine, piles - mine
+    last = previous if lay.last_other else mover
     pos = Position(table=cards(lay.table), hands=hands, stock_kind="known", stock=[],
                    turn=mover, rules=rules, preset=rules_name, taken=tuple(taken), last=last)
     if lay.prev >= 0:
         pos.prev = Card(RANKS[lay.prev])
     if lay.show is not None:
-        pos.show = Show(RANKS[lay.show[0]], lay.show[1], other)
-    if sum(lay.mover) == DEAL and sum(lay.other) == DEAL:
-        for seat in (mover, other):
+        pos.show = Show(RANKS[lay.show[0]], lay.show[1], previous)
+    deal = last_deal(rules, players) if players == 4 else DEAL
+    if all(len(h) == deal for h in hands):
+        for seat in range(players):
             d = best_declaration(rules, [c.index for c in hands[seat]])  # type: ignore[union-attr]
             if d is not None:
                 kind = "tringa" if d[0] == TRINGA else "ronda"
@@ -506,7 +590,7 @@ def candidate_line(pos: Position) -> Position | NotationError:
 
 
 def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
-            limit: int | None = None) -> Iterator[Position | NotationError]:
+            limit: int | None = None, players: int = 2) -> Iterator[Position | NotationError]:
     """Candidate positions for ``theme``: endless (or ``limit`` of them),
     seeded, each different from the ones before. Each is a checked
     Position, or the NotationError of an illegal one.
@@ -517,18 +601,25 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
     every model. A variant that has no solution left is dropped; the run
     ends when none is left.
 
-    Raises ValueError for an unknown theme or a rules preset without two
-    players."""
+    ``players``: 2, or 4 (partnerships; the mover is S; see the module
+    docstring).
+
+    Raises ValueError for an unknown theme or a rules preset without that
+    many players."""
     if theme not in VARIANTS:
         raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(VARIANTS)})")
     rules = preset(rules_name)
-    if 2 not in rules.players:
-        raise ValueError(f"rules={rules_name} has no two-player game")
-    if deal_sizes(rules, 2)[-1] != DEAL:
-        raise ValueError(f"rules={rules_name} deals {deal_sizes(rules, 2)[-1]} cards a player "
-                         f"last: the composer models a last deal of {DEAL} "
-                         "(mine or self-play instead)")
-    rng = random.Random(f"compose:{theme}:{seed}:{rules_name}")
+    if players not in (2, 4):
+        raise ValueError(f"composed puzzles have 2 players or 4, not {players}")
+    if players not in rules.players:
+        word = "two" if players == 2 else "four"
+        raise ValueError(f"rules={rules_name} has no {word}-player game")
+    if rules.deal_size != 3 or rules.table_cards != 4:
+        raise ValueError(f"rules={rules_name} deals {rules.deal_size} cards a player and "
+                         f"{rules.table_cards} to the table: the composer models 3-card "
+                         "deals after a 4-card table (mine or self-play instead)")
+    tag = "" if players == 2 else f":{players}p"
+    rng = random.Random(f"compose:{theme}:{seed}:{rules_name}{tag}")
     variants = list(VARIANTS[theme])
     models: dict[str, _Model] = {}
     found: list[Layout] = []
@@ -536,7 +627,7 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
         name, _w, add = rng.choices(variants, weights=[v[1] for v in variants])[0]
         mod = models.get(name)
         if mod is None:
-            mod = models[name] = _Model(rules)
+            mod = models[name] = _Model(rules, players)
             add(mod)
             for lay in found:
                 mod.forbid(lay)

@@ -254,16 +254,20 @@ class TimedEnginePlayer:
         return card_of_rank(view, a.moves[0].rank)
 
 
-PLAYER_KINDS = ("random", "greedy", "mc:N", "engine:K", "engine:Ts")
+PLAYER_KINDS = ("random", "greedy", "mc:N", "engine:K", "engine:Ts", "human")
 
 
 def make_player(spec: str):
     """A player from its spec: ``random``, ``greedy``, ``mc:N`` (N random
     playouts per play, default 100), ``engine:K`` (K determinisations,
     default 50; the engine of the first sessions), ``engine:Ts`` (T seconds
-    a decision, e.g. ``engine:0.1s``: :class:`TimedEnginePlayer`). Raises
+    a decision, e.g. ``engine:0.1s``: :class:`TimedEnginePlayer`), ``human``
+    (a person at the keyboard: :class:`solver.human.HumanPlayer`). Raises
     ValueError naming the spec and the kinds."""
     kind, colon, arg = spec.strip().partition(":")
+    if kind == "human" and not colon:
+        from .human import HumanPlayer
+        return HumanPlayer()
     if kind in ("random", "greedy") and not colon:
         return RandomPlayer() if kind == "random" else GreedyPlayer()
     if kind == "engine" and re.fullmatch(r"[0-9]*\.?[0-9]+s", arg):

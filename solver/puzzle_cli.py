@@ -81,7 +81,7 @@ def _write(output: str, text: str, force: bool) -> None:
 @click.option("--rules", "rules_name", default="lmodire", show_default=True,
               help="Rules preset of the positions.")
 @click.option("--players", type=click.Choice(["2", "4"]), default="2", show_default=True,
-              help="Players (4: partnerships; selfplay and mined only).")
+              help="Players (4: partnerships S+N against E+W).")
 @click.option("--agents", default="greedy", show_default=True,
               help="Self-play players, one spec or one per seat: greedy, random, mc:N, engine:K.")
 @click.option("--max-candidates", type=click.IntRange(1), default=None,

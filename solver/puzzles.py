@@ -544,21 +544,20 @@ class Generation:
 def candidates(source: str, theme: str | None, seed: int, rules_name: str = "lmodire",
                players: int = 2, agents: str = "greedy") -> Iterator[Position | NotationError]:
     """Candidate positions: ``composed`` by CP-SAT for ``theme``
-    (:func:`solver.compose.compose`, two players; the themes in turn when
-    ``theme`` is None), ``selfplay`` from hands played by ``agents``
+    (:func:`solver.compose.compose`; the themes in turn when ``theme`` is
+    None), ``selfplay`` from hands played by ``agents``
     (:func:`solver.mine.selfplay`, over :mod:`solver.match` and
     :mod:`solver.players`) or ``mined`` from the module's own greedy
-    playouts (:func:`solver.mine.mine`); 2 or 4 players for the last two.
+    playouts (:func:`solver.mine.mine`); 2 players, or 4 in partnerships
+    (issue 11 for ``composed``).
     Illegal candidates come as the NotationError the parser raised.
     Raises ValueError for an unknown source or a player count the source
     does not make."""
     if source == "composed":
-        if players != 2:
-            raise ValueError("composed puzzles are two-player positions (use --source mined)")
         from .compose import compose
         if theme is not None:
-            return compose(theme, seed=seed, rules_name=rules_name)
-        return _any_theme(seed, rules_name)
+            return compose(theme, seed=seed, rules_name=rules_name, players=players)
+        return _any_theme(seed, rules_name, players)
     if source == "selfplay":
         from .mine import selfplay
         return selfplay(seed=seed, rules_name=rules_name, agents=agents, players=players)
@@ -568,10 +567,11 @@ def candidates(source: str, theme: str | None, seed: int, rules_name: str = "lmo
     raise ValueError(f"unknown source {source!r} (sources: {', '.join(SOURCES)})")
 
 
-def _any_theme(seed: int, rules_name: str) -> Iterator[Position | NotationError]:
-    """Composed candidates for the themes in turn."""
+def _any_theme(seed: int, rules_name: str,
+               players: int = 2) -> Iterator[Position | NotationError]:
+    """Composed candidates for the themes in turn (``players``: 2 or 4)."""
     from .compose import compose
-    streams = [compose(t, seed=seed, rules_name=rules_name) for t in THEMES]
+    streams = [compose(t, seed=seed, rules_name=rules_name, players=players) for t in THEMES]
     while streams:
         for s in list(streams):
             try:
@@ -588,7 +588,7 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
              spread: bool = True) -> Generation:
     """Find ``count`` puzzles of ``theme`` (any theme when None; with
     ``level`` only that level) from ``source`` candidates, seeded;
-    ``players``: 2, or 4 for self-play or mined partnership positions;
+    ``players``: 2, or 4 (partnership positions);
     ``agents``: the self-play players (:func:`solver.mine.selfplay`).
 
     Stops after ``max_candidates`` candidates (default ``200 * count``).

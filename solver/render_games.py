@@ -58,6 +58,8 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
         if forced and not all_plays:
             parts.append(Text(f"  ({forced} forced plays not shown)", style="dim"))
     parts.append(summary_table(an))
+    if g.players == 4:
+        parts.append(side_table(an))
     return Group(*parts)
 
 
@@ -79,6 +81,21 @@ def summary_table(an: Annotation) -> Table:
                  f"?? {an.thresholds.blunder:g} points; points: the side's in this game; "
                  f"luck: the side's cards dealt less their expectation, summed over the "
                  f"deals, ± one standard error; {an.seconds:.1f} s")
+    t.caption_justify = "left"
+    return t
+
+
+def side_table(an: Annotation) -> Table:
+    """Four players: the summary per side (partners' plays summed)."""
+    t = Table(title="sides", title_justify="left", show_edge=False, header_style="bold")
+    for col in ("side", "players", "plays", "?! ? ??", "match", "loss", "per play", "points"):
+        t.add_column(col, justify="left" if col in ("side", "players") else "right")
+    for row in an.side_summary():
+        t.add_row(row["side"], Text(row["players"]), str(row["plays"]),
+                  f"{row['?!']} {row['?']} {row['??']}", str(row["match"]),
+                  f"{row['total_loss']:.1f}", f"{row['average_loss']:.2f}",
+                  str(row["points"]))
+    t.caption = "values and losses are points for the mover's side (S+N: SN, E+W: EW)"
     t.caption_justify = "left"
     return t
 

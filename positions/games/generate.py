@@ -6,6 +6,8 @@
   greedy, one game to 41.
 - ``pagat-4p.txt``: pagat, four players, engine:10 + engine:10 v mc:50 +
   mc:50.
+- ``french-4p.txt``: french, four players (4 cards a player on the
+  first deal of a hand), engine:10 + engine:10 v mc:50 + mc:50.
 - ``french-mc-v-greedy.txt``: french (end-of-hand win at 51), mc:50 v greedy.
 - ``planted-mistake.txt``: lmodire, both sides play the exact
   full-information best play ("double dummy") everywhere except once: in
@@ -122,6 +124,9 @@ def games() -> dict[str, str]:
     m = play_match(PRESETS["pagat"], [make_player(s) for s in
                                       ("engine:10", "mc:50", "engine:10", "mc:50")], seed=12)
     out["pagat-4p.txt"] = dumps(from_match(m, {"Event": "sample: four players"}))
+    m = play_match(PRESETS["french"], [make_player(s) for s in
+                                       ("engine:10", "mc:50", "engine:10", "mc:50")], seed=14)
+    out["french-4p.txt"] = dumps(from_match(m, {"Event": "sample: four players, french rules"}))
     m = play_match(PRESETS["french"], [make_player("mc:50"), make_player("greedy")], seed=13)
     out["french-mc-v-greedy.txt"] = dumps(from_match(m, {"Event": "sample: french rules"}))
     for i in range(100):   # the first seed with a candidate from hand 2 on
