@@ -615,9 +615,9 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
         word = "two" if players == 2 else "four"
         raise ValueError(f"rules={rules_name} has no {word}-player game")
     if rules.deal_size != 3 or rules.table_cards != 4:
-        raise ValueError(f"rules={rules_name} deals {rules.deal_size} cards a player and "
-                         f"{rules.table_cards} to the table: the composer models 3-card "
-                         "deals after a 4-card table (mine or self-play instead)")
+        raise ValueError(f"rules={rules_name} deals {deal_sizes(rules, players)[-1]} cards a "
+                         f"player last and {rules.table_cards} to the table: the composer "
+                         "models 3-card deals after a 4-card table (mine or self-play instead)")
     tag = "" if players == 2 else f":{players}p"
     rng = random.Random(f"compose:{theme}:{seed}:{rules_name}{tag}")
     variants = list(VARIANTS[theme])

@@ -18,6 +18,7 @@ from solver.analysis import evaluate
 from solver.cards import RANKS, SUITS
 from solver.notation import NotationError, format_position, parse_position
 from solver.position import seat_names
+from solver.rules import PRESETS
 from solver.search.alphabeta import AlphaBeta
 
 from rulesets import RULESETS, rules_keys

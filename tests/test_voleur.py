@@ -236,14 +236,20 @@ def test_v1_the_sweep_leaves_the_tops():
     assert pack_piles([2, 4], [10, 30]) == child[7]
 
 
-def test_three_player_voleur_is_refused_here():
+def test_three_player_voleur_v5_both_piles_on_one_top():
+    """V5 through the whole pipeline (the three-player engine answers it).
+    S plays 3: no 3 on the table, but E's and N's tops are both 3, so S
+    takes both piles (13 + 13) and its own card: 10 + 27 = 37 cards, a
+    capture point; the 12 stays (no run: no 4 on the table), no missa. E
+    and N lay their 4 and 5; the table (12 4 5) goes to S, the last
+    capturer, with the bonus: 40 cards, 20 over 20. S: 1 + 1 + 20 = 22;
+    E and N score nothing."""
     from solver.analysis import evaluate
-    from solver.engine.compile import CompileError
     from solver.notation import parse_position
-    pos = parse_position("12 5/4/3 - S rules=french voleur=yes taken=16,10,10 last=E "
-                         "tops=5,3,-")
-    with pytest.raises(CompileError, match="three players"):
-        evaluate(pos)
+    pos = parse_position("12 3/4/5 - S rules=french voleur=yes taken=10,13,13 last=E "
+                         "tops=-,3,3")
+    a = evaluate(pos)
+    assert list(a.values) == [22, 0, 0]
 
 
 def test_the_compiled_core_refuses_voleur():
