@@ -146,6 +146,19 @@ def event_points(rules: Rules, ev: int) -> int:
     return pts
 
 
+def run_masks(rules: Rules) -> tuple[list[int], list[int], int]:
+    """The masks a capture's upward run is computed with: ``below[r]`` the
+    nibbles under rank index r, ``brk[r]`` a bit that stops the run after
+    r (after the 7 when ``seven_ten_adjacent`` is off, seed 000), and the
+    sentinel bit above the 12. Shared by every engine's ``play``."""
+    below = [(1 << (4 * r)) - 1 for r in range(NRANKS)]
+    brk = [0] * NRANKS
+    if not rules.seven_ten_adjacent:
+        for r in range(7):          # ranks 1..7 stop before the 10
+            brk[r] = 1 << 28
+    return below, brk, 1 << 40
+
+
 # --- declarations ----------------------------------------------------------
 
 RONDA, TRINGA = 1, 2
@@ -318,12 +331,7 @@ class Game:
         missa_round = rules.missa_last_round
         pts_of = [event_points(rules, ev) for ev in range(32)]
         bonus = rules.last_capture_bonus
-        below = [(1 << (4 * r)) - 1 for r in range(NRANKS)]
-        brk = [0] * NRANKS
-        if not rules.seven_ten_adjacent:
-            for r in range(7):          # ranks 1..7 stop before the 10
-                brk[r] = 1 << 28
-        sentinel = 1 << 40
+        below, brk, sentinel = run_masks(rules)
         shift = [HAND_BITS * s for s in range(players)]
         # deals: spos -> (hands, declaration gain in half-points for side 0)
         deal_of = {}

@@ -31,7 +31,7 @@ from typing import Sequence
 from ..rules import Rules, deal_sizes
 from .game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT, EV_MISSA,
                    HAND_BITS, LOW, MASK40, MOVES, NRANKS, _multisets, cardset, count,
-                   declaration_points, event_points, ranks_of)
+                   declaration_points, event_points, ranks_of, run_masks)
 
 PLAYERS = 3
 SIDES = (0, 1, 2)
@@ -94,12 +94,7 @@ class Game3:
         missa_last_round = getattr(rules, "missa_last_round", True)
         pts_of = [event_points(rules, ev) for ev in range(32)]
         bonus = rules.last_capture_bonus
-        below = [(1 << (4 * r)) - 1 for r in range(NRANKS)]
-        brk = [0] * NRANKS
-        if not rules.seven_ten_adjacent:
-            for r in range(7):
-                brk[r] = 1 << 28
-        sentinel = 1 << 40
+        below, brk, sentinel = run_masks(rules)
         deals = self.deals
         nxt = (1, 2, 0)
         prv = (2, 0, 1)

@@ -85,7 +85,7 @@ def make_play(game):
     :meth:`solver.engine.game.Game._compile_play` for the plain one).
 
     Raises ValueError for three players."""
-    from .game import (EV_DEAL, EV_END, HAND_BITS, LOW, NRANKS, event_points)
+    from .game import (EV_DEAL, EV_END, HAND_BITS, LOW, event_points, run_masks)
     rules = game.rules
     players = game.players
     if players == 3:
@@ -99,12 +99,7 @@ def make_play(game):
     missa_round = rules.missa_last_round
     pts_of = [event_points(rules, ev) for ev in range(32)]
     bonus = rules.last_capture_bonus
-    below = [(1 << (4 * r)) - 1 for r in range(NRANKS)]
-    brk = [0] * NRANKS
-    if not rules.seven_ten_adjacent:
-        for r in range(7):
-            brk[r] = 1 << 28
-    sentinel = 1 << 40
+    below, brk, sentinel = run_masks(rules)
     shift = [HAND_BITS * s for s in range(players)]
     deal_of = {}
     for spos, (packed, decl) in game.deals.items():
