@@ -421,6 +421,20 @@ def _peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
+def sampled_moves(pos: Position, result, seed: int) -> list[MoveValue]:
+    """The plays of a determinised ``result`` (:func:`solver.search.pimc`
+    results, half-points without the piles) as MoveValues in points, best
+    first, each with its effect read off one sampled deal (seed ``seed``)."""
+    game, state = sampler(pos)(random.Random(seed))
+    effects = {m: describe(game, state, m) for m in game.moves(state)}
+    base = pile_margin(pos)
+    n = result.samples
+    return [MoveValue(move_text(pos, sm.move), sm.move, (sm.mean + base) / 2,
+                      None if sm.stderr is None else sm.stderr / 2,
+                      effects.get(sm.move, ""), sm.best / n, sm.lead_z)
+            for sm in result.moves]
+
+
 def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, seed: int,
              workers: int, z: float | None, min_samples: int, progress,
              expectimax_nodes: int = 0, inference: bool = True) -> Analysis:
@@ -436,14 +450,8 @@ def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, s
                           min_samples=min_samples, time_budget=budget.left(),
                           memory_mb=min(budget.memory_mb, 64.0), weigh=weigh,
                           progress=progress)
-    game, state = sampler(pos)(random.Random(seed))
-    effects = {m: describe(game, state, m) for m in game.moves(state)}
-    base = pile_margin(pos)
+    moves = sampled_moves(pos, result, seed)
     n = result.samples
-    moves = [MoveValue(move_text(pos, sm.move), sm.move, (sm.mean + base) / 2,
-                       None if sm.stderr is None else sm.stderr / 2,
-                       effects.get(sm.move, ""), sm.best / n, sm.lead_z)
-             for sm in result.moves]
     top = moves[0]
     hidden = any(c is None for h in pos.hands for c in h)
     stopped = {"separated": "separated (the best play leads every other by 2.33 paired "

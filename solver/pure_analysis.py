@@ -102,21 +102,13 @@ def evaluate_pure(pos: Position, method: str, samples: int, seed: int,
                     z, min_samples, progress)
 
 
-def _moves(pos: Position, game, state, values: dict, base: int):
-    from .analysis import MoveValue, describe, move_text
-    moves = [MoveValue(move_text(pos, m), m, (v + base) / 2,
-                       effect=describe(game, state, m)) for m, v in values.items()]
-    moves.sort(key=lambda mv: (-mv.value, mv.rank))
-    return moves
-
-
 def _exact(pos: Position, deadline: float, t0: float, note: str):
-    from .analysis import Analysis
+    from .analysis import Analysis, _exact_moves
     game, state = compile_known(pos)
     ab = AlphaBeta(_Deadline(game, deadline))
     values = ab.root_values(state)
     pv = ab.principal_variation(state)
-    moves = _moves(pos, game, state, values, pile_margin(pos))
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
     top = moves[0].value
     return Analysis(pos, "exact", top, moves, [mv.move for mv in moves if mv.value == top],
                     [str(RANKS[m]) for m in pv], ab.stats.nodes, time.perf_counter() - t0,
@@ -124,12 +116,12 @@ def _exact(pos: Position, deadline: float, t0: float, note: str):
 
 
 def _expectimax(pos: Position, deadline: float, t0: float, note: str):
-    from .analysis import Analysis
+    from .analysis import Analysis, _exact_moves
     game, state = compile_shuffled(pos)
     ex = Expectimax(_Deadline(game, deadline))
     values = ex.root_values(state)
     pv = ex.principal_variation(state)
-    moves = _moves(pos, game, state, values, pile_margin(pos))
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
     top = moves[0].value
     return Analysis(pos, "expectimax", top, moves,
                     [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],
@@ -139,23 +131,15 @@ def _expectimax(pos: Position, deadline: float, t0: float, note: str):
 
 def _sampled(pos: Position, deadline: float, t0: float, why: str, samples: int, seed: int,
              z, min_samples: int, progress):
-    import random
-
-    from .analysis import Analysis, MoveValue, describe, move_text
+    from .analysis import Analysis, sampled_moves
     sampler(pos)            # raises CompileError before any sampling
     line = format_position(pos)
     result = determinised(sampler_from_line, line, samples, seed, z=z,
                           min_samples=min_samples,
                           time_budget=max(0.0, deadline - time.monotonic()),
                           progress=progress)
-    game, state = sampler(pos)(random.Random(seed))
-    effects = {m: describe(game, state, m) for m in game.moves(state)}
-    base = pile_margin(pos)
+    moves = sampled_moves(pos, result, seed)
     n = result.samples
-    moves = [MoveValue(move_text(pos, sm.move), sm.move, (sm.mean + base) / 2,
-                       None if sm.stderr is None else sm.stderr / 2,
-                       effects.get(sm.move, ""), sm.best / n, sm.lead_z)
-             for sm in result.moves]
     top = moves[0]
     note = f"{why}; {n} determinisations (seed {seed}), stopped: {result.stopped}"
     return Analysis(pos, "determinised", top.value, moves, [top.move], None, result.nodes,
