@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
 
 from ..cards import RANK_INDEX
-from .game import Game, State, best_declaration, RONDA, TRINGA
+from .game import Game, State
+from .scoring import RONDA, TRINGA, best_declaration, cardset
 from ..position import Position, n_sides, side_of
 from ..rules import deal_sizes, stock_sizes
 
@@ -46,6 +50,122 @@ def unseen_pool(pos: Position) -> list[int]:
     if any(v < 0 for v in counts.values()):
         raise CompileError("a rank appears more than 4 times")
     return sorted(counts.elements())
+
+
+@dataclass
+class Problem:
+    """One position as the compiled core searches it: ``P`` and ``D``
+    (:mod:`solver.engine.tables`), ``st`` the core state; ``players``,
+    ``nsides`` (2, or 3 when each of three seats is its own side),
+    ``shuffled`` (the deals are chance nodes), ``match`` (the objective is
+    the match: values are equities times ``core.EQ_SCALE``), ``base`` the
+    half-points the piles already decided for the mover's side (two sides
+    playing for points: the values count the cards still to be won)."""
+
+    pos: Position
+    P: np.ndarray
+    D: np.ndarray
+    st: tuple
+    players: int
+    nsides: int
+    shuffled: bool
+    match: bool
+    base: int
+
+    @property
+    def mover(self) -> int:
+        """The seat to move."""
+        return int(self.st[5])
+
+
+def initial_x(pos: Position, P: np.ndarray) -> int:
+    """The x word of ``pos`` (:mod:`solver.engine.core`): the piles from
+    ``taken=``, the tops from ``tops=`` (voleur), the scores from
+    ``score=`` (the match objective); 0 when the rules do not track it."""
+    from . import core
+    if not P[core.P_GENERAL]:
+        return 0
+    x = 0
+    for k, n in enumerate(pos.pile_sizes()):
+        if n > 63:
+            raise CompileError(f"a pile of {n} cards")
+        x |= n << (core.X_PILE + 6 * k)
+    if P[core.P_VOLEUR] and pos.tops is not None:
+        for k, c in enumerate(pos.tops):
+            if c is not None:
+                x |= (c.index + 1) << (core.X_TOP + 4 * k)
+    if P[core.P_MATCH]:
+        for k, n in enumerate(pos.scores()):
+            if not 0 <= n <= core.MAX_SCORE // 2:
+                raise CompileError(f"a score of {n} points is out of the match search's "
+                                   f"range (0 to {core.MAX_SCORE // 2})")
+            x |= n << (core.X_SCORE + 10 * k)
+    return x
+
+
+def build_problem(pos: Position, hands: list[list[int]], stock: list[int],
+                  shuffled: bool = False, match=None) -> Problem:
+    """The Problem of ``pos`` with the given hands (rank indices per seat)
+    and stock (dealing order, or the cards when ``shuffled``); ``match``:
+    the match objective's :class:`~solver.engine.tables.MatchLeaves`.
+    Raises CompileError for a stock that does not fill whole deals."""
+    from .tables import deal_rows, rule_params, sides_of
+    from ..rules import stock_sizes
+    if len(stock) not in stock_sizes(pos.rules, pos.players):
+        raise CompileError(f"a stock of {len(stock)} cards does not fill whole deals")
+    P = rule_params(pos.rules, pos.players, pos.leader(), 0 if shuffled else len(stock),
+                    shuffled, match=match)
+    D = deal_rows(P, []) if shuffled else deal_rows(P, stock)
+    sides = sides_of(pos.players)
+    hs = [cardset(h) for h in hands] + [0] * (4 - len(hands))
+    prev = pos.prev.index if pos.prev is not None else -1
+    show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
+    last = sides[pos.last] if pos.last is not None else -1
+    spos = cardset(stock) if shuffled else 0
+    st = (cardset([c.index for c in pos.table]), hs[0], hs[1], hs[2], hs[3], pos.turn, prev,
+          show, last, spos, initial_x(pos, P))
+    nsides = max(sides) + 1
+    base = pile_margin(pos) if nsides == 2 and match is None else 0
+    return Problem(pos, P, D, st, pos.players, nsides, shuffled, match is not None, base)
+
+
+def known_problem(pos: Position, match=None) -> Problem:
+    """The Problem of a perfect-information position. Raises CompileError
+    for unknown cards."""
+    if not is_perfect_information(pos):
+        raise CompileError("the position has unknown cards; sample them first")
+    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
+    return build_problem(pos, hands, [c.index for c in pos.stock], match=match)
+
+
+def shuffled_problem(pos: Position, match=None) -> Problem:
+    """The chance Problem of a position whose hands are all known and whose
+    stock order is not (``~`` or ``?``): the stock becomes a card multiset
+    dealt at chance nodes. Raises CompileError for a hidden hand."""
+    if any(c is None for h in pos.hands for c in h):
+        raise CompileError("expectimax needs every hand known (a hidden hand: use determinised)")
+    stock = unseen_pool(pos) if pos.stock_kind == "unknown" else [c.index for c in pos.stock]
+    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
+    return build_problem(pos, hands, stock, shuffled=True, match=match)
+
+
+def sampled_problem(pos: Position, seed: int = 0, match=None) -> Problem:
+    """One determinisation of ``pos`` (the unknown cards drawn as
+    :func:`solver.engine.sampling.draw` does, sample 0 of ``seed``) as a
+    Problem of perfect information. Raises CompileError as
+    :func:`solver.engine.sampling.draw_spec`."""
+    from .sampling import draw_python, draw_spec, sample_seed
+    spec = draw_spec(pos, match=match)
+    st, stock = draw_python(spec, sample_seed(seed, 0))
+    from .tables import deal_rows
+    D = deal_rows(spec.P, stock)
+    return Problem(pos, spec.P, D, st, pos.players, int(spec.P[_nsides_index()]), False,
+                   match is not None, spec.base_margin)
+
+
+def _nsides_index() -> int:
+    from . import core
+    return core.P_NSIDES
 
 
 def _check_search_players(pos: Position) -> None:

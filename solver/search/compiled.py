@@ -31,6 +31,7 @@ from typing import Callable
 import numpy as np
 
 from . import kernels as kn
+from ..engine.core import D_COLS
 from .pimc import SampledMove, SampleResult, Z_99
 
 #: memory the compiled search of one perfect-information hand needs
@@ -107,18 +108,15 @@ def _cache_present() -> bool:
 def _warm() -> None:
     """Run every kernel once on tiny inputs: a known and a shuffled stock,
     and a determinised batch."""
-    from ..engine.game import Game
+    from ..engine.compile import known_problem, shuffled_problem
     from ..engine.sampling import draw_spec
-    from ..engine.tables import core_state, params
     from ..notation import parse_position
-    from ..rules import PRESETS
-    for shuffled in (False, True):
-        g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], shuffled)
-        P, D = params(g)
-        s = Searcher(P, D, 1.0)
-        st = core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
-        s.root_values(st)
-        s.principal_variation(st)
+    for line, build in (("1.3.10 5.5.4/12.7.6 2.2.11.11.12.3 S", known_problem),
+                        ("1.3.10 5.5.4/12.7.6 ~2.2.11.11.12.3 S", shuffled_problem)):
+        prob = build(parse_position(line))
+        s = Searcher(prob.P, prob.D, 1.0)
+        s.root_values(prob.st)
+        s.principal_variation(prob.st)
     spec = draw_spec(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
     sampler = Sampler(spec, 1.0)
     sampler.solve([0], seed=0)
@@ -418,7 +416,7 @@ class Sampler:
             TT, TF = kn.new_table(min(table_entries(per), SMALL_TABLE_ENTRIES * 16))
             self.scratch.append((kn.new_scratch(), TT, TF, kn.new_counters(),
                                  *kn.new_outcome_cache(1, 2),
-                                 np.zeros((spec.nstock + 1, 6), dtype=np.int64),
+                                 np.zeros((spec.nstock + 1, D_COLS), dtype=np.int64),
                                  np.zeros(max(spec.nstock, 1), dtype=np.int64),
                                  np.zeros(max(len(spec.pool), 1), dtype=np.int64)))
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
