@@ -260,3 +260,17 @@ def agree(a: dict, b: dict, tol: float = 1e-9) -> bool:
         elif abs(x - y) > tol:
             return False
     return True
+
+
+def best_plays(values: dict, seat: int) -> set:
+    """The best plays: two sides, every play of the top value; three sides
+    (vectors), the plays equal under the max^n rule's (1) and (2): the
+    top own entry, then the lowest sum of the others."""
+    tol = 1e-9
+    if isinstance(next(iter(values.values())), list):
+        top = max(v[seat] for v in values.values())
+        tied = {m: v for m, v in values.items() if v[seat] >= top - tol}
+        low = min(sum(v) - v[seat] for v in tied.values())
+        return {m for m, v in tied.items() if sum(v) - v[seat] <= low + tol}
+    top = max(values.values())
+    return {m for m, v in values.items() if v >= top - tol}

@@ -141,7 +141,9 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                         if choose_objective(item, objective) == "match":
                             try:
                                 a = evaluate_match(item, method=match_method(method),
-                                                   samples=min(samples, 64), seed=seed)
+                                                   samples=min(samples, 64), seed=seed,
+                                                   time_budget=time_budget,
+                                                   memory_mb=memory_mb, workers=workers)
                             except SearchTooBig:
                                 if objective == "match":
                                     raise

@@ -1,5 +1,7 @@
-"""From a friendly :class:`~solver.position.Position` to the compact game
-and state the search runs on, and the sampling of unknown cards.
+"""From a friendly :class:`~solver.position.Position` to the compiled
+problem the searches run on (:class:`Problem`: the rule system as data and
+the core state), the :class:`~solver.engine.hand.Hand` that Python callers
+play on, and the sampling of unknown cards.
 
 Unknown cards (``?`` in a hand, a ``~`` or ``?`` stock) are drawn
 uniformly from the cards not seen: the 40 less the table, the known hands,
@@ -17,15 +19,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import RANK_INDEX
-from .game import Game, State
 from .scoring import RONDA, TRINGA, best_declaration, cardset
 from ..position import Position, n_sides, side_of
 from ..rules import deal_sizes, stock_sizes
 
 
 class CompileError(ValueError):
-    """A position the search cannot take (e.g. three players, or unknown
-    cards that cannot be drawn consistently)."""
+    """A position the search cannot take that way (e.g. exact search with
+    unknown cards, or unknown cards that cannot be drawn consistently)."""
 
 
 def is_perfect_information(pos: Position) -> bool:
@@ -76,6 +77,11 @@ class Problem:
     def mover(self) -> int:
         """The seat to move."""
         return int(self.st[5])
+
+    @property
+    def rules(self):
+        """The position's rules."""
+        return self.pos.rules
 
 
 def initial_x(pos: Position, P: np.ndarray) -> int:
@@ -154,67 +160,56 @@ def sampled_problem(pos: Position, seed: int = 0, match=None) -> Problem:
     :func:`solver.engine.sampling.draw` does, sample 0 of ``seed``) as a
     Problem of perfect information. Raises CompileError as
     :func:`solver.engine.sampling.draw_spec`."""
+    from . import core
     from .sampling import draw_python, draw_spec, sample_seed
+    from .tables import deal_rows
     spec = draw_spec(pos, match=match)
     st, stock = draw_python(spec, sample_seed(seed, 0))
-    from .tables import deal_rows
     D = deal_rows(spec.P, stock)
-    return Problem(pos, spec.P, D, st, pos.players, int(spec.P[_nsides_index()]), False,
+    return Problem(pos, spec.P, D, st, pos.players, int(spec.P[core.P_NSIDES]), False,
                    match is not None, spec.base_margin)
 
 
-def _nsides_index() -> int:
-    from . import core
-    return core.P_NSIDES
-
-
-def _check_search_players(pos: Position) -> None:
-    if pos.players not in (2, 4):
-        if pos.rules.voleur:
-            from .voleur import THREE_PLAYERS
-            raise CompileError(THREE_PLAYERS)
-        raise CompileError(
-            "the search takes two sides: 2 players or 4 in partnerships "
-            f"(this position has {pos.players} players)")
-
-
-def voleur_piles(pos: Position) -> tuple[list[int], list[int]]:
-    """Ronda voleur: each side's pile top (rank index, -1 for none) and
-    size, from ``tops=`` and ``taken=`` (no ``tops=``: no top, nothing to
-    steal)."""
-    sizes = list(pos.pile_sizes())
-    tops = [-1] * len(sizes)
-    if pos.tops is not None:
-        tops = [c.index if c is not None else -1 for c in pos.tops]
-    return tops, sizes
-
-
-def _compact(pos: Position, hands: list[list[int]], stock: list[int],
-             shuffled: bool = False) -> tuple[Game, State]:
-    game = Game(pos.rules, pos.players, pos.leader(), stock, shuffled)
+def hand_state(pos: Position, hands: list[list[int]], stock: list[int],
+               shuffled: bool = False, match=None, track: bool = False):
+    """The :class:`~solver.engine.hand.Hand` and core state of ``pos`` with
+    the given hands (rank indices per seat) and stock (dealing order, or
+    the cards when ``shuffled``), for callers that walk plays one at a
+    time; ``track``: keep the piles (and tops) in the state whatever the
+    rules. Raises CompileError for a stock that does not fill whole deals."""
+    from .hand import Hand
+    try:
+        hand = Hand(pos.rules, pos.players, pos.leader(), stock, shuffled, match=match,
+                    track=track)
+    except ValueError as e:
+        raise CompileError(str(e)) from None
     prev = pos.prev.index if pos.prev is not None else -1
     show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
     last = pos.last if pos.last is not None else -1
-    if pos.rules.voleur:
-        tops, sizes = voleur_piles(pos)
-        state = game.initial_state([c.index for c in pos.table], hands, pos.turn,
-                                   prev, show, last, tops, sizes)
-    else:
-        state = game.initial_state([c.index for c in pos.table], hands, pos.turn,
-                                   prev, show, last)
-    return game, state
+    tops = [-1 if c is None else c.index for c in pos.tops] if pos.tops else None
+    st = hand.initial_state([c.index for c in pos.table], hands, pos.turn, prev, show, last,
+                            pos.pile_sizes(), tops, pos.scores() if match else None)
+    return hand, st
 
 
-def compile_known(pos: Position) -> tuple[Game, State]:
-    """The game and state of a perfect-information position.
-
-    Raises CompileError for unknown cards or a player count the search does
-    not take."""
-    _check_search_players(pos)
+def compile_known(pos: Position, track: bool = False):
+    """The :class:`~solver.engine.hand.Hand` and core state of a
+    perfect-information position. Raises CompileError for unknown cards."""
     if not is_perfect_information(pos):
         raise CompileError("the position has unknown cards; sample them first")
     hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
-    return _compact(pos, hands, [c.index for c in pos.stock])
+    return hand_state(pos, hands, [c.index for c in pos.stock], track=track)
+
+
+def compile_shuffled(pos: Position, track: bool = False):
+    """The chance :class:`~solver.engine.hand.Hand` and core state of a
+    position whose hands are all known and whose stock order is not (``~``
+    or ``?``). Raises CompileError for a hidden hand."""
+    if any(c is None for h in pos.hands for c in h):
+        raise CompileError("expectimax needs every hand known (a hidden hand: use determinised)")
+    stock = unseen_pool(pos) if pos.stock_kind == "unknown" else [c.index for c in pos.stock]
+    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
+    return hand_state(pos, hands, stock, shuffled=True, track=track)
 
 
 def _declared_ok(pos: Position, seat: int, hand: list[int]) -> bool:
@@ -235,18 +230,19 @@ def _declared_ok(pos: Position, seat: int, hand: list[int]) -> bool:
 
 
 def sampler(pos: Position, build=None):
-    """A function ``sample(rng) -> (game, state)`` drawing one
+    """A function ``sample(rng) -> (hand, state)`` drawing one
     determinisation of the unknown cards of ``pos``, uniformly among those
-    consistent with what is seen and declared.
+    consistent with what is seen and declared (Python's ``random``, for
+    callers that walk plays one at a time; the searches draw in the
+    compiled core, :mod:`solver.engine.sampling`).
 
-    ``build(pos, hands, stock)`` makes the game and state of one drawing
-    (rank indices per seat, the stock in dealing order); by default the
-    two-sided :class:`Game` (three players: :func:`solver.engine.compile3.
-    build_known`). Raises CompileError when no consistent drawing is found.
+    ``build(pos, hands, stock)`` makes the result of one drawing (rank
+    indices per seat, the stock in dealing order); by default the
+    :class:`~solver.engine.hand.Hand` and core state (:func:`hand_state`).
+    Raises CompileError when no consistent drawing is found.
     """
     if build is None:
-        _check_search_players(pos)
-        build = _compact
+        build = hand_state
     if any(c is None for c in pos.hands[pos.turn]):
         raise CompileError(
             f"the hand of the player to move ({pos.seat_name(pos.turn)}) must be known: "
@@ -270,7 +266,7 @@ def sampler(pos: Position, build=None):
     bound = {s for s, k in hidden_seats
              if k and len(pos.hands[s]) == deal_size and any(d.seat == s for d in pos.declared)}
 
-    def sample(rng: random.Random) -> tuple[Game, State]:
+    def sample(rng: random.Random):
         # rejection on the hidden hands alone (cheap), then the stock
         for _attempt in range(50000):
             drawn = rng.sample(pool, n_hidden) if bound else None
@@ -319,25 +315,6 @@ def pile_margin(pos: Position) -> int:
 def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
     rng.shuffle(cards)
     return cards
-
-
-def sampler_from_line(line: str):
-    """The sampler of a position line (a picklable factory for worker
-    processes: they rebuild the sampler from the line)."""
-    from ..notation import parse_position
-    return sampler(parse_position(line))
-
-
-def compile_shuffled(pos: Position) -> tuple[Game, State]:
-    """The chance game and state of a position whose hands are all known
-    and whose stock order is not (``~`` or ``?``): the stock becomes a
-    card multiset dealt at chance nodes. Raises CompileError otherwise."""
-    _check_search_players(pos)
-    if any(c is None for h in pos.hands for c in h):
-        raise CompileError("expectimax needs every hand known (a hidden hand: use determinised)")
-    stock = unseen_pool(pos) if pos.stock_kind == "unknown" else [c.index for c in pos.stock]
-    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
-    return _compact(pos, hands, stock, shuffled=True)
 
 
 def unseen_count(pos: Position) -> int:

@@ -444,6 +444,34 @@ def play_general(P, D, st, r):
 
 
 @njit(cache=True)
+def taken_cards(P, st, r):
+    """The table cards (a card set) a play of rank index ``r`` takes from
+    ``st``: every ``r`` and the upward run (Ronda voleur: the run also
+    follows a stolen top of rank ``r`` when the table has none); 0 for an
+    answer or a card laid."""
+    t = st[0]
+    show = st[7]
+    if show != 0 and (show >> 2) == r:
+        return 0
+    sh = 4 * r
+    virtual = 0
+    if not (t >> sh) & 1:
+        steal = False
+        if P[P_VOLEUR] != 0:
+            side = P[P_SIDE + st[5]]
+            for k in range(P[P_NSIDES]):
+                if k != side and top_of(st[10], k) == r and pile_of(st[10], k) > 0:
+                    steal = True
+        if not steal:
+            return 0
+        virtual = 1 << sh
+    bl = BELOW[r]
+    tv = t + virtual
+    absent = (((~tv) & LOW) | SENTINEL | P[P_BRK + r]) & ~bl
+    return (tv & (((absent & -absent) - 1) ^ bl)) - virtual
+
+
+@njit(cache=True)
 def lowest_rank(hand):
     """The lowest rank index in a non-empty card set."""
     for r in range(NRANKS):
@@ -626,23 +654,44 @@ def gen_children_match(P, D, K, ply, st):
 
 
 @njit(cache=True)
-def play_points(P, D, st, child, ev, out):
-    """The points each side scores by the play that led from ``st`` to
-    ``child`` (events ``ev``), added into ``out`` (one entry a side): the
-    play's own points, a known stock's next deal's declarations, and at the
-    end of the hand the last capturer's bonus and each side's card count
-    over 20 (``max(0, pile - 20)`` on its whole pile)."""
+def play_points(P, D, st, child, ev):
+    """The points each of (up to three) sides scores by the play that led
+    from ``st`` to ``child`` (events ``ev``): the play's own points, a known
+    stock's next deal's declarations, and at the end of the hand the last
+    capturer's bonus and each side's card count over 20 (``max(0, pile -
+    20)`` on its whole pile)."""
+    return _play_points(P, D, st, child, ev, 0, 0, 0)
+
+
+@njit(cache=True)
+def _play_points(P, D, st, child, ev, g0, g1, g2):
     side = P[P_SIDE + st[5]]
-    out[side] += P[P_PTS + (ev & 31)]
+    pts = P[P_PTS + (ev & 31)]
+    if side == 0:
+        g0 += pts
+    elif side == 1:
+        g1 += pts
+    else:
+        g2 += pts
     if ev & EV_DEAL and P[P_SHUFFLED] == 0:
-        for k in range(P[P_NSIDES]):
-            out[k] += D[st[9], D_DS + k]
+        g0 += D[st[9], D_DS]
+        g1 += D[st[9], D_DS + 1]
+        g2 += D[st[9], D_DS + 2]
     if ev & EV_END:
         last = child[8]
-        if last >= 0:
-            out[last] += P[P_BONUS]
-        for k in range(P[P_NSIDES]):
-            out[k] += max(0, pile_of(child[10], k) - 20)
+        b = P[P_BONUS]
+        if last == 0:
+            g0 += b
+        elif last == 1:
+            g1 += b
+        elif last == 2:
+            g2 += b
+        x = child[10]
+        g0 += max(0, pile_of(x, 0) - 20)
+        g1 += max(0, pile_of(x, 1) - 20)
+        if P[P_NSIDES] > 2:
+            g2 += max(0, pile_of(x, 2) - 20)
+    return g0, g1, g2
 
 
 @njit(cache=True)
@@ -657,17 +706,13 @@ def gen_children_vec(P, D, K, ply, st):
     side = P[P_SIDE + seat]
     hand = hand_of(st[1], st[2], st[3], st[4], seat)
     empty = P[P_EMPTY]
-    g = np.zeros(3, dtype=np.int64)
     n = 0
     for m in range(NRANKS):
         if not (hand >> (4 * m)) & 1:
             continue
         child, _gain, ev = play(P, D, st, m)
-        g[0] = 0
-        g[1] = 0
-        g[2] = 0
-        play_points(P, D, st, child, ev, g)
-        order = g[side]
+        g0, g1, g2 = _play_points(P, D, st, child, ev, 0, 0, 0)
+        order = g0 if side == 0 else (g1 if side == 1 else g2)
         anyh = child[1] | child[2] | child[3] | child[4]
         kind = KIND_NODE
         if anyh == 0:
@@ -679,15 +724,16 @@ def gen_children_vec(P, D, K, ply, st):
                     rr = lowest_rank(hand_of(child[1], child[2], child[3], child[4], child[5]))
                     before = child
                     child, _g, ev2 = play(P, D, before, rr)
-                    play_points(P, D, before, child, ev2, g)
+                    g0, g1, g2 = _play_points(P, D, before, child, ev2, g0, g1, g2)
                     anyh = child[1] | child[2] | child[3] | child[4]
                 kind = KIND_LEAF
             elif ev == 0 and (nh >> (4 * m)) & 1:
                 order -= 1
         for i in range(NSTATE):
             K[ply, n, i] = child[i]
-        for k in range(3):
-            K[ply, n, KV_GAIN + k] = g[k]
+        K[ply, n, KV_GAIN] = g0
+        K[ply, n, KV_GAIN + 1] = g1
+        K[ply, n, KV_GAIN + 2] = g2
         K[ply, n, KV_ORDER] = order
         K[ply, n, KV_MOVE] = m
         K[ply, n, KV_KIND] = kind

@@ -119,38 +119,3 @@ def deal_rows(P: np.ndarray, stock: Sequence[int]) -> np.ndarray:
     if len(stock):
         build_deals(P, np.array(stock, dtype=np.int64), len(stock), D)
     return D
-
-
-def params(game) -> tuple[np.ndarray, np.ndarray]:
-    """``(P, D)`` for a reference :class:`~solver.engine.game.Game` (its
-    rules, players, leader and stock)."""
-    P = rule_params(game.rules, game.players, game.leader,
-                    0 if game.shuffled else len(game.stock), game.shuffled)
-    return P, (deal_rows(P, game.stock) if not game.shuffled else
-               np.zeros((1, core.D_COLS), dtype=np.int64))
-
-
-def core_state(state) -> tuple[int, ...]:
-    """The core's state tuple of a reference state (a voleur state's eighth
-    field, the two sides' tops and sizes, becomes the x word)."""
-    from .scoring import HAND_BITS, MASK40
-    table, hands, seat, prev, show, last, spos = state[:7]
-    h = [(hands >> (HAND_BITS * s)) & MASK40 for s in range(4)]
-    x = 0
-    if len(state) > 7:
-        piles = state[7]
-        for k in range(2):
-            f = (piles >> (10 * k)) & 1023
-            x |= (f >> 4) << (core.X_PILE + 6 * k)
-            x |= (f & 15) << (core.X_TOP + 4 * k)
-    return (table, h[0], h[1], h[2], h[3], seat, prev, show, last, spos, x)
-
-
-def ref_state(st) -> tuple:
-    """The reference state of a core state tuple (or row)."""
-    from .scoring import HAND_BITS
-    st = [int(x) for x in st]
-    hands = 0
-    for s in range(4):
-        hands |= st[1 + s] << (HAND_BITS * s)
-    return (st[0], hands, st[5], st[6], st[7], st[8], st[9])

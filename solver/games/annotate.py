@@ -57,13 +57,13 @@ from .. import __version__
 from ..analysis.evaluation import evaluate
 from ..cards import RANKS, Card
 from ..engine.compile import sampler
-from ..engine.game import Game, declaration_points, ranks_of
+from ..engine.hand import Hand
+from ..engine.scoring import declaration_points, ranks_of
 from .match import HandState, deal_hand
 from ..notation import format_position
 from ..numbers import tidy
 from ..position import seat_names, side_names
 from .record import GameRecord, Replay
-from ..engine.tables import core_state, params
 from ..search.compiled import exact_value
 
 VIEWS = ("player", "full")
@@ -354,7 +354,8 @@ class LuckTask:
     ``players``, ``leader`` seat, the ``sizes`` of the deals, ``deal_no``
     (1-based), the ``table`` and ``gone`` rank indices before the deal,
     ``dealt`` the hands dealt (rank indices per seat), ``last`` the last
-    capturer's seat or -1."""
+    capturer's seat or -1; Ronda voleur: ``piles`` each side's pile size
+    and ``tops`` its top (rank index or -1) before the deal."""
 
     rules: object
     players: int
@@ -365,14 +366,19 @@ class LuckTask:
     gone: list[int]
     dealt: list[list[int]]
     last: int
+    piles: tuple[int, ...] = ()
+    tops: tuple[int, ...] = ()
 
 
 def luck_task(hs: HandState) -> LuckTask:
     """The LuckTask of the deal just made in ``hs`` (before its first play)."""
+    voleur = hs.rules.voleur
     return LuckTask(hs.rules, hs.players, hs.leader, tuple(hs.sizes), hs.deal_no,
                     [c.index for c in hs.table], [c.index for c in hs.gone()],
                     [[c.index for c in h] for h in hs.hands],
-                    hs.last_seat if hs.last_seat is not None else -1)
+                    hs.last_seat if hs.last_seat is not None else -1,
+                    tuple(len(p) for p in hs.piles) if voleur else (),
+                    tuple(p[-1].index if p else -1 for p in hs.piles) if voleur else ())
 
 
 def _deal_value(t: LuckTask, table: list[int], hands: list[list[int]], stock: list[int],
@@ -383,12 +389,12 @@ def _deal_value(t: LuckTask, table: list[int], hands: list[list[int]], stock: li
     sides = [s % 2 for s in range(t.players)]
     decl = declaration_points(t.rules, hands, sides)  # type: ignore[arg-type]
     ls = sides[t.leader]
-    game = Game(t.rules, t.players, t.leader, stock)  # type: ignore[arg-type]
-    state = game.initial_state(table, hands, t.leader, last=last)
+    game = Hand(t.rules, t.players, t.leader, stock)  # type: ignore[arg-type]
+    state = game.initial_state(table, hands, t.leader, last=last, piles=t.piles or None,
+                               tops=t.tops or None)
     if game.is_terminal(state):
         return 2 * (decl[ls] - decl[1 - ls])
-    P, D = params(game)
-    return 2 * (decl[ls] - decl[1 - ls]) + exact_value(P, D, core_state(state))
+    return 2 * (decl[ls] - decl[1 - ls]) + exact_value(game.P, game.D, state)
 
 
 def _split(cards: list[int], size: int, players: int, leader: int) -> list[list[int]]:
@@ -505,8 +511,8 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     result does not depend on ``jobs``); ``method``: passed to
     ``evaluate`` (``auto`` picks); ``thresholds``: the marks (None: the
     view's DEFAULT_THRESHOLDS);
-    ``luck_samples``: draws per deal for the luck (0: no luck; Ronda voleur
-    has none: the luck's whole-deal searches run on the compiled core); ``jobs``:
+    ``luck_samples``: draws per deal for the luck (0: no luck; three players
+    have none: it is a two-sided measure); ``jobs``:
     worker processes; ``progress(done, total)`` as evaluations finish.
 
     ``cache``: results of earlier search jobs by :func:`job_key` (an
@@ -527,8 +533,6 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     if game.players == 3:
         luck_samples = 0        # the luck of a deal is a two-sided (zero-sum) measure
     thresholds = thresholds or DEFAULT_THRESHOLDS[view]
-    if game.rules.voleur:
-        luck_samples = 0
     t0 = time.perf_counter()
     record = copy.deepcopy(game)
     replay = Replay(record)

@@ -176,11 +176,11 @@ def _swing(table: MatchTable, hs, players: int) -> tuple[float, float]:
 
 def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, seed: int = 0,
                    thresholds: MatchThresholds = MATCH_THRESHOLDS,
-                   max_nodes: int = 100_000) -> MatchAnnotation:
+                   time_budget: float = 10.0) -> MatchAnnotation:
     """Annotate ``game`` in match terms (see the module docstring).
     ``view``: ``full`` (every card known, exact) or ``player`` (the
     mover's view, ``samples`` determinisations with ``seed``);
-    ``max_nodes``: the match search's budget a play.
+    ``time_budget``: seconds a play's match search may take.
 
     Raises ValueError when no table is shipped for the game's rules,
     players and target, RecordError for a record that does not replay."""
@@ -203,7 +203,7 @@ def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, s
         try:
             a = evaluate_match(pos, method="exact" if view == "full" else "determinised",
                                samples=samples, seed=seed * 1000003 + step.index,
-                               points=False, table=table, max_nodes=max_nodes)
+                               points=False, table=table, time_budget=time_budget)
         except SearchTooBig:
             note.status = "too big"
             continue

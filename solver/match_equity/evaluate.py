@@ -2,24 +2,25 @@
 
 :func:`evaluate_match` is :func:`solver.analysis.evaluation.evaluate`'s match
 counterpart: each legal play gets the chance that the mover's side wins
-the match (a probability, :mod:`.search`) and its points value (the
-compiled points search, the match ignored). :func:`target_reachable`
+the match (a probability: the compiled search with the match-equity
+table's values as its leaves, :func:`.table.equity_array`, the same
+exact, expectimax and determinised methods and budgets as points) and its
+points value (the match ignored). :func:`target_reachable`
 says whether the match can end in this hand, which is when ``auto``
 chooses the match objective (:func:`objective_for`).
 """
 
 from __future__ import annotations
 
-import math
-import random
 import time
 from dataclasses import dataclass, field
 
-from ..engine.compile import (CompileError, compile_known, compile_shuffled,
-                              is_perfect_information, sampler)
+from ..analysis.evaluation import BudgetError, evaluate
+from ..engine import core
+from ..engine.compile import (CompileError, is_perfect_information, known_problem,
+                              sampled_problem, shuffled_problem)
 from ..position import Position
-from .search import MatchSearch
-from .table import MatchTable, table_for
+from .table import MatchTable, equity_array, table_for
 
 OBJECTIVES = ("auto", "points", "match")
 MATCH_METHODS = ("auto", "exact", "expectimax", "determinised")
@@ -90,17 +91,24 @@ def target_reachable(pos: Position) -> bool:
         return False
     try:
         if is_perfect_information(pos):
-            game, state = compile_known(pos)
+            prob = known_problem(pos)
         elif all(c is not None for h in pos.hands for c in h):
-            game, state = compile_shuffled(pos)
+            prob = shuffled_problem(pos)
         else:   # hidden cards: the bound counts cards, one drawing will do
-            game, state = sampler(pos)(random.Random(0))
+            prob = sampled_problem(pos)
     except CompileError:
         return True     # cannot tell: assume it can
-    _lo, hi = game.bounds(state)     # half-points: cards left + plays + 2 * points
-    stock = state[6].bit_count() if game.shuffled else len(game.stock) - state[6]
-    cards_left = state[0].bit_count() + state[1].bit_count() + stock
-    plays = state[1].bit_count() + stock
+    st = prob.st
+    # half-points: cards left + plays + 2 * points (the bound of a chance node)
+    _lo, hi = core.chance_bounds(prob.P, st)
+    hi = int(hi)
+    if prob.P[core.P_VOLEUR]:
+        hi -= 2 * (int(core.pile_of(st[10], 0)) + int(core.pile_of(st[10], 1)))
+    stock = (int(st[9]).bit_count() if prob.shuffled
+             else int(prob.P[core.P_EMPTY]) - int(st[9]))
+    hands = sum(int(st[1 + s]).bit_count() for s in range(4))
+    cards_left = int(st[0]).bit_count() + hands + stock
+    plays = hands + stock
     points = (hi - cards_left - plays + 1) // 2
     taken = pos.pile_sizes()
     return any(s + points + max(0, k + cards_left - 20) >= pos.rules.target
@@ -126,8 +134,9 @@ def has_table(pos: Position) -> bool:
     return True
 
 
-#: cards left to play (hands and stock) up to which ``auto`` runs the
-#: pure-Python match search: every card known, and otherwise
+#: cards left to play (hands and stock) up to which ``auto`` chooses the
+#: match objective: every card known, and otherwise (late in the hand,
+#: where the match can be decided and the search is fast)
 AUTO_MATCH_CARDS = {"known": 24, "other": 12}
 
 
@@ -151,8 +160,7 @@ def unseen_pool_or_empty(pos: Position) -> list[int]:
 def choose_objective(pos: Position, objective: str) -> str:
     """The objective to search ``pos`` with: ``auto`` becomes ``match``
     when the target is reachable in the hand, a table is shipped and the
-    pure-Python match search fits (:data:`AUTO_MATCH_CARDS`), else
-    ``points``; ``match`` asked for by name stays (and fails without a
+    hand is late (:data:`AUTO_MATCH_CARDS`), else ``points``; ``match`` asked for by name stays (and fails without a
     table)."""
     if objective == "auto":
         limit = AUTO_MATCH_CARDS["known" if is_perfect_information(pos) else "other"]
@@ -180,92 +188,58 @@ def _card_text(pos: Position, rank: int) -> str:
 
 def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed: int = 0,
                    *, points: bool = True, table: MatchTable | None = None,
-                   max_nodes: int = 3_000_000) -> MatchAnalysis:
+                   time_budget: float = 10.0, memory_mb: float = 2048.0,
+                   workers: int = 1) -> MatchAnalysis:
     """Value every play of ``pos`` for the match (probabilities that the
-    mover's side wins it). ``method``: ``exact`` (every card known),
-    ``expectimax`` (hands known, stock order not), ``determinised`` (the
-    unknown cards sampled ``samples`` times with ``seed``, every play
-    solved exactly in each, averaged), ``auto`` the first that applies.
-    ``points``: also each play's points value (the compiled search).
-    ``max_nodes``: positions the search may visit (all samples together)
-    before it gives up with SearchTooBig.
+    mover's side wins it) on the compiled search: ``method`` ``exact``
+    (every card known), ``expectimax`` (hands known, stock order not),
+    ``determinised`` (the unknown cards sampled, at most ``samples``
+    drawings with ``seed``), ``auto`` as :func:`solver.analysis.evaluation.
+    evaluate` picks. ``points``: also each play's points value. The budgets
+    (``time_budget`` seconds, ``memory_mb``) are kept as by ``evaluate``
+    (each of the two searches gets the whole budget).
 
-    Raises ValueError (CompileError) for a position it cannot search and
-    when no table is shipped for the rules, player count and target."""
+    Raises ValueError (CompileError) for a position it cannot search, when
+    no table is shipped for the rules, player count and target, and
+    SearchTooBig when an exact method asked for by name does not finish
+    within the budget."""
     t0 = time.perf_counter()
     if pos.players not in (2, 4):
         raise CompileError(f"the match objective takes two sides (this position has "
                            f"{pos.players} players)")
     table = table or table_for(pos.rules, pos.players)
-    ka, kb = _piles(pos)
+    _piles(pos)
     sa, sb = pos.scores()
     T = pos.rules.target
     if pos.rules.win_check == "immediate" and max(sa, sb) >= T and sa != sb:
         raise ValueError(f"the match is already over: score {sa},{sb} with target {T}")
     if not any(c for c in pos.hands[pos.turn]):
         raise ValueError("the player to move holds no card")
-    if method == "auto":
-        if is_perfect_information(pos):
-            method = "exact"
-        elif all(c is not None for h in pos.hands for c in h):
-            method = "expectimax"
-        else:
-            method = "determinised"
-    nodes = 0
-    n_samples = None
-    stderr: dict[int, float] = {}
-    if method in ("exact", "expectimax"):
-        game, state = compile_known(pos) if method == "exact" else compile_shuffled(pos)
-        s = _Bounded(game, table, max_nodes)
-        chances = s.root(state, sa, sb, ka, kb)
-        nodes = s.nodes
-    elif method == "determinised":
-        sample = sampler(pos)
-        rng = random.Random(seed)
-        sums: dict[int, list[float]] = {}
-        for _ in range(samples):
-            game, state = sample(rng)
-            s = _Bounded(game, table, max_nodes - nodes)   # one budget for all samples
-            for m, v in s.root(state, sa, sb, ka, kb).items():
-                sums.setdefault(m, []).append(v)
-            nodes += s.nodes
-        chances = {m: sum(v) / len(v) for m, v in sums.items()}
-        for m, v in sums.items():
-            mean = chances[m]
-            var = sum((x - mean) ** 2 for x in v) / max(1, len(v) - 1)
-            stderr[m] = math.sqrt(var / len(v))
-        n_samples = samples
-    else:
+    if method not in MATCH_METHODS:
         raise ValueError(f"unknown method {method!r} (methods: {', '.join(MATCH_METHODS)})")
+    leaves = equity_array(pos.rules, pos.players, table=table)
+    try:
+        a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
+                     time_budget=time_budget, memory_mb=memory_mb, match=leaves,
+                     inference=False)
+    except BudgetError as e:
+        raise SearchTooBig(f"the match search {e}") from None
     pts: dict[int, float] = {}
     if points:
-        from ..analysis.evaluation import evaluate
-        pm = "determinised" if method == "determinised" else method
-        a = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed)
-        pts = {mv.rank: mv.value for mv in a.moves}
-    moves = [MatchMove(_card_text(pos, m), m, v, stderr.get(m), pts.get(m))
-             for m, v in chances.items()]
+        pm = "determinised" if a.method == "determinised" else a.method
+        p = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed, workers=workers,
+                     time_budget=time_budget, memory_mb=memory_mb)
+        pts = {mv.rank: mv.value for mv in p.moves}
+    moves = [MatchMove(mv.move, mv.rank, mv.value, mv.stderr, pts.get(mv.rank))
+             for mv in a.moves]
     moves.sort(key=lambda x: (-x.chance, -(x.points or 0.0), x.rank))
     top = moves[0].chance
     best = [x.move for x in moves if x.chance >= top - 1e-12]
-    return MatchAnalysis(pos, method, top, moves, best, nodes, time.perf_counter() - t0,
-                         n_samples, {"rules": table.rules, "players": table.players,
-                                     "target": table.target, "hands": table.hands})
+    return MatchAnalysis(pos, a.method, top, moves, best, a.nodes, time.perf_counter() - t0,
+                         a.samples, {"rules": table.rules, "players": table.players,
+                                     "target": table.target, "hands": table.hands},
+                         a.note)
 
 
-class SearchTooBig(ValueError):
-    """The match search visited more positions than allowed."""
-
-
-class _Bounded(MatchSearch):
-    """MatchSearch that stops with SearchTooBig past ``max_nodes``."""
-
-    def __init__(self, game, table, max_nodes: int) -> None:
-        super().__init__(game, table)
-        self.max_nodes = max_nodes
-
-    def value(self, *args, **kw):  # noqa: D102 - see MatchSearch.value
-        if self.nodes > self.max_nodes:
-            raise SearchTooBig(f"the match search passed {self.max_nodes:,} positions "
-                               f"(pure Python: late-hand positions only)")
-        return super().value(*args, **kw)
+class SearchTooBig(BudgetError):
+    """The match search did not finish within its budget."""

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..cards import Card, RANKS
-from ..engine.game import best_declaration, TRINGA
+from ..engine.scoring import best_declaration, TRINGA
 from ..notation import NotationError, format_position, parse_position
 from ..position import Declaration, Position, Show
 from ..rules import deal_sizes, preset

@@ -97,9 +97,11 @@ def ensure_compiled(stream=None) -> None:
 
 
 def _cache_present() -> bool:
-    """Whether numba's cache holds the batch kernel (the last compiled)."""
+    """Whether numba's cache holds the three-side batch kernel (the last
+    compiled)."""
+    from . import kernels_vec as kv
     try:
-        index = kn.solve_samples._cache._cache_file._index_path
+        index = kv.solve_samples_vec._cache._cache_file._index_path
     except AttributeError:   # pragma: no cover - another numba layout
         return False
     return os.path.exists(index)
@@ -121,6 +123,23 @@ def _warm() -> None:
     sampler = Sampler(spec, 1.0)
     sampler.solve([0], seed=0)
     sampler.close()
+    # three sides: max^n and paranoid, known and shuffled stock, sampling
+    from .vectors import VectorSampler, VectorSearcher
+    for line, build in (("5.6 5.7/3.3/1.2 1.1.2.2.3.3.4.4.5 S rules=french", known_problem),
+                        ("5.6 5.7/3.3/1.2 ~1.1.2.2.3.3.4.4.5 S rules=french",
+                         shuffled_problem)):
+        prob = build(parse_position(line))
+        for search in ("maxn", "paranoid"):
+            vs = VectorSearcher(prob.P, prob.D, 1.0, search)
+            vs.root_values(prob.st)
+            vs.principal_variation(prob.st)
+    spec = draw_spec(parse_position("5.6 5.7/?.?/?.? - S rules=french taken=12,10,10 last=E "
+                                    "gone=1.1.1.1.2.2.2.2.3.3.3.4.4.4.5.5.6.6.6.7.7.7.10."
+                                    "10.10.11.11.11.12.12.12.12"))
+    for search in ("maxn", "paranoid"):
+        vsampler = VectorSampler(spec, 1.0, 1, search)
+        vsampler.solve([0], seed=0)
+        vsampler.close()
 
 
 def _run(fn, args, C, deadline: float | None):

@@ -42,6 +42,11 @@ from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE
                       C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
                       C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _store)
 
+_NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
+_ZERO = np.float64(0.0)
+_ONE = np.int64(1)
+_INF = np.float64(np.inf)
+_NINF = np.float64(-np.inf)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 #: two vector entries compare equal within this (expectations are sums of
@@ -182,7 +187,15 @@ def _count(C, chance):
     return True
 
 
-@njit(cache=True)
+# Recursive kernels carry explicit signatures: numba cannot load a lazily
+# typed recursive function from its cache (see solver.engine.core).
+_A = "int64[::1], int64[:, ::1], int64[:, :, ::1]"
+_O = "int64[:, ::1], float64[::1], int64[:, ::1]"
+_ST = "UniTuple(int64, 11)"
+
+
+@njit(f"boolean({_A}, float64[:, ::1], uint64[:, ::1], int64[::1], {_O}, int64, {_ST}, "
+      "int64, float64, boolean)", cache=True)
 def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
     """The max^n vector of ``st`` into ``V[ply]``; returns whether it is
     exact (False: cut, the parent side ``pj`` surely gets less than
@@ -226,7 +239,7 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
         for i in range(k):
             p = probs[start + i]
             child = dealt_child(P, st, rows, start + i)
-            maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, -1, 0.0, prune)
+            maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, _NONE, _ZERO, prune)
             if C[C_ABORT] != 0:
                 return False
             a0 += p * (rows[start + i, DR_DS] + V[ply + 1, 0])
@@ -259,7 +272,7 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
         else:
             child = _row_child(K, ply, r)
             if not have:
-                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, -1, 0.0, prune)
+                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, _NONE, _ZERO, prune)
             else:
                 own = b0 if side == 0 else (b1 if side == 1 else b2)
                 gs = g0 if side == 0 else (g1 if side == 1 else g2)
@@ -303,7 +316,7 @@ def maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out, prune=True):
             out[m, k] = float(K[0, i, KV_GAIN + k])
         if K[0, i, KV_KIND] != KIND_LEAF:
             child = _row_child(K, 0, i)
-            maxn(P, D, K, V, VT, C, OK, OP, OR, 1, child, -1, 0.0, prune)
+            maxn(P, D, K, V, VT, C, OK, OP, OR, _ONE, child, _NONE, _ZERO, prune)
             if C[C_ABORT] != 0:
                 return n
             for k in range(3):
@@ -314,7 +327,8 @@ def maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out, prune=True):
 # --- paranoid ------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(f"float64({_A}, uint64[:, ::1], float64[:, ::1], int64[::1], {_O}, int64, int64, "
+      f"{_ST}, float64, float64)", cache=True)
 def paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply, st, alpha, beta):
     """The paranoid value of ``st`` for side ``root`` (its points from here
     to the end of the hand, the other sides minimising them), fail-soft:
@@ -374,7 +388,7 @@ def paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply, st, alpha, beta):
         total = 0.0
         for i in range(k):
             child = dealt_child(P, st, rows, start + i)
-            v = paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply + 1, child, -INF, INF)
+            v = paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply + 1, child, _NINF, _INF)
             if C[C_ABORT] != 0:
                 return 0.0
             total += probs[start + i] * (rows[start + i, DR_DS + root] + v)
@@ -426,7 +440,8 @@ def paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply, st, alpha, beta):
     return best
 
 
-@njit(cache=True)
+@njit(f"void({_A}, float64[:, ::1], uint64[:, ::1], float64[:, ::1], uint64[:, ::1], "
+      f"int64[::1], {_O}, int64, int64, {_ST})", cache=True)
 def paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply, st):
     """The vector the paranoid policy for side ``root`` leads to from
     ``st``, into ``V[ply]`` (memoised in ``VT``): at a decision node every
@@ -481,7 +496,7 @@ def paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply, st):
             scal[r] = g
         else:
             scal[r] = g + paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply + 1,
-                                   _row_child(K, ply, r), -INF, INF)
+                                   _row_child(K, ply, r), _NINF, _INF)
             if C[C_ABORT] != 0:
                 return
     target = scal[0]
@@ -526,12 +541,13 @@ def paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply, st):
 
 
 @njit(cache=True, nogil=True)
-def paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out, scal):
-    """Every legal move of ``st`` under the paranoid search for the mover's
-    side: ``scal[m]`` its exact paranoid value (the mover's points),
-    ``out[m, k]`` the vector the paranoid policy leads to after it (the
-    play's points included). Returns the number of moves."""
-    root = P[P_SIDE + st[5]]
+def paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out, scal, root):
+    """Every legal move of ``st`` under the paranoid search for side
+    ``root`` (-1: the mover's): ``scal[m]`` its exact paranoid value (the
+    root side's points), ``out[m, k]`` the vector the paranoid policy leads
+    to after it (the play's points included). Returns the number of moves."""
+    if root < 0:
+        root = P[P_SIDE + st[5]]
     n = gen_children_vec(P, D, K, 0, st)
     for i in range(n):
         m = K[0, i, KV_MOVE]
@@ -541,10 +557,10 @@ def paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out, scal):
         scal[m] = g
         if K[0, i, KV_KIND] != KIND_LEAF:
             child = _row_child(K, 0, i)
-            scal[m] = g + paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, 1, child, -INF, INF)
+            scal[m] = g + paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, _ONE, child, _NINF, _INF)
             if C[C_ABORT] != 0:
                 return n
-            paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, 1, child)
+            paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, _ONE, child)
             if C[C_ABORT] != 0:
                 return n
             for k in range(3):
@@ -577,7 +593,7 @@ def solve_samples_vec(P, base, pool, hidden, known_stock, nstock, mode, cons, se
         if search == 0:
             maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out[i], True)
         else:
-            paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out[i], scal)
+            paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out[i], scal, _NONE)
         if C[C_ABORT] != 0:
             return
         nodes[i] = C[C_NODES] - n0

@@ -19,11 +19,12 @@ import numpy as np
 from . import kernels as kn
 from . import kernels_vec as kv
 from .compiled import SearchAborted, _REASONS, _run, outcome_cap, table_entries
-from ..engine.core import D_COLS, MAX_MOVES, has_chance
+from ..engine.core import D_COLS, MAX_MOVES, P_SIDE as _P_SIDE, has_chance
 
 SEARCHES = ("maxn", "paranoid")
-#: the tables a search starts with (entries)
-FIRST_ENTRIES = 1 << 14
+#: the tables a search starts with (entries; 10 MB: a whole three-player hand
+#: stores about 100,000 vectors, and each growth restarts the search)
+FIRST_ENTRIES = 1 << 18
 
 
 class VectorSearcher:
@@ -100,10 +101,12 @@ class VectorSearcher:
             raise SearchAborted(_REASONS.get(reason, "time"), self.nodes,
                                 time.perf_counter() - t0)
 
-    def root_values(self, st, deadline: float | None = None) -> dict[int, tuple]:
+    def root_values(self, st, deadline: float | None = None,
+                    root: int = -1) -> dict[int, tuple]:
         """Every legal move of ``st`` with its vector (max^n, or the vector
-        the paranoid policy leads to). Raises SearchAborted past
-        ``deadline``."""
+        the paranoid policy of side ``root``, the mover's by default, leads
+        to; :attr:`scalars` then holds each move's paranoid value). Raises
+        SearchAborted past ``deadline``."""
         t0 = time.perf_counter()
         out = np.full((MAX_MOVES, 3), np.nan)
         self.scalars: dict[int, float] = {}
@@ -115,27 +118,67 @@ class VectorSearcher:
             scal = np.full(MAX_MOVES, np.nan)
             self._call(kv.paranoid_root, lambda: (self.P, self.D, self.K, self.V, self.TT,
                                                   self.TF, self.VT, self.C, *self.O, st, out,
-                                                  scal), deadline)
+                                                  scal, root), deadline)
             self.scalars = {m: float(scal[m]) for m in range(MAX_MOVES)
                             if not math.isnan(scal[m])}
         self._check(t0)
         return {m: tuple(float(v) for v in out[m]) for m in range(MAX_MOVES)
                 if not math.isnan(out[m, 0])}
 
-    def principal_variation(self, st, choose, deadline: float | None = None,
+    def principal_variation(self, st, deadline: float | None = None,
                             max_plies: int = 200) -> list[int]:
         """The chosen line from ``st`` to the end of the hand or the next
-        chance node: at each ply the play ``choose(values, seat)`` picks from
-        this search's root values."""
+        chance node: max^n, each seat's choice by the tie rule; paranoid,
+        the policy of the side to move at ``st`` (:func:`paranoid_choice`)."""
         from ..engine import core as ec
+        root = int(self.P[ec.P_SIDE + st[5]])
         pv: list[int] = []
         while (not ec.is_terminal(self.P, st) and not ec.is_chance(self.P, st)
                and len(pv) < max_plies):
-            values = self.root_values(st, deadline)
-            m = choose(values, int(self.P[ec.P_SIDE + st[5]]), self.scalars or None)
+            side = int(self.P[ec.P_SIDE + st[5]])
+            values = self.root_values(st, deadline, root)
+            if self.search == "maxn":
+                m = choose(values, side)
+            else:
+                m = paranoid_choice(values, self.scalars, side, root)
             pv.append(m)
             st = ec.play(self.P, self.D, st, m)[0]
         return pv
+
+
+def _key(v, side: int, move: int):
+    own = v[side]
+    return (round(own, 9), -round(sum(v) - own, 9), -move)
+
+
+def choose(vectors: dict, side: int) -> int:
+    """The move ``side`` picks among ``{move: vector}`` by the max^n rule
+    (the higher own entry, then the lower sum of the others, then the
+    lowest move).
+
+    >>> choose({0: (2, 3, 1), 4: (2, 1, 1), 7: (1, 0, 0)}, 0)
+    4
+    >>> choose({3: (2, 1, 1), 1: (2, 1, 1)}, 0)
+    1
+    """
+    return max(vectors, key=lambda m: _key(vectors[m], side, m))
+
+
+def ranked(vectors: dict, side: int) -> list[int]:
+    """The moves in the order ``side`` prefers them (the max^n rule)."""
+    return sorted(vectors, key=lambda m: _key(vectors[m], side, m), reverse=True)
+
+
+def paranoid_choice(vectors: dict, scalars: dict, side: int, root: int) -> int:
+    """The paranoid policy's move for ``side`` (root ``root``): the root's
+    side the highest paranoid value (ties by the max^n rule), an opponent
+    the lowest (ties: its own higher entry, then the lowest move)."""
+    if side == root:
+        top = max(scalars.values())
+        return choose({m: v for m, v in vectors.items() if scalars[m] >= top - 1e-9}, side)
+    low = min(scalars.values())
+    tied = [m for m in vectors if scalars[m] <= low + 1e-9]
+    return max(tied, key=lambda m: (round(vectors[m][side], 9), -m))
 
 
 class VectorSampler:
@@ -220,3 +263,85 @@ class VectorSampler:
                     f.result()
                 raise
         return out, nodes, done, drawn
+
+
+def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
+                     search: str = "maxn", min_samples: int = 30, batch: int = 32,
+                     z: float | None = 2.33, time_budget: float | None = None,
+                     memory_mb: float = 64.0, weigh=None, progress=None):
+    """Determinised search for three sides on the compiled core (the
+    stopping rules of :func:`solver.search.compiled.determinised`, on the
+    mover's entry): ``(values, weights, nodes, stopped, partial, seconds)``
+    with ``values`` the (samples, 10, 3) array of the finished samples
+    (NaN where a move is illegal) and ``weights`` the importance weights
+    (``weigh(hands)``) or None. The result depends on the seed and the
+    sample count only, never on ``workers``. Raises ValueError when
+    ``samples < 1``, CompileError when no drawing agrees with declared= or
+    every weight is zero."""
+    from ..engine.compile import CompileError
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    t0 = time.perf_counter()
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    sampler = VectorSampler(spec, memory_mb, workers, search)
+    side = int(spec.P[_P_SIDE + spec.base[5]])
+    rows: list[np.ndarray] = []
+    weights: list[float] = []
+    nodes = 0
+    stopped, partial = "samples", False
+    try:
+        done = 0
+        while done < samples:
+            n = min(batch, samples - done)
+            try:
+                vals, nds, ok, drawn = sampler.solve(list(range(done, done + n)), seed,
+                                                     deadline)
+            except KeyboardInterrupt:
+                stopped, partial = "interrupted", True
+                if not rows:
+                    raise
+                break
+            if (ok < 0).any():
+                raise CompileError("no drawing of the unknown cards agrees with declared=")
+            finished = ok == 1
+            rows.extend(vals[finished])
+            if weigh is not None:
+                weights.extend(weigh(h) for h in drawn[finished])
+            nodes += int(nds[finished].sum())
+            done += n
+            if not finished.all():
+                stopped = "time"
+                break
+            if progress is not None:
+                progress(len(rows))
+            if (z is not None and done >= min_samples
+                    and separated(np.array(rows)[:, :, side], z,
+                                  np.array(weights) if weigh is not None else None)):
+                stopped = "separated"
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                stopped = "time"
+                break
+        if not rows and not partial:
+            vals, nds, ok, drawn = sampler.solve([0], seed, None)
+            if ok[0] == 1:
+                rows.extend(vals)
+                if weigh is not None:
+                    weights.extend(weigh(h) for h in drawn)
+                nodes += int(nds.sum())
+    finally:
+        sampler.close()
+    if not rows:
+        raise SearchAborted("time", nodes, time.perf_counter() - t0)
+    if weigh is not None and sum(weights) <= 0:
+        raise CompileError("the plays recorded in hist= are impossible for every hand drawn")
+    return (np.array(rows), np.array(weights) if weigh is not None else None, nodes, stopped,
+            partial, time.perf_counter() - t0)
+
+
+def separated(own: np.ndarray, z: float, weights: np.ndarray | None = None) -> bool:
+    """The best move (highest mean of ``own``, rows samples, NaN columns
+    illegal) leads every other by more than ``z`` paired standard errors."""
+    from .compiled import summarise_array
+    stats = summarise_array(own, weights)
+    return all(s.lead_z is not None and s.lead_z > z for s in stats[1:])
