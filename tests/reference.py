@@ -586,7 +586,7 @@ def reference_value_voleur(rules, table, hands, stock, turn, leader, prev=None, 
 # scores, the deal passing to the leader's side).
 # ---------------------------------------------------------------------------
 
-def _deals_of(rules, players, stock, leader, shuffled):
+def _deals_of(rules, players, stock, leader, shuffled, fraction=False):
     """[(probability, hands, rest of the stock)] for the next deal: the one
     deal of a known stock, or every way to deal a shuffled one (each
     physical dealing equally likely, equal rank multisets merged)."""
@@ -614,6 +614,10 @@ def _deals_of(rules, players, stock, leader, shuffled):
             go(i + 1, rest, new)
 
     go(0, list(range(len(stock))), [[] for _ in range(players)])
+    if fraction:
+        from fractions import Fraction
+        return [(Fraction(c, total), [list(h) for h in k[0]], list(k[1]))
+                for k, c in counts.items()]
     return [(c / total, [list(h) for h in k[0]], list(k[1])) for k, c in counts.items()]
 
 
@@ -635,9 +639,9 @@ def _general(rules, players, s, match, leaf):
     side 1) or, with ``match``, the chance that side 0 wins the match."""
     if all(len(h) == 0 for h in s["hands"]):
         if s["stock"]:
-            total = 0.0
+            total = 0
             for p, hands, rest in _deals_of(rules, players, s["stock"], s["leader"],
-                                            s["shuffled"]):
+                                            s["shuffled"], s.get("fraction", False)):
                 t = dict(s, hands=hands, stock=rest, turn=s["leader"], prev=None, show=None)
                 decl = declaration_points(rules, hands)
                 if match:
@@ -719,19 +723,20 @@ def _general_moves(rules, players, s, match, leaf):
 
 def reference_general(rules, table, hands, stock, turn, leader, prev=None, show=None,
                       last_side=None, taken=(0, 0), tops=(None, None), scores=(0, 0),
-                      shuffled=False, leaf=None):
+                      shuffled=False, leaf=None, fraction=False):
     """Every play's value for the side to move, two sides: ``{rank: value}``.
     Points (``leaf`` None): the mover's side's points less the other's to
     the end of the hand (card count over the whole piles). The match
     (``leaf(a, b)``: P(side 0 wins the match) at final scores ``a, b``):
     the mover's side's chance of winning the match. ``shuffled``: the
-    stock's order is unknown (expectation over every dealing). Voleur when
-    ``rules.voleur`` (``tops`` each side's pile top or None)."""
+    stock's order is unknown (expectation over every dealing; ``fraction``:
+    in exact Fractions). Voleur when ``rules.voleur`` (``tops`` each side's
+    pile top or None)."""
     players = len(hands)
     s = {"table": list(table), "hands": [list(h) for h in hands], "stock": list(stock),
          "turn": turn, "leader": leader, "prev": prev, "show": show, "last": last_side,
          "piles": [taken[0], taken[1]], "tops": [tops[0], tops[1]],
-         "scores": [scores[0], scores[1]], "shuffled": shuffled}
+         "scores": [scores[0], scores[1]], "shuffled": shuffled, "fraction": fraction}
     match = leaf is not None
     moves = _general_moves(rules, players, s, match, leaf)
     side = turn % 2
