@@ -28,8 +28,8 @@ import numpy as np
 from ..cards import RANKS
 from ..engine import core
 from ..engine.compile import (CompileError, Problem, is_perfect_information, known_problem,
-                              sampled_problem, shuffled_problem, unseen_count)
-from ..engine.sampling import draw_spec
+                              shuffled_problem, unseen_count)
+from ..engine.sampling import draw_spec, sampled_problem
 from ..engine.view_game import ViewGame
 from ..engine.view_game import fits as view_game_fits
 from .effects import describe, move_text

@@ -155,21 +155,6 @@ def shuffled_problem(pos: Position, match=None) -> Problem:
     return build_problem(pos, hands, stock, shuffled=True, match=match)
 
 
-def sampled_problem(pos: Position, seed: int = 0, match=None) -> Problem:
-    """One determinisation of ``pos`` (the unknown cards drawn as
-    :func:`solver.engine.sampling.draw` does, sample 0 of ``seed``) as a
-    Problem of perfect information. Raises CompileError as
-    :func:`solver.engine.sampling.draw_spec`."""
-    from . import core
-    from .sampling import draw_python, draw_spec, sample_seed
-    from .tables import deal_rows
-    spec = draw_spec(pos, match=match)
-    st, stock = draw_python(spec, sample_seed(seed, 0))
-    D = deal_rows(spec.P, stock)
-    return Problem(pos, spec.P, D, st, pos.players, int(spec.P[core.P_NSIDES]), False,
-                   match is not None, spec.base_margin)
-
-
 def hand_state(pos: Position, hands: list[list[int]], stock: list[int],
                shuffled: bool = False, match=None, track: bool = False):
     """The :class:`~solver.engine.hand.Hand` and core state of ``pos`` with

@@ -904,6 +904,38 @@ def declaration_sides(P, h0, h1, h2, h3):
     return pts[0], pts[1], pts[2]
 
 
+# --- the deals of a known stock ---------------------------------------------------
+
+
+@njit(cache=True)
+def build_deals(P, stock, nstock, D):
+    """Fill ``D`` (rows 0..nstock) with the deals of a stock in dealing
+    order: each deal's hands, the declarations (half-points for side 0, and
+    points per side) and the next stock position."""
+    players = P[P_PLAYERS]
+    leader = P[P_LEADER]
+    spos = 0
+    while spos < nstock:
+        n = P[P_DEALN + nstock - spos]
+        hands = np.zeros(4, dtype=np.int64)
+        for i in range(players):
+            seat = (leader + i) % players
+            h = 0
+            for q in range(n):
+                r = stock[spos + i * n + q]
+                h += (((h >> (4 * r)) & 15) + 1) << (4 * r)
+            hands[seat] = h
+        for s in range(4):
+            D[spos, s] = hands[s]
+        D[spos, D_DG] = declaration_gain(P, hands[0], hands[1], hands[2], hands[3])
+        D[spos, D_NEXT] = spos + n * players
+        p0, p1, p2 = declaration_sides(P, hands[0], hands[1], hands[2], hands[3])
+        D[spos, D_DS] = p0
+        D[spos, D_DS + 1] = p1
+        D[spos, D_DS + 2] = p2
+        spos += n * players
+
+
 # --- chance nodes ----------------------------------------------------------------
 
 

@@ -27,9 +27,8 @@ from numba import njit
 
 from ..cards import RANK_INDEX
 from ..position import Position
-from .compile import CompileError, build_problem, unseen_pool
-from .core import (D_COLS, D_DG, D_DS, D_NEXT, NRANKS, P_DEALN, P_LEADER, P_PLAYERS,
-                   best_declaration, declaration_gain, declaration_sides, popcount)
+from .compile import CompileError, Problem, build_problem, unseen_pool
+from .core import D_COLS, NRANKS, best_declaration, build_deals, popcount
 from .scoring import RONDA, TRINGA, cardset
 from ..rules import deal_sizes, stock_sizes
 
@@ -166,34 +165,6 @@ def _declared_ok(P, hand, cons, seat):
 
 
 @njit(cache=True)
-def build_deals(P, stock, nstock, D):
-    """Fill ``D`` (rows 0..nstock) with the deals of a stock in dealing
-    order, as :func:`solver.engine.tables.params` does for a Game."""
-    players = P[P_PLAYERS]
-    leader = P[P_LEADER]
-    spos = 0
-    while spos < nstock:
-        n = P[P_DEALN + nstock - spos]
-        hands = np.zeros(4, dtype=np.int64)
-        for i in range(players):
-            seat = (leader + i) % players
-            h = 0
-            for q in range(n):
-                r = stock[spos + i * n + q]
-                h += (((h >> (4 * r)) & 15) + 1) << (4 * r)
-            hands[seat] = h
-        for s in range(4):
-            D[spos, s] = hands[s]
-        D[spos, D_DG] = declaration_gain(P, hands[0], hands[1], hands[2], hands[3])
-        D[spos, D_NEXT] = spos + n * players
-        p0, p1, p2 = declaration_sides(P, hands[0], hands[1], hands[2], hands[3])
-        D[spos, D_DS] = p0
-        D[spos, D_DS + 1] = p1
-        D[spos, D_DS + 2] = p2
-        spos += n * players
-
-
-@njit(cache=True)
 def draw(P, base, pool, hidden, known_stock, nstock, mode, cons, seed, D, stock, work):
     """One determinisation from ``seed``: returns ``(state, ok)`` with the
     hidden cards dealt into the state's hands, the stock order written to
@@ -273,4 +244,18 @@ def draw_python(spec: DrawSpec, seed: int) -> tuple[tuple, list[int]]:
 
 
 __all__ = ["DrawSpec", "draw_spec", "draw", "draw_python", "sample_seed", "build_deals",
-           "MODE_KNOWN", "MODE_SHUFFLED", "MODE_UNKNOWN", "NRANKS", "cardset"]
+           "sampled_problem", "MODE_KNOWN", "MODE_SHUFFLED", "MODE_UNKNOWN", "NRANKS",
+           "cardset"]
+
+
+def sampled_problem(pos: Position, seed: int = 0, match=None) -> Problem:
+    """One determinisation of ``pos`` (the unknown cards drawn as
+    :func:`draw` does, sample 0 of ``seed``) as a Problem of perfect
+    information. Raises CompileError as :func:`draw_spec`."""
+    from . import core
+    from .tables import deal_rows
+    spec = draw_spec(pos, match=match)
+    st, stock = draw_python(spec, sample_seed(seed, 0))
+    D = deal_rows(spec.P, stock)
+    return Problem(pos, spec.P, D, st, pos.players, int(spec.P[core.P_NSIDES]), False,
+                   match is not None, spec.base_margin)

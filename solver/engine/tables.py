@@ -113,9 +113,8 @@ def deal_rows(P: np.ndarray, stock: Sequence[int]) -> np.ndarray:
     """``D`` for a known stock (rank indices in dealing order): one row per
     stock position where a deal starts, holding the dealt hands, the
     declarations (half-points for side 0, and points per side) and the
-    next stock position (:func:`solver.engine.sampling.build_deals`)."""
-    from .sampling import build_deals
+    next stock position (:func:`solver.engine.core.build_deals`)."""
     D = np.zeros((len(stock) + 1, core.D_COLS), dtype=np.int64)
     if len(stock):
-        build_deals(P, np.array(stock, dtype=np.int64), len(stock), D)
+        core.build_deals(P, np.array(stock, dtype=np.int64), len(stock), D)
     return D

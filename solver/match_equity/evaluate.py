@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from ..analysis.evaluation import BudgetError, evaluate
 from ..engine import core
 from ..engine.compile import (CompileError, is_perfect_information, known_problem,
-                              sampled_problem, shuffled_problem)
+                              shuffled_problem)
+from ..engine.sampling import sampled_problem
 from ..position import Position
 from .table import MatchTable, equity_array, table_for
 

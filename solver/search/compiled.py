@@ -32,7 +32,8 @@ import numpy as np
 
 from . import kernels as kn
 from ..engine.core import D_COLS
-from .pimc import SampledMove, SampleResult, Z_99
+from .budget import _REASONS, Budget, SearchAborted, _run, outcome_cap, table_entries
+from .pimc import SampleResult, Z_99, summarise_array
 
 #: memory the compiled search of one perfect-information hand needs
 SMALL_TABLE_ENTRIES = 1 << 14
@@ -40,36 +41,9 @@ SMALL_TABLE_ENTRIES = 1 << 14
 ALL_MOVES = (1 << 10) - 1
 
 
-class SearchAborted(RuntimeError):
-    """A search stopped before its answer was known: ``reason`` is
-    ``"time"``, ``"nodes"``, ``"outcomes"`` (a chance node larger than the
-    memory allows) or ``"interrupted"``; ``nodes`` were searched."""
-
-    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
-        super().__init__(f"search stopped ({reason}) after {nodes} nodes and {seconds:.3g} s")
-        self.reason = reason
-        self.nodes = nodes
-        self.seconds = seconds
-
-
-_REASONS = {kn.ABORT_TIME: "time", kn.ABORT_NODES: "nodes", kn.ABORT_OUTCOMES: "outcomes"}
-
 #: the table a search starts with (entries, 2 MB); it grows fourfold when
 #: 70% full, up to the memory budget
 FIRST_TABLE_ENTRIES = 1 << 16
-
-
-def table_entries(memory_mb: float) -> int:
-    """Transposition-table entries that fit in ``memory_mb`` (90% of it;
-    the rest is left to the outcome lists and the scratch)."""
-    return max(2, int(memory_mb * 0.9 * (1 << 20)) // kn.ENTRY_BYTES)
-
-
-def outcome_cap(memory_mb: float) -> int:
-    """The largest chance node (outcomes) a search within ``memory_mb`` may
-    expand: 10% of the budget over six live levels at about 160 bytes an
-    outcome, and never fewer than 50,000 (8 MB a level)."""
-    return max(50_000, int(memory_mb * 0.1 * (1 << 20) / 6 / 160))
 
 
 _compiled = False
@@ -140,40 +114,6 @@ def _warm() -> None:
         vsampler = VectorSampler(spec, 1.0, 1, search)
         vsampler.solve([0], seed=0)
         vsampler.close()
-
-
-def _run(fn, args, C, deadline: float | None):
-    """Run ``fn(*args)`` in a thread; at ``deadline`` (time.monotonic) or
-    on Ctrl-C set the abort counter and wait for it to unwind."""
-    box: list = []
-    error: list = []
-
-    def target():
-        try:
-            box.append(fn(*args))
-        except BaseException as e:  # pragma: no cover - a kernel bug
-            error.append(e)
-
-    th = threading.Thread(target=target, daemon=True)
-    th.start()
-    try:
-        while th.is_alive():
-            if deadline is None:
-                th.join(0.05)
-                continue
-            left = deadline - time.monotonic()
-            if left <= 0:
-                C[kn.C_ABORT] = kn.ABORT_TIME
-                th.join()
-                break
-            th.join(min(left, 0.05))
-    except KeyboardInterrupt:
-        C[kn.C_ABORT] = kn.ABORT_TIME
-        th.join()
-        raise
-    if error:
-        raise error[0]
-    return box[0] if box else None
 
 
 class Searcher:
@@ -501,47 +441,6 @@ class Sampler:
         return out, nodes, done, drawn
 
 
-def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> list[SampledMove]:
-    """Mean, standard error, best-count and the best move's paired lead of
-    every legal move over the samples (rows of ``values``, NaN where a move
-    is illegal: the same in every row), best mean first; as
-    :func:`solver.search.pimc.summarise`. With ``weights`` (importance
-    weights, one a row) the means are weighted, the standard errors those
-    of the self-normalised estimate (``sqrt(sum w^2 (x - mean)^2) / sum
-    w``), and ``best`` counts the weight of the rows where a move is best,
-    scaled to the number of rows."""
-    n = values.shape[0]
-    moves = [m for m in range(values.shape[1]) if not math.isnan(values[0, m])]
-    cols = values[:, moves]
-    w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
-    sw = w.sum()
-    means = (w[:, None] * cols).sum(axis=0) / sw
-    top = cols.max(axis=1, keepdims=True)
-    best = (w[:, None] * (cols == top)).sum(axis=0) * n / sw
-
-    def stderr(x: np.ndarray, mean: float) -> float | None:
-        if n < 2:
-            return None
-        if weights is None:
-            return float(x.std(ddof=1) / math.sqrt(n))
-        return float(math.sqrt((w * w * (x - mean) ** 2).sum() * n / (n - 1)) / sw)
-
-    stats = [SampledMove(m, float(means[j]), stderr(cols[:, j], float(means[j])),
-                         int(round(best[j]))) for j, m in enumerate(moves)]
-    order = sorted(range(len(moves)), key=lambda j: (-stats[j].mean, stats[j].move))
-    stats = [stats[j] for j in order]
-    jt = moves.index(stats[0].move)
-    for s in stats[1:]:
-        diffs = cols[:, jt] - cols[:, moves.index(s.move)]
-        if n < 2:
-            s.lead_z = None
-            continue
-        mean = float((w * diffs).sum() / sw)
-        se = stderr(diffs, mean)
-        s.lead_z = (math.inf if mean > 0 else 0.0) if not se else mean / se
-    return stats
-
-
 def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
                  min_samples: int = 30, batch: int = 32, z: float | None = Z_99,
                  time_budget: float | None = None, memory_mb: float = 64.0,
@@ -635,29 +534,6 @@ def _result(rows, weights, nodes, stopped, partial, t0, workers) -> SampleResult
 def _separated(result: SampleResult, z: float) -> bool:
     others = [m.lead_z for m in result.moves[1:]]
     return all(v is not None and v > z for v in others)
-
-
-@dataclass
-class Budget:
-    """A search budget: ``seconds`` from ``start`` (time.monotonic) and
-    ``memory_mb``."""
-
-    seconds: float
-    memory_mb: float
-    start: float = 0.0
-
-    def __post_init__(self) -> None:
-        if not self.start:
-            self.start = time.monotonic()
-
-    @property
-    def deadline(self) -> float:
-        """The monotonic time the budget runs out."""
-        return self.start + self.seconds
-
-    def left(self) -> float:
-        """Seconds left (never negative)."""
-        return max(0.0, self.deadline - time.monotonic())
 
 
 _local = threading.local()

@@ -12,8 +12,11 @@ standard errors, at the sample or time budget, or on Ctrl-C.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
+
+import numpy as np
 
 Z_99 = 2.33
 
@@ -58,3 +61,44 @@ class SampleResult:
 def default_workers() -> int:
     """The machine's cores (the default of ``--workers``)."""
     return os.cpu_count() or 1
+
+
+def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> list[SampledMove]:
+    """Mean, standard error, best-count and the best move's paired lead of
+    every legal move over the samples (rows of ``values``, NaN where a move
+    is illegal: the same in every row), best mean first; as
+    :func:`solver.search.pimc.summarise`. With ``weights`` (importance
+    weights, one a row) the means are weighted, the standard errors those
+    of the self-normalised estimate (``sqrt(sum w^2 (x - mean)^2) / sum
+    w``), and ``best`` counts the weight of the rows where a move is best,
+    scaled to the number of rows."""
+    n = values.shape[0]
+    moves = [m for m in range(values.shape[1]) if not math.isnan(values[0, m])]
+    cols = values[:, moves]
+    w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    sw = w.sum()
+    means = (w[:, None] * cols).sum(axis=0) / sw
+    top = cols.max(axis=1, keepdims=True)
+    best = (w[:, None] * (cols == top)).sum(axis=0) * n / sw
+
+    def stderr(x: np.ndarray, mean: float) -> float | None:
+        if n < 2:
+            return None
+        if weights is None:
+            return float(x.std(ddof=1) / math.sqrt(n))
+        return float(math.sqrt((w * w * (x - mean) ** 2).sum() * n / (n - 1)) / sw)
+
+    stats = [SampledMove(m, float(means[j]), stderr(cols[:, j], float(means[j])),
+                         int(round(best[j]))) for j, m in enumerate(moves)]
+    order = sorted(range(len(moves)), key=lambda j: (-stats[j].mean, stats[j].move))
+    stats = [stats[j] for j in order]
+    jt = moves.index(stats[0].move)
+    for s in stats[1:]:
+        diffs = cols[:, jt] - cols[:, moves.index(s.move)]
+        if n < 2:
+            s.lead_z = None
+            continue
+        mean = float((w * diffs).sum() / sw)
+        se = stderr(diffs, mean)
+        s.lead_z = (math.inf if mean > 0 else 0.0) if not se else mean / se
+    return stats

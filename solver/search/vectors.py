@@ -18,7 +18,7 @@ import numpy as np
 
 from . import kernels as kn
 from . import kernels_vec as kv
-from .compiled import SearchAborted, _REASONS, _run, outcome_cap, table_entries
+from .budget import SearchAborted, _REASONS, _run, outcome_cap, table_entries
 from ..engine.core import D_COLS, MAX_MOVES, P_SIDE as _P_SIDE, has_chance
 
 SEARCHES = ("maxn", "paranoid")
@@ -342,6 +342,6 @@ def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
 def separated(own: np.ndarray, z: float, weights: np.ndarray | None = None) -> bool:
     """The best move (highest mean of ``own``, rows samples, NaN columns
     illegal) leads every other by more than ``z`` paired standard errors."""
-    from .compiled import summarise_array
+    from .pimc import summarise_array
     stats = summarise_array(own, weights)
     return all(s.lead_z is not None and s.lead_z > z for s in stats[1:])
