@@ -17,9 +17,7 @@ from dataclasses import dataclass, field
 
 from ..analysis.evaluation import BudgetError, evaluate
 from ..engine import core
-from ..engine.compile import (CompileError, is_perfect_information, known_problem,
-                              shuffled_problem)
-from ..engine.sampling import sampled_problem
+from ..engine.compile import CompileError, is_perfect_information
 from ..position import Position
 from .table import MatchTable, equity_array, table_for
 
@@ -88,28 +86,30 @@ def target_reachable(pos: Position) -> bool:
     points it could still make this hand (every card left, every hit,
     answer, missa and declaration the cards allow, the card count) reaches
     the target. Only for two sides; False with three."""
+    import random
+    from ..engine.compile import compile_known, compile_shuffled, sampler
+    from ..engine.scoring import cardset
     if pos.players not in (2, 4):
         return False
     try:
         if is_perfect_information(pos):
-            prob = known_problem(pos)
+            game, st = compile_known(pos)
         elif all(c is not None for h in pos.hands for c in h):
-            prob = shuffled_problem(pos)
+            game, st = compile_shuffled(pos)
         else:   # hidden cards: the bound counts cards, one drawing will do
-            prob = sampled_problem(pos)
+            game, st = sampler(pos)(random.Random(0))
     except CompileError:
         return True     # cannot tell: assume it can
-    st = prob.st
-    # half-points: cards left + plays + 2 * points (the bound of a chance node)
-    _lo, hi = core.chance_bounds(prob.P, st)
+    # the bound of a chance node: its stock as a card set (the order does
+    # not matter to it); half-points: cards left + plays + 2 * points
+    stock = game.stock_left(st)
+    _lo, hi = core.chance_bounds(game.P, st[:9] + (cardset(stock), st[10]))
     hi = int(hi)
-    if prob.P[core.P_VOLEUR]:
-        hi -= 2 * (int(core.pile_of(st[10], 0)) + int(core.pile_of(st[10], 1)))
-    stock = (int(st[9]).bit_count() if prob.shuffled
-             else int(prob.P[core.P_EMPTY]) - int(st[9]))
+    if game.P[core.P_VOLEUR]:
+        hi -= 2 * (game.pile(st, 0) + game.pile(st, 1))
     hands = sum(int(st[1 + s]).bit_count() for s in range(4))
-    cards_left = int(st[0]).bit_count() + hands + stock
-    plays = hands + stock
+    cards_left = int(st[0]).bit_count() + hands + len(stock)
+    plays = hands + len(stock)
     points = (hi - cards_left - plays + 1) // 2
     taken = pos.pile_sizes()
     return any(s + points + max(0, k + cards_left - 20) >= pos.rules.target

@@ -11,6 +11,7 @@ the bigger table) up to the memory budget, then replace entries.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -345,3 +346,23 @@ def separated(own: np.ndarray, z: float, weights: np.ndarray | None = None) -> b
     from .pimc import summarise_array
     stats = summarise_array(own, weights)
     return all(s.lead_z is not None and s.lead_z > z for s in stats[1:])
+
+
+_local = threading.local()
+
+
+def exact_vector(P: np.ndarray, D: np.ndarray, st) -> tuple[float, ...]:
+    """The max^n vector of a perfect-information (or small chance) state
+    of three sides (the mover's choice by the tie rule; zeros at the end
+    of the hand), on a per-thread searcher reused across calls (a new
+    table generation each call): for callers that solve many positions
+    (the luck of the deal). No deadline."""
+    from ..engine.core import P_SIDE, is_terminal
+    if is_terminal(P, st):
+        return (0.0, 0.0, 0.0)
+    s = getattr(_local, "searcher", None)
+    if s is None or s.P is not P:
+        s = _local.searcher = VectorSearcher(P, D, 32.0)
+    s.D = D
+    values = s.root_values(st)
+    return values[choose(values, int(P[P_SIDE + st[5]]))]

@@ -60,6 +60,8 @@ class AnalyseRequest(Line):
     time: float | None = Field(None, gt=0, description="seconds; at most the server's --time")
     exact: bool = False
     inference: bool = True
+    search: Literal["maxn", "paranoid"] = Field(
+        "maxn", description="three players: how the other two play (max^n or paranoid)")
 
 
 class Record(BaseModel):
@@ -179,7 +181,8 @@ def _analyse_args(request: Request, body: AnalyseRequest) -> tuple[dict, float]:
     t = min(body.time or cfg.time, cfg.time)
     return ({"line": body.line, "method": body.method, "samples": body.samples,
              "seed": body.seed, "time_budget": t, "memory_mb": cfg.memory,
-             "workers": cfg.workers, "inference": body.inference, "exact": body.exact}, t)
+             "workers": cfg.workers, "inference": body.inference, "exact": body.exact,
+             "search": body.search}, t)
 
 
 @router.post("/analyse", summary="Evaluate a position (waits for the answer)")

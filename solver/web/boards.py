@@ -30,7 +30,8 @@ def board(pos: Position) -> dict:
     ``seats``, ``turn``, ``table``, ``hands`` (``"?"`` for a hidden card),
     ``stock`` (``kind`` known / shuffled / unknown and its ``cards``),
     ``prev``, ``show``, ``piles`` and ``score`` per side, ``last``,
-    ``rules`` and the sheet's ``facts`` lines."""
+    ``tops`` per side (Ronda voleur, else None), ``rules`` and the sheet's
+    ``facts`` lines."""
     names = seat_names(pos.players)
     sides = side_names(pos.players)
     show = None
@@ -51,6 +52,8 @@ def board(pos: Position) -> dict:
         "piles": dict(zip(sides, pos.pile_sizes())),
         "score": dict(zip(sides, pos.scores())),
         "last": None if pos.last is None else names[pos.last],
+        "tops": None if pos.tops is None else dict(zip(sides, (_text(c) if c is not None
+                                                              else None for c in pos.tops))),
         "rules": pos.preset,
         "facts": _facts(pos),
     }

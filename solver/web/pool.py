@@ -64,7 +64,13 @@ def _worker(conn) -> None:
         job_id, name, args = msg
 
         def progress(data: dict, _id=job_id) -> None:
-            conn.send(("progress", _id, data))
+            # a cancel (SIGINT) must not land inside a message half sent:
+            # it is held until the send is whole
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                conn.send(("progress", _id, data))
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
         _busy = True
         try:

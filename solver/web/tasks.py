@@ -27,12 +27,13 @@ def one_line(e: BaseException) -> str:
 def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
             time_budget: float = 10.0, memory_mb: float = 2048.0, workers: int = 1,
             inference: bool = True, exact: bool = False,
-            progress: Progress | None = None) -> dict:
+            progress: Progress | None = None, search: str = "maxn") -> dict:
     """Evaluate one position line as ``ronda-solve --json`` does: the
     document ``{"positions": [...], "errors": [...]}`` with the position
     (:func:`solver.analysis.document.analysis_json` and its ``suite`` verdicts) or
     the line's one error. ``progress`` gets ``{"samples", "best",
-    "lead_z"}`` after each sampling batch."""
+    "lead_z"}`` after each sampling batch; ``search``: three players'
+    ``maxn`` or ``paranoid``."""
     from ..analysis.evaluation import evaluate
     from ..cards import RANKS
     from ..engine.compile import CompileError
@@ -55,7 +56,7 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
     try:
         a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
                      time_budget=time_budget, memory_mb=memory_mb, progress=update,
-                     inference=inference)
+                     inference=inference, search=search)
     except (CompileError, ValueError) as e:
         return {"positions": [], "errors": [{"file": "-", "line": 1,
                                              "error": f"line 1, position: {one_line(e)}"}]}

@@ -117,7 +117,8 @@ async function analyse() {
   const text = $("line").value;
   try {
     job = await api("/api/jobs/analyse", {line: text, method: $("method").value,
-                                           time: Number($("time").value) || 10});
+                                           time: Number($("time").value) || 10,
+                                           search: $("search").value});
   } catch (e) { showError($("error"), e.message); return; }
   $("cancel").hidden = false;
   const done = await pollJob(job.id, j => {
@@ -140,12 +141,20 @@ function show(a) {
   lastDoc = a;
   const body = $("moves").tBodies[0];
   body.replaceChildren();
+  // three players: a value column per seat (each seat's own points)
+  const seats = a.values ? SEATS[a.values.length] : [];
+  const head = [el("th", {}, "play"), el("th", {}, "value"),
+                ...seats.map(s => el("th", {class: "seat-value"}, s)),
+                el("th", {}, "loss"), el("th", {}, "± s.e."), el("th", {}, "effect")];
+  $("moves").tHead.rows[0].replaceChildren(...head);
+  $("vector-note").hidden = !a.values;
   for (const m of a.moves) {
     const loss = a.value - m.value;
     const tr = el("tr", {class: "play" + (a.best.includes(m.move) ? " best" : ""), "data-move": m.move,
                          title: "make this play", onclick: () => makePlay(m.move)},
       el("td", {class: "move"}, m.move),
       el("td", {class: "value"}, fmt(m.value)),
+      ...seats.map((s, i) => el("td", {class: "seat-value", "data-seat": s}, fmt((m.values || [])[i]))),
       el("td", {class: "loss"}, loss > 1e-9 ? (Math.round(loss * 100) / 100).toString() : ""),
       el("td", {class: "stderr"}, m.stderr === null ? "" : m.stderr.toFixed(2)),
       el("td", {class: "effect"}, m.effect));
