@@ -1,5 +1,7 @@
-"""The match objective and match-equity tables for people and machines:
-rich tables, JSON documents, an SVG heat map. Nothing here computes."""
+"""Match-equity tables and match annotations for people and machines:
+rich tables, JSON documents, an SVG heat map. Nothing here computes. (A
+position answered for the match is drawn by :mod:`.render` and written by
+:mod:`solver.analysis.document`, as any other answer.)"""
 
 from __future__ import annotations
 
@@ -7,72 +9,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ..notation import format_position
-from .render import position_panel, position_title
-from ..match_equity.evaluate import MatchAnalysis
 from ..match_equity.table import MatchTable
 
 
 def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
-
-
-def match_renderable(a: MatchAnalysis, line: int, verdicts: list[str]) -> Group:
-    """The human report of one position valued for the match: each play's
-    chance of winning the match, its loss against the best, its points."""
-    pos = a.position
-    title = position_title(pos, line, "  ·  objective: match")
-    t = Table(show_edge=False, header_style="bold")
-    t.add_column("play")
-    t.add_column("win match", justify="right")
-    if a.samples:
-        t.add_column("±", justify="right")
-    t.add_column("loss", justify="right")
-    t.add_column("points", justify="right")
-    for mv in a.moves:
-        row = [mv.move, _pct(mv.chance)]
-        if a.samples:
-            row.append(_pct(mv.stderr or 0.0))
-        row.append(_pct(a.chance - mv.chance) if a.chance - mv.chance > 0 else "")
-        row.append("" if mv.points is None else f"{mv.points:+g}")
-        t.add_row(*row, style="bold green" if mv.move in a.best else None)
-    summary = Text()
-    summary.append("best ", style="bold")
-    summary.append(", ".join(a.best), style="bold green")
-    summary.append(f"   {_pct(a.chance)} to win the match for {pos.seat_name(pos.turn)}'s side "
-                   f"(score {','.join(map(str, pos.scores()))}, target {pos.rules.target})\n")
-    points_best = [mv for mv in a.moves if mv.points is not None]
-    if points_best:
-        top = max(mv.points for mv in points_best)
-        pb = [mv.move for mv in points_best if mv.points == top]
-        if not set(pb) & set(a.best):
-            summary.append(f"by points alone: {', '.join(pb)}\n", style="yellow")
-    samples = f", {a.samples} determinisations" if a.samples else ""
-    summary.append(f"{a.method} (match objective){samples}; table {a.table.get('rules')} "
-                   f"{a.table.get('players')}p to {a.table.get('target')} from "
-                   f"{a.table.get('hands'):,} hands; {a.nodes:,} nodes, {a.seconds:.3f} s",
-                   style="dim")
-    parts = [position_panel(pos, title), t, summary]
-    for v in verdicts:
-        parts.append(Text(v, style="green" if "agrees" in v else "bold red"))
-    return Group(*parts)
-
-
-def match_json(a: MatchAnalysis, line: int) -> dict:
-    """The JSON document of one position valued for the match: ``chance``
-    and each move's ``chance`` are probabilities (6 decimals), ``points``
-    the points value."""
-    return {
-        "line": line, "position": format_position(a.position), "objective": "match",
-        "turn": a.position.seat_name(a.position.turn), "method": a.method,
-        "chance": round(a.chance, 6),
-        "moves": [{"move": mv.move, "chance": round(mv.chance, 6),
-                   "stderr": None if mv.stderr is None else round(mv.stderr, 6),
-                   "loss": round(a.chance - mv.chance, 6),
-                   "points": mv.points} for mv in a.moves],
-        "best": a.best, "nodes": a.nodes, "seconds": round(a.seconds, 6),
-        "samples": a.samples, "table": a.table,
-    }
 
 
 def met_renderable(t: MatchTable, a_deals: bool, step: int = 1) -> Group:

@@ -171,14 +171,16 @@ class ObjectiveChoice:
 
 
 def shipped_tables() -> str:
-    """The shipped match-equity tables in words: ``lmodire 2 players to
-    41, pagat 2 players to 41, ...``."""
-    from .table import SHIPPED, data_name
-    out = []
-    for rules, players in SHIPPED:
-        name = data_name(rules, players)[:-5]
-        out.append(f"{rules} {players} players to {name.rsplit('-', 1)[1]}")
-    return ", ".join(out)
+    """The shipped match-equity tables in words: ``lmodire to 41, pagat to
+    41 (2 or 4 players), french to 51``."""
+    from ..rules import PRESETS
+    from .table import SHIPPED
+    players: dict[str, list[int]] = {}
+    for rules, n in SHIPPED:
+        players.setdefault(rules, []).append(n)
+    return ", ".join(f"{rules} to {PRESETS[rules].target}"
+                     + (f" ({' or '.join(map(str, ns))} players)" if ns != [2] else "")
+                     for rules, ns in players.items())
 
 
 def _score_text(pos: Position) -> str:
@@ -206,8 +208,9 @@ def _match_refusal(pos: Position, method: str) -> str | None:
     if pos.rules.voleur:
         return "no match-equity table for Ronda voleur (voleur=yes)"
     if not has_table(pos):
-        return (f"no match-equity table for {pos.rules.name} with {pos.players} players to "
-                f"{pos.rules.target} (shipped: {shipped_tables()})")
+        who = f" with {pos.players} players" if pos.players != 2 else ""
+        return (f"no match-equity table for {pos.rules.name}{who} to {pos.rules.target} "
+                f"(tables: {shipped_tables()})")
     if method not in MATCH_METHODS:
         return (f"the match objective has no {method} method "
                 f"(methods: {', '.join(MATCH_METHODS)})")
@@ -253,22 +256,22 @@ def objective_choice(pos: Position, objective: str = "auto",
                                         f"target {T}")
     if pos.score is None:
         return ObjectiveChoice("points")
+    if pos.players not in (2, 4):
+        return ObjectiveChoice("points", f"points: {_match_refusal(pos, method)}")
     if not target_reachable(pos):
         return ObjectiveChoice("points", f"points: the target {T} cannot be reached this hand "
                                          f"(score {_score_text(pos)})")
     why = _match_refusal(pos, method)
     if why is not None:
-        return ObjectiveChoice("points", f"points, although the target {T} may be reached "
-                                         f"this hand: {why}")
+        return ObjectiveChoice("points", f"points: {why}")
     known = is_perfect_information(pos)
     limit = AUTO_MATCH_CARDS["known" if known else "other"]
     left = cards_to_play(pos)
     if left > limit:
-        return ObjectiveChoice("points", f"points, although the target {T} may be reached "
-                                         f"this hand: {left} cards are left to play and the "
-                                         f"match search takes {limit} "
+        return ObjectiveChoice("points", f"points: {left} cards are left to play, the match "
+                                         f"search takes {limit} "
                                          f"{'with every card known' if known else 'here'} "
-                                         f"(--objective match tries anyway)")
+                                         f"(--objective match tries)")
     return ObjectiveChoice("match", f"playing for the match: score {_score_text(pos)}, the "
                                     f"target {T} can be reached this hand")
 

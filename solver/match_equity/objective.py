@@ -62,8 +62,7 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     except SearchTooBig as e:
         if objective == "match":
             raise
-        a.objective_note = (f"points, although the target {pos.rules.target} may be reached "
-                            f"this hand: {e}")
+        a.objective_note = f"points: {e}"
         return a
     return with_match(a, m, choice.note)
 
