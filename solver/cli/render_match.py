@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..match_equity.table import MatchTable
+from ..numbers import tidy
 
 
 def _pct(p: float) -> str:
@@ -131,7 +132,7 @@ def match_annotation_json(an) -> dict:
     def r(x):
         return None if x is None else round(x, 6)
     th = an.thresholds
-    return {
+    return tidy({
         "objective": "match", "view": an.view, "tags": dict(an.record.tags),
         "thresholds": {"?!": th.doubtful, "?": th.bad, "??": th.very_bad},
         "table": {"rules": an.table.rules, "players": an.table.players,
@@ -147,4 +148,4 @@ def match_annotation_json(an) -> dict:
         "players": [{k: (r(v) if isinstance(v, float) else v) for k, v in row.items()}
                     for row in an.summary()],
         "seconds": round(an.seconds, 3),
-    }
+    })

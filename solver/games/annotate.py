@@ -675,6 +675,7 @@ def annotation_json(an: Annotation) -> dict:
     names = seat_names(g.players)
     sides = side_names(g.players)
     return tidy({
+        "objective": "points",
         "tags": dict(g.tags),
         "view": an.view, "samples": an.samples, "seed": an.seed,
         "thresholds": {"?!": an.thresholds.dubious, "?": an.thresholds.mistake,
