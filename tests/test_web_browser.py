@@ -160,6 +160,16 @@ def test_game_viewer_steps_with_the_marks(server, page, shots):
         page.keyboard.press("ArrowRight")
     assert marks == [p["mark"] for p in want]
     assert any(marks)
+    # the move list: a heading per hand, a line per deal holding its plays
+    hands = [int(e.get_attribute("data-hand")) for e in page.query_selector_all("#plays .hand-break")]
+    assert hands == sorted({p["hand"] for p in want})
+    deals = [(int(e.get_attribute("data-hand")), int(e.get_attribute("data-deal")),
+              len(e.query_selector_all("span.play")))
+             for e in page.query_selector_all("#plays .deal")]
+    by_deal: dict = {}
+    for p in want:
+        by_deal[(p["hand"], p["deal"])] = by_deal.get((p["hand"], p["deal"]), 0) + 1
+    assert deals == [(h, d, n) for (h, d), n in by_deal.items()]
     page.keyboard.press("Home")
     blunder = next(i for i, p in enumerate(want) if p["mark"] == "??")
     for _ in range(blunder):

@@ -37,8 +37,9 @@ def close_plays(a: Analysis) -> list[str]:
     and when the values are estimates every play whose gap to the best is
     within the sampling error (paired: a lead under 2.33 standard errors,
     the sampling's own stopping rule; unpaired 99% intervals where the
-    paired lead is not known). Under the match objective the chances
-    decide. Empty when the best play is alone and clear."""
+    paired lead is not known; none when the sampling stopped because its
+    own paired test separated the best play). Under the match objective
+    the chances decide. Empty when the best play is alone and clear."""
     if a.objective == "match":
         top = a.moves[0]
         out = [mv.move for mv in a.moves if mv.move in a.best]
@@ -51,7 +52,7 @@ def close_plays(a: Analysis) -> list[str]:
                     out.append(mv.move)
         return out if len(out) > 1 else []
     out = list(a.best)
-    if a.stderr is not None:
+    if a.stderr is not None and a.stopped != "separated":   # separated: by its paired test
         top = a.moves[0]
         for mv in a.moves[1:]:
             if mv.move in out:
@@ -80,7 +81,7 @@ def _kind(a: Analysis) -> str:
             se = a.chance_stderr or 0.0
             kind = (f"estimated chance ±{100 * Z_CI99 * se:.1f}% (99%) from "
                     f"{_count(a.match_samples or 0, 'sample')} of the unseen cards")
-        if a.stderr is not None:
+        if a.stderr:
             kind += f"; points estimated ±{Z_CI99 * a.stderr:.2g}"
         return kind
     if a.method == "exact":
@@ -102,9 +103,8 @@ def summary_line(a: Analysis) -> str:
     are close``). A partial answer (interrupted) says so first."""
     out = _kind(a)
     close = close_plays(a)
-    if close:
-        verb = "equal" if a.stderr is None and a.chance_stderr is None else "close"
-        out += f"; {_names(close)} are {verb}"
+    if close and set(close) != set(a.best):
+        out += f"; {_names(close)} are close"
     elif len(a.best) > 1:
         out += f"; {_names(a.best)} are equal"
     if a.partial:

@@ -88,16 +88,22 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
     names = seat_names(an.record.players)
     sides = side_names(an.record.players)
     t = Table(title=f"{title}: match objective ({an.view} view)", header_style="bold",
-              show_edge=False)
-    for col in ("hand", "deal", "play", "seat", "card", "win match", "best", "loss", "mark"):
-        t.add_column(col, justify="right" if col in ("win match", "loss") else "left")
+              show_edge=False, title_justify="left")
+    for col in ("play", "seat", "card", "win match", "best", "lost", "mark"):
+        t.add_column(col, justify="right" if col in ("win match", "lost") else "left")
+    shown = 0
     for n in an.notes:
         if n.status != "evaluated" or (not all_plays and not n.mark):
             continue
-        t.add_row(str(n.hand), str(n.deal), str(n.number), names[n.seat], n.card,
+        shown += 1
+        t.add_row(f"{n.hand}.{n.deal}.{n.number}", names[n.seat], n.card,
                   _pct(n.chance), f"{n.best} {_pct(n.best_chance)}",
                   _pct(n.loss) if n.loss else "", n.mark,
                   style="bold red" if n.mark == "??" else None)
+    t.caption = ("play: hand.deal.play; win match: the mover's side's chance of winning "
+                 "the match after the play; best: the best play and its chance; lost: the "
+                 "chance given up" + ("" if shown else "; no play marked"))
+    t.caption_justify = "left"
     h = Table(title="match-equity swing of each hand", header_style="bold", show_edge=False)
     for col in ("hand", "score before", "score after", f"{sides[0]} before",
                 f"{sides[0]} after", "swing"):
@@ -106,22 +112,30 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
         h.add_row(str(x.hand), "-".join(map(str, x.score_before)),
                   "-".join(map(str, x.score_after)), _pct(x.before), _pct(x.after),
                   f"{100 * x.swing:+.1f}")
-    s = Table(title="players", header_style="bold", show_edge=False)
-    for col in ("seat", "player", "evaluated", "out of reach", "too big", "?!", "?", "??",
-                "chance lost", "side swing", "side luck"):
-        s.add_column(col, justify="left" if col in ("seat", "player") else "right")
-    for r in an.summary():
-        s.add_row(r["seat"], r["player"], str(r["evaluated"]), str(r["out_of_reach"]),
-                  str(r["too_big"]), str(r["?!"]), str(r["?"]), str(r["??"]),
-                  _pct(r["chance_lost"]), f"{100 * r['swing']:+.1f}",
-                  f"{100 * r['luck']:+.1f}")
+    s = Table(title="players", header_style="bold", show_edge=False, title_justify="left")
+    rows = an.summary()
+    big = any(r["too_big"] for r in rows)
+    cols = ["seat", "evaluated", "out of reach"] + (["too big"] if big else []) + \
+        ["?! ? ??", "lost", "swing", "luck"]
+    for col in cols:
+        s.add_column(col, justify="left" if col == "seat" else "right")
+    for r in rows:
+        s.add_row(r["seat"], str(r["evaluated"]), str(r["out_of_reach"]),
+                  *([str(r["too_big"])] if big else []),
+                  f"{r['?!']} {r['?']} {r['??']}", _pct(r["chance_lost"]),
+                  f"{100 * r['swing']:+.1f}", f"{100 * r['luck']:+.1f}")
+    s.caption = ("players: " + ", ".join(f"{r['seat']} {r['player']}" for r in rows)
+                 + "; lost: chance of winning given up, summed; swing, luck: the side's, in "
+                   "points of percentage")
+    s.caption_justify = "left"
     th = an.thresholds
     note = Text(f"marks by loss of match-winning chance: ?! from {_pct(th.doubtful)}, ? from "
                 f"{_pct(th.bad)}, ?? from {_pct(th.very_bad)}; plays where the match cannot "
                 f"end in the hand are out of reach (see the points annotation); table "
                 f"{an.table.rules} {an.table.players}p to {an.table.target}, "
                 f"{an.table.hands:,} hands; {an.seconds:.1f} s", style="dim")
-    return Group(t, h, s, note)
+    from .render_games import full_width
+    return full_width(t, h, s, note)
 
 
 def match_annotation_json(an) -> dict:
