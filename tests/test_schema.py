@@ -263,3 +263,20 @@ def _finished(client, job_id: str) -> dict:
             return job
         time.sleep(0.1)
     raise AssertionError(f"job {job_id} did not finish")
+
+
+def test_readme_option_table_lists_every_solve_option():
+    """README's option table names every option of the solve command, and
+    its --json row every key of the answer document's schema."""
+    import click
+    from solver.cli.main import solve
+    readme = (ROOT / "README.md").read_text()
+    table = [line for line in readme.splitlines() if line.startswith("| `-")]
+    for param in solve.params:
+        if isinstance(param, click.Option):
+            longest = max(param.opts, key=len)
+            assert any(f"`{longest}" in row for row in table), longest
+    json_row = next(row for row in table if row.startswith("| `--json`"))
+    answer = json.loads((SCHEMA / "solve.json").read_text())["$defs"]["answer"]
+    for key in answer["properties"]:
+        assert f"`{key}`" in json_row, key
