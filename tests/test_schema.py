@@ -172,7 +172,7 @@ def test_annotate_points_both_views_and_every_player_count(one_hand):
 
 def test_annotate_match_objective():
     doc = cli_json("annotate", "--objective", "match", "--view", "full", "--json", "-q",
-                   str(GAMES / "planted-mistake.txt"))
+                   str(GAMES / "end-of-match.txt"))
     check(doc, "annotate.json")
     assert doc["games"][0]["objective"] == "match"
 

@@ -109,7 +109,7 @@ def test_annotations_and_answers_read_at_80_columns(player_view):
     for args in (("annotate", "-q", "--view", "full", "--luck-samples", "2",
                   str(GAMES / "french-4p.txt")),
                  ("annotate", "-q", "--objective", "match", "--view", "full",
-                  str(GAMES / "planted-mistake.txt")),
+                  str(GAMES / "end-of-match.txt")),
                  ("arena", "engine:2", "mc:3", "--pairs", "1", "-q")):
         r = run(*args)
         assert r.exit_code == 0, r.output
