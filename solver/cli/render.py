@@ -115,7 +115,7 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
                 lost = (a.chance or 0.0) - (mv.chance or 0.0)
                 row.append(_pct(lost) if lost > 1e-12 else "")
             elif col == "value":
-                row.append(f"{mv.value:+.2f}" if sampled else f"{mv.value:+g}")
+                row.append(f"{mv.value:+.2f}" if sampled else _points(mv.value, a.method))
             elif col == "seats":
                 row.extend(_entry(x, sampled) for x in (mv.values or []))
             elif col == "exact":
@@ -127,11 +127,20 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
                 row.append("" if mv.best_rate is None else f"{100 * mv.best_rate:.0f}%")
             elif col == "loss":
                 row.append("" if loss <= 1e-9 or (sampled and loss < 0.005)
-                           else (f"{loss:.2f}" if sampled else f"{loss:g}"))
+                           else (f"{loss:.2f}" if sampled else _points(loss, a.method, "")))
             elif col == "effect":
                 row.append(mv.effect)
         t.add_row(*row)
     return t
+
+
+def _points(x: float, method: str, sign: str = "+") -> str:
+    """A value in points as the method gives it: exact half-points in full
+    (``+4``, ``-2.5``); an expectation or an equilibrium value to two
+    decimals unless whole (``-2.64``; ``--exact`` and JSON have it all)."""
+    if method == "exact" or abs(x - round(x)) < 1e-9:
+        return f"{x:{sign}g}"
+    return f"{x:{sign}.2f}"
 
 
 def _pct(p: float | None) -> str:
@@ -169,7 +178,8 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
     title = position_title(pos, line, "  ·  playing for the match" if match else "")
     parts = [position_panel(pos, title), analysis_table(a, exact)]
     best = ", ".join(a.best)
-    value = f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None else f"{a.value:+g}"
+    value = (f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None
+             else _points(a.value, a.method))
     summary = Text()
     summary.append("best ", style="bold")
     summary.append(best, style="bold green")
@@ -180,8 +190,8 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
         by_points = [mv for mv in a.moves if abs(mv.value - top) <= 1e-9]
         if not {mv.move for mv in by_points} & set(a.best):
             summary.append(f"by points alone: {', '.join(mv.move for mv in by_points)} "
-                           f"({top:+g} points against {a.moves[0].value:+g})\n",
-                           style="yellow")
+                           f"({_points(top, a.method)} points against "
+                           f"{_points(a.moves[0].value, a.method)})\n", style="yellow")
     elif a.values is not None:
         vec = "  ".join(f"{n} {_entry(x, a.method != 'exact')}"
                         for n, x in zip(seat_names(pos.players), a.values))

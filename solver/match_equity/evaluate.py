@@ -192,11 +192,8 @@ def match_over(pos: Position) -> bool:
     ``immediate`` win check, a side at or over the target with more points
     than the other (equal totals there play on; under ``end_of_hand`` the
     hand in play decides)."""
-    if pos.players not in (2, 4):
-        return pos.rules.win_check == "immediate" and max(pos.scores()) >= pos.rules.target \
-            and sorted(pos.scores())[-1] != sorted(pos.scores())[-2]
-    sa, sb = pos.scores()
-    return pos.rules.win_check == "immediate" and max(sa, sb) >= pos.rules.target and sa != sb
+    top, second = sorted(pos.scores())[-1:-3:-1]
+    return pos.rules.win_check == "immediate" and top >= pos.rules.target and top != second
 
 
 def _match_refusal(pos: Position, method: str) -> str | None:
