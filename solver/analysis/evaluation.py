@@ -64,6 +64,11 @@ class MoveValue:
     lead_z: float | None = None
     #: three players: the value vector, one entry per seat (S, E, N)
     values: list[float] | None = None
+    #: match objective: P(the mover's side wins the match) after this play
+    #: (None when the match was not searched), and its standard error when
+    #: sampled
+    chance: float | None = None
+    chance_stderr: float | None = None
 
 
 @dataclass
@@ -81,6 +86,20 @@ class Analysis:
     ``stopped``: why the sampling stopped; ``workers``: threads used;
     ``ess``: with inference, the effective sample size of the weighted
     determinisations (else None).
+
+    The objective (:func:`solver.match_equity.objective.analyse` fills
+    these; :func:`evaluate` always answers in points): ``objective``
+    ``"points"`` or ``"match"``, what ``best``, the order of ``moves`` and
+    ``pv`` follow (``value`` and each play's ``value`` stay in points
+    either way); ``objective_note`` one line in words saying why this
+    objective ("" when points were never in question: no score written);
+    ``chance`` the best play's P(the mover's side wins the match) and
+    ``chance_stderr`` its standard error when sampled (None under
+    points); ``match_method`` the match search's method (``exact``,
+    ``expectimax`` or ``determinised``; ``method`` stays the points
+    search's); ``match_samples`` the match search's determinisations
+    (None when not sampled); ``table`` the match-equity table used (``rules``,
+    ``players``, ``target``, ``hands``), None under points.
     """
 
     position: Position
@@ -102,6 +121,13 @@ class Analysis:
     ess: float | None = None
     #: three players: the best play's value vector, one entry per seat
     values: list[float] | None = None
+    objective: str = "points"
+    objective_note: str = ""
+    chance: float | None = None
+    chance_stderr: float | None = None
+    match_method: str | None = None
+    match_samples: int | None = None
+    table: dict | None = None
 
 
 def estimate_expectimax(pos: Position) -> tuple[float, str]:
@@ -466,7 +492,8 @@ def _exact(run: _Run, prob: Problem, method: str, note: str, deadline: float) ->
         raw = searcher.root_values(prob.st, deadline)
         nodes = searcher.nodes
         stats = searcher.stats()
-        pv = searcher.principal_variation(prob.st, deadline)
+        pv = (_match_pv(searcher, prob, deadline) if prob.match
+              else searcher.principal_variation(prob.st, deadline))
         moves = _moves_scalar(prob, raw)
     if method == "expectimax":
         extra = dict(stats, tt_mb=round(stats["tt_entries"] * 32 / 2 ** 20, 1),
@@ -478,6 +505,23 @@ def _exact(run: _Run, prob: Problem, method: str, note: str, deadline: float) ->
                     [str(RANKS[m]) for m in pv], nodes, time.perf_counter() - run.t0,
                     note=note, extra=extra,
                     values=list(top.values) if three else None)
+
+
+def _match_pv(searcher: Searcher, prob: Problem, deadline: float) -> list[int]:
+    """The match objective's principal variation: at each ply the play of
+    the best chance (the lowest rank on a tie), up to the end of the hand,
+    the end of the match (a play that wins it) or the next chance node."""
+    st = prob.st
+    pv: list[int] = []
+    while not core.is_terminal(prob.P, st) and not core.is_chance(prob.P, st) and len(pv) < 80:
+        values = searcher.root_values(st, deadline)
+        top = max(values.values())
+        m = min(m for m, v in values.items() if v >= top - 1e-6)
+        pv.append(m)
+        st, _gain, ev = core.play(prob.P, prob.D, st, m)
+        if ev & core.EV_WON:
+            break
+    return pv
 
 
 def _peak_rss_mb() -> float:
