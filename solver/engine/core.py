@@ -81,8 +81,9 @@ P_TARGET = 118       # match target
 P_IMMEDIATE = 119    # win_check == "immediate"
 P_PREV = 120         # 4 entries: the seat before
 P_QN = 124           # match equity table: needs 0..QN-1 (target + 1)
-P_TIE = 125          # 2 entries: the chance (times EQ_SCALE) of side 0 from equal totals over the target
-P_SIZE = 127
+P_TIE = 125          # 2 entries: side 0's chance (times EQ_SCALE) from equal totals over target
+P_CANON = 127        # a search's states: a pile that cannot pass 20 cards is written 0
+P_SIZE = 128
 P_Q = P_SIZE         # the equity table (times EQ_SCALE), [d][need A][need B], when P_MATCH
 
 # --- the x word of a state ----------------------------------------------------------
@@ -315,6 +316,31 @@ def _award_all(P, x, p0, p1, p2):
 
 @njit(cache=True)
 def play_general(P, D, st, r):
+    """:func:`_play_general` (see there), the child's piles made canonical
+    for a search (``P_CANON``): a pile that cannot end over 20 cards (its
+    cards plus every card still to be won, 20 or fewer) counts for nothing
+    whatever its size, so it is written 0 and the states that differ only
+    there are one (three sides and the match objective; not when cards
+    move between piles: Ronda voleur's steals, the answers' shown cards)."""
+    child, gain, ev = _play_general(P, D, st, r)
+    if P[P_CANON] == 0:
+        return child, gain, ev
+    x = child[10]
+    t, h0, h1, h2, h3, seat, prev, show, last, spos, _x = child
+    left = popcount(t) + popcount(h0) + popcount(h1) + popcount(h2) + popcount(h3)
+    if P[P_SHUFFLED] != 0:
+        left += popcount(spos)
+    else:
+        left += P[P_EMPTY] - spos
+    for k in range(P[P_NSIDES]):
+        n = pile_of(x, k)
+        if n != 0 and n + left <= 20:
+            x = with_pile(x, k, 0)
+    return (t, h0, h1, h2, h3, seat, prev, show, last, spos, x), gain, ev
+
+
+@njit(cache=True)
+def _play_general(P, D, st, r):
     """:func:`play` for the rule systems that track the x word: piles (three
     sides: each seat's card count), Ronda voleur (opponent pile tops count
     as table cards; decisions V1-V6 of docs/rules.md) and the match

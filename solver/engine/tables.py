@@ -52,7 +52,8 @@ def rule_params(rules: Rules, players: int, leader: int, nstock: int, shuffled: 
     ``leader``; ``nstock`` cards in the stock (a known stock's length; 0 for
     a shuffled one, whose state holds the card set); ``shuffled``: the deals
     are chance nodes. The x word is tracked (:func:`core.play_general`) for
-    three sides, Ronda voleur, the match objective, or when ``track``.
+    three sides, Ronda voleur, the match objective, or when ``track`` (the
+    caller reads the piles: then they are never written canonically).
     ``match``: the match objective's leaves (two sides)."""
     P = np.zeros(core.P_SIZE, dtype=np.int64)
     sides = sides_of(players)
@@ -94,6 +95,11 @@ def rule_params(rules: Rules, players: int, leader: int, nstock: int, shuffled: 
     P[core.P_TARGET] = rules.target
     P[core.P_IMMEDIATE] = int(rules.win_check == "immediate")
     P[core.P_GENERAL] = int(track or nsides == 3 or rules.voleur or match is not None)
+    # a search's own states may write a pile that cannot pass 20 cards as 0
+    # (not when the caller reads the piles: ``track``; not when cards move
+    # between piles: voleur's steals, the answers' shown cards)
+    P[core.P_CANON] = int(P[core.P_GENERAL] and not track and not rules.voleur
+                          and len(rules.hit) == 1)
     if match is not None:
         if nsides != 2:
             raise ValueError("the match objective's leaves take two sides")
