@@ -69,9 +69,10 @@ def rand_state(rng: random.Random, rules, stock_n: int | None = None,
     return s
 
 
-def engine(rules, s: R.S):
-    """The Hand and core state of a reference state."""
-    g = Hand(rules, 3, s.leader, [RANK_INDEX[c] for c in s.stock], s.shuffled)
+def engine(rules, s: R.S, track: bool = False):
+    """The Hand and core state of a reference state (``track``: the piles
+    kept exact, for a caller that reads them)."""
+    g = Hand(rules, 3, s.leader, [RANK_INDEX[c] for c in s.stock], s.shuffled, track=track)
     show = (RANK_INDEX[s.show[0]] << 2 | s.show[1]) if s.show else 0
     st = g.initial_state([RANK_INDEX[c] for c in s.table],
                          [[RANK_INDEX[c] for c in h] for h in s.hands], s.turn,
@@ -222,7 +223,7 @@ def test_forty_cards_are_conserved(seed, name):
     rules = VARIANTS[name]
     rng = random.Random(seed)
     s = rand_state(rng, rules, stock_n=9)
-    g, st = engine(rules, s)
+    g, st = engine(rules, s, track=True)
     assert cards_placed(g, st) == 40
     while not g.is_terminal(st):
         child, _gain, ev = g.play(st, rng.choice(g.moves(st)))
@@ -264,7 +265,7 @@ def idx(*ranks):
 
 
 def voleur_state(table, hands, pls, tps, turn=0, prev=None, rules=VOLEUR, last=0):
-    g = Hand(rules, 3, turn, [])
+    g = Hand(rules, 3, turn, [], track=True)
     st = g.initial_state(idx(*table), [idx(*h) for h in hands], turn,
                          -1 if prev is None else RANK_INDEX[prev], 0, last, pls,
                          [-1 if t is None else RANK_INDEX[t] for t in tps])
@@ -341,7 +342,7 @@ def test_missa_last_round_house_rule():
     """missa_last_round=no (house rule, issue 11): no missa on a player's
     last card of the last deal; earlier in that deal it counts."""
     for rules, want in ((FRENCH, 2), (NO_LAST_MISSA, 1)):
-        g = Hand(rules, 3, 0, [])
+        g = Hand(rules, 3, 0, [], track=True)
         st = g.initial_state(idx(5), [idx(5), idx(1), idx(2)], 0, -1, 0, 1, (10, 12, 14))
         assert play3(g, st, 5)[1][0] == want
         st = g.initial_state(idx(5), [idx(5, 7), idx(1, 3), idx(2, 4)], 0, -1, 0, 1,

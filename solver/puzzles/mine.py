@@ -36,6 +36,10 @@ from ..rules import Rules, deal_sizes, preset
 
 NR = len(RANKS)
 POLICIES = ("greedy", "random")
+#: why puzzles take two or four players
+THREE_PLAYERS = ("three-player puzzles are not made: a puzzle's values, themes and lines are "
+                 "two-sided (one side's gain is the other's loss), and three players each "
+                 "score their own (analyse, annotate and play take three players)")
 
 
 def opening(rules: Rules, rng: random.Random) -> tuple[list[int], list[int]]:
@@ -148,10 +152,11 @@ def mine(seed: int = 0, rules_name: str = "lmodire", policy: str = "greedy",
     search cannot take them (three players)."""
     from .compose import candidate_line
     rules = preset(rules_name)
-    if players not in rules.players or players == 3:
+    if players == 3:
+        raise ValueError(THREE_PLAYERS)
+    if players not in rules.players:
         raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
-                         f"(the preset allows {', '.join(map(str, rules.players))}; "
-                         f"the search takes 2 or 4)")
+                         f"(the preset allows {', '.join(map(str, rules.players))})")
     rng = random.Random(f"mine:{seed}:{rules_name}:{policy}:{players}")
     n = 0
     game = 0
@@ -183,10 +188,11 @@ def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
     from ..games.match import HandState, deal_hand, hand_rng
     from ..games.players import make_player
     rules = preset(rules_name)
-    if players not in rules.players or players == 3:
+    if players == 3:
+        raise ValueError(THREE_PLAYERS)
+    if players not in rules.players:
         raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
-                         f"(the preset allows {', '.join(map(str, rules.players))}; "
-                         f"the search takes 2 or 4)")
+                         f"(the preset allows {', '.join(map(str, rules.players))})")
     specs = [s for s in agents.split(",") if s.strip()]
     if len(specs) == 1:
         specs = specs * players
