@@ -119,6 +119,8 @@ def _warm() -> None:
         st = core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
         s.root_values(st)
         s.principal_variation(st)
+        if shuffled:
+            Searcher(P, D, 1.0, 2).root_values(st)      # the helper kernel
     spec = draw_spec(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
     sampler = Sampler(spec, 1.0)
     sampler.solve([0], seed=0)
@@ -168,6 +170,11 @@ class Searcher:
     this object: scoring every root move, then the principal variation,
     share it. States are core state tuples.
     """
+
+    #: how several workers share a root: ``"outcomes"`` (helpers solve the
+    #: outcomes of the chance node the search is in, :mod:`.parallel`) or
+    #: ``"moves"`` (one root move a thread)
+    split = "outcomes"
 
     def __init__(self, P: np.ndarray, D: np.ndarray, memory_mb: float = 16.0,
                  workers: int = 1) -> None:
@@ -295,7 +302,10 @@ class Searcher:
         t0 = time.perf_counter()
         out = np.full(10, np.nan)
         heavy = self._searched_moves(st)
-        if self.workers > 1 and len(heavy) > 1:
+        level = self._first_chance_work(st) if self.workers > 1 and heavy else 0
+        if self.split == "outcomes" and level:
+            self._parallel_outcomes(st, out, level, deadline)
+        elif self.workers > 1 and len(heavy) > 1:
             leaves = sum(1 << m for m in range(10) if m not in heavy)
             kn.root_values(self.P, self.D, self.K, self.TT, self.TF, self.C, *self.O, st, out,
                            leaves)
@@ -314,12 +324,27 @@ class Searcher:
         rows.sort(key=lambda r: (-int(r[ec.K_ORDER]), -int(r[ec.K_GAIN]), -int(r[ec.K_MOVE])))
         return [int(r[ec.K_MOVE]) for r in rows]
 
-    def _parallel(self, st, out: np.ndarray, moves: list[int],
-                  deadline: float | None) -> None:
-        """Score ``moves`` on ``workers`` threads sharing the table: each
-        thread takes the next move from a queue. A thread that fills the
-        table stops every thread; the table grows and the unfinished moves
-        are searched again."""
+    def _first_chance_work(self, st) -> int:
+        """The work left (:func:`~solver.engine.core.work_left`) at the
+        first chance level below ``st``, 0 when there is none: the level
+        whose chance nodes the helpers share out."""
+        from ..engine import core as ec
+        if not self.chance:
+            return 0
+        K = kn.new_scratch()
+        while not ec.is_terminal(self.P, st):
+            if ec.is_chance(self.P, st):
+                return int(ec.work_left(self.P, st))
+            n = ec.gen_children(self.P, self.D, K, 0, st)
+            row = next((K[0, i] for i in range(n) if K[0, i, ec.K_KIND] != ec.KIND_LEAF),
+                       None)
+            if row is None:
+                return 0
+            st = tuple(int(x) for x in row[:ec.NSTATE])
+        return 0
+
+    def _add_helpers(self) -> None:
+        """Scratch, counters and an outcome cache for each other thread."""
         while len(self.helpers) < self.workers - 1:
             C = kn.new_counters(outcome_cap=int(self.C[kn.C_OUTCAP]))
             C[kn.C_GEN] = self.C[kn.C_GEN]
@@ -329,6 +354,70 @@ class Searcher:
             self._set_grow()
         for h in self.helpers:
             h[1][kn.C_GEN] = self.C[kn.C_GEN]
+
+    def _parallel_outcomes(self, st, out: np.ndarray, level: int,
+                           deadline: float | None) -> None:
+        """Score every root move on this thread while the other workers
+        solve outcomes of the chance nodes at ``level`` work left that the
+        search posts (:func:`solver.search.parallel.serve`). A thread that
+        fills the table stops them all; the table grows and the search runs
+        again (what was solved is in the table)."""
+        from .parallel import serve
+        self._add_helpers()
+        Cs = self._counters()
+        C = self.C
+        while True:
+            C[kn.C_PARMIN] = level
+            C[kn.C_BSTOP] = 0
+            if C[kn.C_BGEN] % 2 == 0:
+                C[kn.C_BGEN] += 1
+            threads = [threading.Thread(
+                target=kn.root_values,
+                args=(self.P, self.D, self.K, self.TT, self.TF, C, *self.O, st, out, ALL_MOVES),
+                daemon=True)]
+            for K, Ch, O in self.helpers:
+                threads.append(threading.Thread(
+                    target=serve, args=(self.P, self.D, K, self.TT, self.TF, Ch, *O, C),
+                    daemon=True))
+            for th in threads:
+                th.start()
+            try:
+                while threads[0].is_alive():
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        for c in Cs:
+                            c[kn.C_ABORT] = kn.ABORT_TIME
+                    threads[0].join(0.05 if left is None else max(0.0, min(left, 0.05)))
+            except KeyboardInterrupt:
+                for c in Cs:
+                    c[kn.C_ABORT] = kn.ABORT_TIME
+                for th in threads:
+                    th.join()
+                raise
+            finally:
+                C[kn.C_BSTOP] = 1
+                for th in threads[1:]:
+                    th.join()
+                C[kn.C_PARMIN] = 0
+            reasons = [int(c[kn.C_ABORT]) for c in Cs]
+            for c in Cs:
+                c[kn.C_ABORT] = 0
+            bad = [r for r in reasons if r not in (0, kn.ABORT_GROW)]
+            if bad:
+                C[kn.C_ABORT] = bad[0]
+                return
+            if not any(reasons):
+                return
+            if self._may_grow(deadline):
+                self._grow()
+
+    def _parallel(self, st, out: np.ndarray, moves: list[int],
+                  deadline: float | None) -> None:
+        """Score ``moves`` on ``workers`` threads sharing the table: each
+        thread takes the next move from a queue. A thread that fills the
+        table stops every thread; the table grows and the unfinished moves
+        are searched again."""
+        self._add_helpers()
         todo = list(moves)
         lock = threading.Lock()
         Cs = self._counters()

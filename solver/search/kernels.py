@@ -33,7 +33,7 @@ from numba.core.extending import intrinsic
 
 from ..engine.sampling import draw
 from ..engine.core import (DR_GAIN, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
-                           chance_bounds, deal_table, dealt_child, gen_children,
+                           NSTATE, chance_bounds, deal_table, dealt_child, gen_children,
                            has_chance, is_chance, is_terminal, state_key, work_left)
 
 INF = np.inf
@@ -61,7 +61,16 @@ C_TTMIN = 12         # no table entry for a node with this many cards left or fe
 C_SHARED = 13        # non-zero: the table is shared between threads (entries sealed)
 C_OUSED = 14         # rows used in the outcome cache
 C_OKEYS = 15         # stocks in the outcome cache
-C_SIZE = 16
+# the board a searching thread posts for its helpers (solver.search.parallel):
+# chance nodes with at least C_PARMIN work left are posted, the outcome being
+# searched is C_BNEXT; C_BGEN is a sequence lock (odd: no chance node posted
+# or one being written; even: the state in C_BSTATE.. is posted)
+C_PARMIN = 16        # 0: post nothing
+C_BGEN = 17
+C_BNEXT = 18
+C_BSTOP = 19         # non-zero: the helpers return
+C_BSTATE = 20        # NSTATE words
+C_SIZE = C_BSTATE + NSTATE
 
 ABORT_TIME = 1
 ABORT_NODES = 2
@@ -77,6 +86,7 @@ def new_counters(max_nodes: int = 1 << 62, outcome_cap: int = 1 << 40) -> np.nda
     C[C_OUTCAP] = outcome_cap
     C[C_GROWAT] = 1 << 62
     C[C_TTMIN] = 2
+    C[C_BGEN] = 1
     return C
 
 
@@ -120,6 +130,38 @@ def _bits(typingctx, x):
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], context.get_value_type(types.uint64))
     return sig, codegen
+
+
+@intrinsic
+def fence(typingctx):
+    """A full memory fence: no load or store moves across it (neither by
+    the compiler nor by the processor); for the board shared by threads."""
+    sig = types.void()
+
+    def codegen(context, builder, signature, args):
+        builder.fence("seq_cst")
+        return context.get_dummy_value()
+    return sig, codegen
+
+
+@njit(cache=True)
+def _post(C, st):
+    """Post the chance node ``st`` on this thread's board (sequence lock:
+    written while the generation is odd, readable once it is even)."""
+    fence()
+    for q in range(NSTATE):
+        C[C_BSTATE + q] = st[q]
+    C[C_BNEXT] = 0
+    fence()
+    C[C_BGEN] += 1
+    fence()
+
+
+@njit(cache=True)
+def _unpost(C):
+    fence()
+    C[C_BGEN] += 1
+    fence()
 
 
 @intrinsic
@@ -349,7 +391,12 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
         rest = 1.0
         done = False
         result = 0.0
+        post = C[C_PARMIN] != 0 and work >= C[C_PARMIN]
+        if post:
+            _post(C, st)
         for i in range(k):
+            if post:
+                C[C_BNEXT] = i
             p = probs[start + i]
             g = float(rows[start + i, DR_GAIN])
             rest -= p
@@ -391,6 +438,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, ply + 1, child, lo_c - MARGIN,
                          hi_c + MARGIN)
             if C[C_ABORT] != 0:
+                if post:
+                    _unpost(C)
                 return 0.0
             if cr >= hi_c:
                 if cut_high:            # x >= b_i: the node >= beta
@@ -417,6 +466,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             else:
                 x = g + cr
             total += p * x
+        if post:
+            _unpost(C)
         if not done:
             result = total
             lo = total
