@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from llvmlite import ir
+from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from ..engine.sampling import draw
@@ -70,7 +72,8 @@ C_BGEN = 17
 C_BNEXT = 18
 C_BSTOP = 19         # non-zero: the helpers return
 C_BSTATE = 20        # NSTATE words
-C_SIZE = C_BSTATE + NSTATE
+C_PREFETCH = C_BSTATE + NSTATE
+C_SIZE = C_PREFETCH + 1
 
 ABORT_TIME = 1
 ABORT_NODES = 2
@@ -162,6 +165,24 @@ def _unpost(C):
     fence()
     C[C_BGEN] += 1
     fence()
+
+
+@intrinsic
+def _prefetch(typingctx, arr, i):
+    """Ask the processor to bring row ``i`` of a 2-d array into cache."""
+    sig = types.void(arr, i)
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        ary = context.make_array(aty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, aty, ary, [args[1], zero])
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return sig, codegen
 
 
 @intrinsic
@@ -505,6 +526,16 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
                     K[ply, pr, q] = K[ply, pr, q - 1]
                 K[ply, pr, 0] = tmp
                 break
+    if C[C_PREFETCH] != 0:
+        # bring the children's table buckets into cache together
+        for j in range(n):
+            r = K[ply, pr, j]
+            if K[ply, r, K_KIND] != KIND_LEAF:
+                ch = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
+                      K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9])
+                if is_chance(P, ch) or work_left(P, ch) > C[C_TTMIN]:
+                    ck, _c = state_key(ch)
+                    _prefetch(TT, np.int64(ck & np.uint64((TT.shape[0] >> 1) - 1)) << 1)
     alpha0 = alpha
     margin = MARGIN if has_chance(P) else 0.0
     best = -INF

@@ -1,0 +1,179 @@
+"""Exact expectimax split at the first chance level (solver.search.split)
+and run on a Dask cluster with a resumable store (solver.batch.expectimax):
+the same root values as the single-machine search, and, through it, as
+plain expectimax (tests/test_core.py checks the search against it)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from solver.batch.expectimax import ClusterSearch
+from solver.batch.store import Store
+from solver.engine.game import Game
+from solver.engine.tables import core_state, params
+from solver.rules import PRESETS
+from solver.search import split as sp
+from solver.search.brute import expectimax_root
+from solver.search.compiled import Searcher, ensure_compiled
+from solver.seeded import seeded_deal
+
+ensure_compiled()
+
+
+def start_of_deal(unseen: int, seed: str, preset: str = "lmodire", stock=None):
+    """Two players at the start of a deal, hands known, ``unseen`` cards in
+    a shuffled stock (``stock`` rank indices, or a seeded deal's)."""
+    d = seeded_deal(f"split-{seed}", unseen)
+    cards = d.stock if stock is None else stock
+    rest = [c for c in d.rest]
+    if stock is not None:       # take the hands and table from what is left
+        left = [r for r in range(10) for _ in range(4)]
+        for c in stock:
+            left.remove(c)
+        random.Random(seed).shuffle(left)
+        table = list(dict.fromkeys(left))[:4]
+        for c in table:
+            left.remove(c)
+        rest = left
+        d = d._replace(table=table)
+    game = Game(PRESETS[preset], 2, 0, cards, shuffled=True)
+    return game, game.initial_state(d.table, [rest[:3], rest[3:6]], 0, last=0)
+
+
+def split_values(P, D, st, memory_mb: float = 64.0) -> dict[int, float]:
+    """Root values from the split, every outcome solved here."""
+    tree = sp.split(P, D, st)
+    values = {}
+    for cn, (probs, rows) in tree.chance.items():
+        v = sp.solve_outcomes(P, D, cn, list(range(len(probs))), memory_mb)["values"]
+        values[cn] = sp.chance_value(probs, rows, v)
+    return sp.root_values(tree, values)
+
+
+def same(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(math.isclose(a[m], b[m], abs_tol=1e-9) for m in a)
+
+
+@pytest.mark.parametrize("preset", ["lmodire", "pagat", "french", "mod"])
+def test_split_against_plain_expectimax(preset):
+    """Six cards to come: the split's root values equal plain expectimax
+    (no pruning, no table) over every outcome."""
+    for seed in range(3):
+        game, state = start_of_deal(6, f"{preset}-{seed}", preset)
+        P, D = params(game)
+        got = split_values(P, D, core_state(state))
+        plain = expectimax_root(game, state, permute=False)
+        assert same(got, plain), (preset, seed, got, plain)
+
+
+def test_split_mid_deal_against_the_search():
+    """Roots in the middle of a deal (12 cards to come after it): the
+    split's values equal the compiled search's."""
+    for seed in range(2):
+        game, state = start_of_deal(12, f"mid-{seed}")
+        plays = random.Random(seed).randint(1, 4)
+        for _ in range(plays):
+            state = game.play(state, game.moves(state)[0])[0]
+        P, D = params(game)
+        st = core_state(state)
+        tree = sp.split(P, D, st)
+        assert tree.chance and tree.outcomes() == sum(len(p) for p, _r in tree.chance.values())
+        assert same(split_values(P, D, st), Searcher(P, D, 64.0).root_values(st))
+
+
+def test_chance_value_is_the_weighted_sum():
+    """A chance node's value: the probabilities sum to 1 and the value is
+    sum p (declarations + child value), here checked with made-up values."""
+    game, state = start_of_deal(6, "sum")
+    P, D = params(game)
+    tree = sp.split(P, D, core_state(state))
+    probs, rows = next(iter(tree.chance.values()))
+    assert math.isclose(float(probs.sum()), 1.0, abs_tol=1e-12)
+    vals = [float(i % 3) for i in range(len(probs))]
+    want = sum(float(p) * (float(r[0]) + v) for p, r, v in zip(probs, rows, vals))
+    assert math.isclose(sp.chance_value(probs, rows, vals), want, abs_tol=1e-12)
+
+
+#: a stock of three ranks only: few outcomes, so that splitting each
+#: outcome child again (two levels) stays small
+THREE_RANKS = [0] * 4 + [4] * 4 + [9] * 4
+
+
+@pytest.fixture(scope="module")
+def client():
+    from solver.batch.run import connect
+    c, cluster = connect(None, 2, dashboard=False)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def test_cluster_two_levels_resumes(client, tmp_path):
+    """On a LocalCluster of two workers: a 12-card stock split twice (each
+    outcome child split again, its own outcomes sent to the workers) gives
+    the single-machine values; stopped part-way (Ctrl-C after a few
+    batches), the run resumes from the store and gives the same values
+    without searching the stored outcomes again."""
+    game, state = start_of_deal(12, "two-levels", stock=THREE_RANKS)
+    P, D = params(game)
+    st = core_state(state)
+    want = Searcher(P, D, 64.0).root_values(st)
+    db = tmp_path / "outcomes.db"
+
+    def stop_after_three(progress):
+        if progress.tasks >= 3:
+            raise KeyboardInterrupt
+
+    store = Store(db)
+    first = ClusterSearch(P, D, client, store, leaf_unseen=6, memory_mb=64,
+                          progress=stop_after_three)
+    with pytest.raises(KeyboardInterrupt):
+        first.root_values(st)
+    kept = store.stats()["outcomes"]
+    assert kept >= 3
+    again = ClusterSearch(P, D, client, store, leaf_unseen=6, memory_mb=64)
+    got = again.root_values(st)
+    assert same(got, want), (got, want)
+    assert again.stats.stored >= kept
+    assert again.stats.done >= again.stats.total
+    # a third run finds every outcome in the store and sends nothing
+    third = ClusterSearch(P, D, client, store, leaf_unseen=6, memory_mb=64)
+    assert same(third.root_values(st), want)
+    assert third.stats.tasks == 0
+    store.close()
+
+
+def test_cluster_one_level_against_the_search(client):
+    """Twelve cards to come, outcomes solved on the workers (one level)."""
+    game, state = start_of_deal(12, "one-level", stock=THREE_RANKS[:6] + [1, 2, 3, 5, 6, 7])
+    P, D = params(game)
+    st = core_state(state)
+    cs = ClusterSearch(P, D, client, None, leaf_unseen=12, memory_mb=64)
+    assert same(cs.root_values(st), Searcher(P, D, 64.0).root_values(st))
+    assert cs.stats.done == cs.stats.total == sp.split(P, D, st).outcomes()
+
+
+def test_store_keeps_outcomes(tmp_path):
+    """The store's outcomes table: written values read back by chance key."""
+    s = Store(tmp_path / "a.db")
+    s.write_outcomes("k1", {0: 1.5, 3: -2.25})
+    s.write_outcomes("k2", {0: 7.0})
+    assert s.outcome_values("k1") == {0: 1.5, 3: -2.25}
+    assert s.stats()["outcomes"] == 3
+    s.close()
+
+
+def test_chance_keys_name_the_game_and_the_node():
+    """The store key of a chance node changes with the rules and the node."""
+    game, state = start_of_deal(6, "keys")
+    P, D = params(game)
+    tree = sp.split(P, D, core_state(state))
+    cn = next(iter(tree.chance))
+    other = Game(PRESETS["pagat"], 2, 0, game.stock, shuffled=True)
+    P2, D2 = params(other)
+    keys = {sp.chance_key(P, D, cn), sp.chance_key(P2, D2, cn),
+            sp.chance_key(P, D, cn[:-1] + (cn[-1] ^ 1,))}
+    assert len(keys) == 3
