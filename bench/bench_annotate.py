@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.annotate import annotate  # noqa: E402
-from solver.arena import play_games  # noqa: E402
-from solver.record import from_match, parse_games  # noqa: E402
+from solver.games.annotate import annotate  # noqa: E402
+from solver.games.arena import play_games  # noqa: E402
+from solver.games.record import from_match, parse_games  # noqa: E402
 
 
 #: the loss thresholds (points) whose share of plays is printed

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.arena import run_arena  # noqa: E402
+from solver.games.arena import run_arena  # noqa: E402
 from solver.rules import PRESETS  # noqa: E402
 
 

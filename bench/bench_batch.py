@@ -57,7 +57,7 @@ def main() -> None:
                       f"{60 * s.done / s.seconds:.1f} games a minute; "
                       f"{s.searched} searched, {s.hits} store hits")
         # one lookup against one search (the same evaluations, searched again)
-        from solver.analysis import evaluate
+        from solver.analysis.evaluation import evaluate
         from solver.notation import parse_position
         store = Store(Path(tmp) / "w1.db")
         evals = [e for e in store.evaluations() if e["kind"] == "eval"]

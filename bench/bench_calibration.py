@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.analysis import evaluate  # noqa: E402
+from solver.analysis.evaluation import evaluate  # noqa: E402
 from solver.engine.compile import compile_known  # noqa: E402
 from solver.notation import parse_position  # noqa: E402
 from solver.search.alphabeta import AlphaBeta  # noqa: E402

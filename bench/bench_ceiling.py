@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.analysis import evaluate  # noqa: E402
-from solver.arena import deal_hand  # noqa: E402
-from solver.match import HandState, hand_rng  # noqa: E402
-from solver.players import card_of_rank, make_player  # noqa: E402
+from solver.analysis.evaluation import evaluate  # noqa: E402
+from solver.games.arena import deal_hand  # noqa: E402
+from solver.games.match import HandState, hand_rng  # noqa: E402
+from solver.games.players import card_of_rank, make_player  # noqa: E402
 from solver.rules import PRESETS  # noqa: E402
 
 

@@ -59,7 +59,7 @@ def start_of_deal(unseen: int, seed: int):
     a shuffled stock (the positions of bench_expectimax.py)."""
     from solver.engine.game import Game
     from solver.rules import PRESETS
-    from solver.seeded import seeded_deal
+    from solver.games.seeded import seeded_deal
     d = seeded_deal(f"em{unseen}-{seed}", unseen)
     game = Game(PRESETS["lmodire"], 2, 0, d.stock, shuffled=True)
     return game, game.initial_state(d.table, [d.rest[:3], d.rest[3:6]], 0, last=0)
@@ -122,10 +122,10 @@ def row_em(unseen: int, positions: int, workers: int, cap: float) -> dict:
 
 
 def row_pimc(positions: int, workers: int) -> dict:
-    from solver.analysis import evaluate
+    from solver.analysis.evaluation import evaluate
     from solver.notation import parse_position
     from solver.search.compiled import ensure_compiled
-    from solver.seeded import cards_text, seeded_deal
+    from solver.games.seeded import cards_text, seeded_deal
     ensure_compiled()
     times, nodes = [], []
     for seed in range(positions):
@@ -142,8 +142,8 @@ def row_pimc(positions: int, workers: int) -> dict:
 
 
 def row_annotate(positions: int) -> dict:
-    from solver.annotate import annotate
-    from solver.record import parse_games
+    from solver.games.annotate import annotate
+    from solver.games.record import parse_games
     from solver.search.compiled import ensure_compiled
     ensure_compiled()
     game = parse_games((ROOT / "positions/games/engine-v-greedy.txt").read_text())[0]

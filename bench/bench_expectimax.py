@@ -31,7 +31,7 @@ from solver.search.expectimax import Expectimax  # noqa: E402
 
 
 def position(unseen: int, seed: int):
-    from solver.seeded import seeded_deal
+    from solver.games.seeded import seeded_deal
     d = seeded_deal(f"em{unseen}-{seed}", unseen)
     game = Game(PRESETS["lmodire"], 2, 0, d.stock, shuffled=True)
     return game, game.initial_state(d.table, [d.rest[:3], d.rest[3:6]], 0, last=0)
@@ -110,7 +110,7 @@ def part1(seeds: int, cap: float, skip18: bool) -> None:
 
 def part2(samples: int) -> None:
     from solver.notation import parse_position
-    from solver.analysis import evaluate
+    from solver.analysis.evaluation import evaluate
     line = "3.6.10.12 1.5.5/2.7.11 ? S"
     pos = parse_position(line)
     print(f"determinised search at the start of a hand ({line!r}), {samples} samples, no early stop")

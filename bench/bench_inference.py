@@ -1,4 +1,4 @@
-"""Fit the play model of inference (solver/inference.py) on the project's own
+"""Fit the play model of inference (solver/analysis/inference.py) on the project's own
 players.
 
 Plays seat-swapped hands between ``greedy`` and ``engine:K`` (lmodire), logs
@@ -6,7 +6,7 @@ every decision with two or more distinct ranks in hand (the seat's view and
 the rank it chose), then scores a grid of PlayModel parameters by the mean
 log-likelihood of the choices given the chooser's true hand, for each
 player and both together, and prints the best. The model's FITTED
-parameters in solver/inference.py come from this run.
+parameters in solver/analysis/inference.py come from this run.
 
 Run: ``python bench/bench_inference.py [--hands N] [--engine K]``.
 """
@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.inference import PlayModel, decision  # noqa: E402
-from solver.match import play_match  # noqa: E402
-from solver.players import make_player  # noqa: E402
+from solver.analysis.inference import PlayModel, decision  # noqa: E402
+from solver.games.match import play_match  # noqa: E402
+from solver.games.players import make_player  # noqa: E402
 from solver.rules import PRESETS  # noqa: E402
 
 

@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.analysis import evaluate  # noqa: E402
+from solver.analysis.evaluation import evaluate  # noqa: E402
 from solver.engine.view_game import ViewGame, fits  # noqa: E402
-from solver.match import play_match  # noqa: E402
+from solver.games.match import play_match  # noqa: E402
 from solver.notation import format_position, parse_position  # noqa: E402
-from solver.players import GreedyPlayer  # noqa: E402
+from solver.games.players import GreedyPlayer  # noqa: E402
 from solver.rules import PRESETS  # noqa: E402
 from solver.search.equilibrium import solve_root_moves  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Pass rates of puzzle candidates: for every theme, how many composed
 (CP-SAT) candidates pass the exact verification (only-move margin and the
 theme's predicate), the levels of those that pass, the time; the same for
-self-play candidates (solver.match / solver.players, ``--agents``) and
+self-play candidates (solver.games.match / solver.games.players, ``--agents``) and
 candidates mined from greedy playouts (any theme, one puzzle a hand).
 
     python bench/bench_puzzles.py [--candidates 300] [--seed 0] [--margin 2] [--agents mc:10]
@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.puzzles import generate  # noqa: E402
-from solver.themes import THEMES  # noqa: E402
+from solver.puzzles.puzzle import generate  # noqa: E402
+from solver.puzzles.themes import THEMES  # noqa: E402
 
 
 def row(gen, levels, themes=None) -> str:
@@ -42,7 +42,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--margin", type=float, default=2.0)
     ap.add_argument("--themes", default=",".join(THEMES))
-    ap.add_argument("--agents", default="mc:10", help="self-play players (solver.players specs)")
+    ap.add_argument("--agents", default="mc:10", help="self-play players (solver.games.players specs)")
     ap.add_argument("--rules", default="lmodire", help="rules preset")
     ap.add_argument("--players", type=int, default=2, choices=(2, 4))
     args = ap.parse_args()

@@ -20,12 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.analysis import evaluate  # noqa: E402
+from solver.analysis.evaluation import evaluate  # noqa: E402
 from solver.notation import parse_position  # noqa: E402
 
 
 def line_for(seed: int) -> str:
-    from solver.seeded import cards_text, seeded_deal
+    from solver.games.seeded import cards_text, seeded_deal
     d = seeded_deal(f"err-{seed}", 12, table=3)
     s_hand, n_hand, gone = d.rest[:3], d.rest[3:6], d.rest[6:]
     t0 = len(gone) // 2

@@ -128,7 +128,7 @@ def main() -> None:
 
     print("Part 4: determinised search (hidden hands, unknown stock)")
     from solver.notation import parse_position
-    from solver.threep.analysis import evaluate3
+    from solver.analysis.threep import evaluate3
     line = ("1.5.11 5.7/?.?/?.? ? S rules=french taken=8,7,7 last=E "
             "gone=1.1.2.2.2.3.3.4.4.5.6.6.7.7.7.10.10.11.11.12.12.2")
     pos = parse_position(line)

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.analysis import evaluate  # noqa: E402
-from solver.match import HandState, deal_hand  # noqa: E402
+from solver.analysis.evaluation import evaluate  # noqa: E402
+from solver.games.match import HandState, deal_hand  # noqa: E402
 from solver.notation import parse_file  # noqa: E402
 from solver.rules import PRESETS  # noqa: E402
 

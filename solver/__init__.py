@@ -1,14 +1,23 @@
 """ronda-solver: the analysis engine for Ronda, the Moroccan fishing card game.
 
-Architecture (one module a concern):
+The package by room:
 
-- :mod:`solver.cards`: ranks, suits, card parsing.
-- :mod:`solver.rules`: the rule parameters and presets.
-- :mod:`solver.position`: the friendly position type.
-- :mod:`solver.notation`: position lines, parse and format.
-- :mod:`solver.engine.game`: the compact rules engine the search runs on.
-- :mod:`solver.search`: negamax alpha-beta, brute force, determinisation.
-- :mod:`solver.analysis`: evaluating a position's moves.
+- the vocabulary: :mod:`solver.cards` (ranks, suits), :mod:`solver.rules`
+  (the rule parameters and presets), :mod:`solver.position` (the friendly
+  position type), :mod:`solver.notation` (position lines),
+  :mod:`solver.numbers` (values printed as the method guarantees them);
+- :mod:`solver.engine`: the compact rules engine (the compiled core and
+  the pure-Python engines);
+- :mod:`solver.search`: negamax alpha-beta, expectimax, determinisation,
+  max^n, the equilibrium LP; they know the game only through its interface;
+- :mod:`solver.analysis`: evaluating a position's plays;
+- :mod:`solver.games`: whole hands and matches, records, players, arena,
+  annotation;
+- :mod:`solver.match_equity`: playing for the match;
+- :mod:`solver.puzzles`: teaching puzzles;
+- :mod:`solver.batch`: collections on a Dask cluster, the analysis store;
+- :mod:`solver.web`: the browser app;
+- :mod:`solver.runtime`: signals, worker processes, output files;
 - :mod:`solver.cli`: the ``ronda-solve`` command.
 """
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from solver.annotate import DEFAULT_THRESHOLDS, Thresholds, annotate, annotation_json
-from solver.match import DECK
+from solver.games.annotate import DEFAULT_THRESHOLDS, Thresholds, annotate, annotation_json
+from solver.games.match import DECK
 from solver.cards import format_cards, parse_cards
-from solver.record import Replay, commands, dumps, loads
+from solver.games.record import Replay, commands, dumps, loads
 
 from reference import reference_value
 

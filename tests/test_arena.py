@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from solver.arena import mean_ci, play_games, run_arena
+from solver.games.arena import mean_ci, play_games, run_arena
 from solver.rules import PRESETS
 
 

@@ -10,12 +10,12 @@ import io
 
 import pytest
 
-from solver.analysis import evaluate
+from solver.analysis.evaluation import evaluate
 from solver.engine.compile import compile_shuffled
 from solver.notation import parse_position
 from solver.search.expectimax import Expectimax
 from solver.search import compiled
-from solver.seeded import cards_text, seeded_deal
+from solver.games.seeded import cards_text, seeded_deal
 
 
 def seeded_line(seed: int, unseen: int, played: int, stock: str = "~") -> str:

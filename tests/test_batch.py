@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from solver.annotate import annotate, annotation_json
+from solver.games.annotate import annotate, annotation_json
 from solver.batch.inputs import files_of, games_of
 from solver.batch.run import connect, run_batch
 from solver.batch.store import Store
-from solver.record import parse_games
+from solver.games.record import parse_games
 
 COLLECTION = Path("positions/games/collection-60.txt")
 OPTIONS = {"view": "full", "samples": 32, "seed": 3, "method": "auto", "luck_samples": 0,
@@ -105,7 +105,7 @@ def test_a_killed_run_is_finished_by_resume(tmp_path, baseline):
     count = 20
     games = _collection(tmp_path, count)
     db = tmp_path / "r.db"
-    cmd = [sys.executable, "-m", "solver.cli", "batch", "annotate", str(games), "--db", str(db),
+    cmd = [sys.executable, "-m", "solver.cli.main", "batch", "annotate", str(games), "--db", str(db),
            "--view", "full", "--seed", "3", "--luck-samples", "0", "--workers", "1", "-q"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
@@ -141,7 +141,7 @@ def test_a_killed_run_is_finished_by_resume(tmp_path, baseline):
 
 def test_inputs_and_store_errors_are_one_line(tmp_path):
     from click.testing import CliRunner
-    from solver.cli import main
+    from solver.cli.main import main
     r = CliRunner().invoke(main, ["batch", "annotate", str(tmp_path / "none.txt"),
                                   "--db", str(tmp_path / "x.db")])
     assert r.exit_code == 2 and r.output.strip() == f"error: {tmp_path / 'none.txt'}: no such file or directory"

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from solver.analysis import BudgetError, evaluate
+from solver.analysis.evaluation import BudgetError, evaluate
 from solver.notation import parse_position
 from solver.search import kernels as kn
 from solver.search.compiled import Searcher, ensure_compiled, table_entries
@@ -68,7 +68,7 @@ def test_auto_falls_back_to_sampling_and_says_why(monkeypatch):
     # 12 unseen, exact expectimax takes about 0.3 s: with a 0.1 s budget
     # (and the attempt forced, whatever the estimate) it does not finish,
     # and auto samples for the time left and says so
-    import solver.analysis as analysis
+    import solver.analysis.evaluation as analysis
     monkeypatch.setattr(analysis, "TRY_FACTOR", 1e9)
     line = "4.5.6 7.7.12/3.6.12 ~1.1.2.3.4.5.7.10.11.11.12.12 S dealer=N taken=9,10 last=N"
     t0 = time.perf_counter()
@@ -108,7 +108,7 @@ def test_the_table_never_outgrows_the_memory_budget():
 def _peak_rss_mb(args: list[str]) -> float:
     """Peak resident size (MB) of ``ronda-solve`` run in a child process."""
     code = ("import resource, sys\n"
-            "from solver.cli import main\n"
+            "from solver.cli.main import main\n"
             "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,"
             " file=sys.stderr)\n")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from solver.cli.main import main
 from solver.notation import parse_file
 from solver.position import side_of
 

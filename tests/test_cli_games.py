@@ -8,8 +8,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from solver.cli import main
-from solver.record import SAMPLE, loads, parse_games
+from solver.cli.main import main
+from solver.games.record import SAMPLE, loads, parse_games
 
 GAMES = Path(__file__).resolve().parent.parent / "positions" / "games"
 

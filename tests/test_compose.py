@@ -1,13 +1,13 @@
-"""The CP-SAT composer (solver/compose.py): legal, seeded, diverse
+"""The CP-SAT composer (solver/puzzles/compose.py): legal, seeded, diverse
 candidates that hold each theme's preconditions."""
 
 from __future__ import annotations
 
 import pytest
 
-from solver.compose import VARIANTS, Layout, candidate_line, compose, layout_position
+from solver.puzzles.compose import VARIANTS, Layout, candidate_line, compose, layout_position
 from solver.notation import NotationError, format_position
-from solver.themes import THEMES
+from solver.puzzles.themes import THEMES
 
 N = 4   # candidates per theme: the model is exercised, the test stays fast
 

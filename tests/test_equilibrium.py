@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from solver.analysis import evaluate
+from solver.analysis.evaluation import evaluate
 from solver.engine.view_game import ViewGame, fits
-from solver.match import play_match
+from solver.games.match import play_match
 from solver.notation import format_position, parse_position
-from solver.players import GreedyPlayer
+from solver.games.players import GreedyPlayer
 from solver.rules import PRESETS
 from solver.search.compiled import ensure_compiled
 from solver.search import equilibrium
@@ -103,7 +103,7 @@ def test_the_revealed_hand_gives_expectimax():
     view game is the perfect-information deal: its value for each play is
     exact expectimax's on the position with both hands known and the stock
     order unknown."""
-    from solver import match as match_module
+    from solver.games import match as match_module
     states = []
     real_view = match_module.HandState.view
 

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cards import RANKS
-from solver.cli import main
+from solver.cli.main import main
 from solver.engine.game import Game, cardset, ranks_of
 from solver.rules import PRESETS, deal_sizes
 from solver.search.brute import expectimax_root

@@ -1,4 +1,4 @@
-"""The explanation (solver/explain.py): both lines, the best play's and the
+"""The explanation (solver/puzzles/explain.py): both lines, the best play's and the
 strongest other play's, to the end of the hand, point by point. The points
 of each line must add up to that play's exact value, which comes from the
 independent reference (tests/reference.py) and from the compiled core."""
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from solver.analysis import evaluate
+from solver.analysis.evaluation import evaluate
 from solver.cards import RANKS
 from solver.engine.game import EV_END
-from solver.explain import line_tally
+from solver.puzzles.explain import line_tally
 from solver.notation import parse_file, parse_position
-from solver.puzzles import examine, idea_for
+from solver.puzzles.puzzle import examine, idea_for
 
 from test_puzzles import reference
 

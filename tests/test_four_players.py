@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.annotate import annotate, annotation_json
+from solver.games.annotate import annotate, annotation_json
 from solver.cards import parse_card
-from solver.cli import main
-from solver.compose import compose
+from solver.cli.main import main
+from solver.puzzles.compose import compose
 from solver.notation import NotationError, format_position, parse_file, parse_position
 from solver.position import side_of
-from solver.puzzles import generate
-from solver.record import Replay, dumps, loads, parse_games
+from solver.puzzles.puzzle import generate
+from solver.games.record import Replay, dumps, loads, parse_games
 from solver.rules import PRESETS
 
 from reference import reference_value
@@ -272,8 +272,8 @@ def test_generate_command_composes_four_player_puzzles(tmp_path):
 
 
 def test_human_player_reads_a_card_and_refuses_bad_ones():
-    from solver.human import HumanPlayer
-    from solver.players import make_player
+    from solver.games.human import HumanPlayer
+    from solver.games.players import make_player
     # pagat-4p.txt, hand 1, deal 1, play 6: E holds 3c 4o (dealt 3c 11c 4o,
     # 11c taken the 11o); S 3b, E 11c, N 5e (took 5b), W 11e, S 6c were played
     game = loads((GAMES / "pagat-4p.txt").read_text())

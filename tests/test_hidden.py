@@ -1,4 +1,4 @@
-"""Declaration puzzles from the mover's seat (solver/hidden.py): what is
+"""Declaration puzzles from the mover's seat (solver/analysis/hidden.py): what is
 shown, which hidden hands are consistent with the declarations, and the
 answer holding over them (by expectation, with the margin)."""
 
@@ -8,9 +8,9 @@ from math import comb
 from pathlib import Path
 
 from solver.cards import RANK_INDEX, RANKS, parse_card
-from solver.hidden import consistent_hands, hides_cards, mover_view, robust
+from solver.analysis.hidden import consistent_hands, hides_cards, mover_view, robust
 from solver.notation import parse_file, parse_position
-from solver.puzzles import DEFAULT_MARGIN, check
+from solver.puzzles.puzzle import DEFAULT_MARGIN, check
 
 from test_puzzles import reference
 

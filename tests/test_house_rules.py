@@ -20,16 +20,16 @@ import pytest
 from click.testing import CliRunner
 
 import reference
-from solver.analysis import choose_method, evaluate
+from solver.analysis.evaluation import choose_method, evaluate
 from solver.cards import RANK_INDEX
-from solver.cli import main
+from solver.cli.main import main
 from solver.engine import core
 from solver.engine.compile import CompileError
 from solver.engine.game import Game, cardset, declaration_points
 from solver.engine.tables import params
-from solver.match import HandState, deal_hand, play_hand
+from solver.games.match import HandState, deal_hand, play_hand
 from solver.notation import NotationError, format_position, parse_position
-from solver.players import make_player
+from solver.games.players import make_player
 from solver.rules import PRESETS, RulesError, deal_sizes, stock_sizes
 
 LMODIRE = PRESETS["lmodire"]
@@ -279,7 +279,7 @@ def test_the_equilibrium_takes_three_card_deals_only():
 
 
 def test_the_composer_refuses_four_card_deals():
-    from solver.compose import compose
+    from solver.puzzles.compose import compose
     with pytest.raises(ValueError, match="rules=online deals 4 cards a player last"):
         next(compose("hit", rules_name="online"))
 

@@ -9,11 +9,11 @@ from math import comb
 
 import pytest
 
-from solver.analysis import evaluate
+from solver.analysis.evaluation import evaluate
 from solver.engine.game import ranks_of
 from solver.engine.sampling import draw_spec
 from solver.engine.compile import unseen_pool
-from solver.inference import Evidence, PlayModel, decision, effective_sample_size
+from solver.analysis.inference import Evidence, PlayModel, decision, effective_sample_size
 from solver.notation import parse_position
 from solver.search.compiled import Sampler, ensure_compiled
 
@@ -103,9 +103,9 @@ def test_every_view_of_self_play_reads_back():
     """Each seat's view along greedy self-play, written as a line, reads
     back (an answer once made hist= refuse its own gone=: the shown cards
     were counted twice)."""
-    from solver.match import play_match
+    from solver.games.match import play_match
     from solver.notation import format_position, parse_position
-    from solver.players import GreedyPlayer
+    from solver.games.players import GreedyPlayer
     from solver.rules import PRESETS
     lines = []
 

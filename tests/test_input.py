@@ -17,11 +17,11 @@ from click.testing import CliRunner
 
 from fractions import Fraction
 
-from solver.analysis import evaluate
-from solver.cli import main
+from solver.analysis.evaluation import evaluate
+from solver.cli.main import main
 from solver.notation import NotationError, parse_lines, parse_position
 from solver.position import side_of
-from solver.record import RecordError, parse_games
+from solver.games.record import RecordError, parse_games
 
 from test_properties import LINE_CASES, position_line
 
@@ -76,7 +76,7 @@ def test_nan_and_infinite_budgets_are_refused():
 def test_lines_are_answered_as_they_arrive():
     """With a pipe kept open, the first line's answer comes before end of
     input (--jsonl streams one object a line)."""
-    proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "--jsonl", "-"],
+    proc = subprocess.Popen([sys.executable, "-m", "solver.cli.main", "--jsonl", "-"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             cwd=Path(__file__).resolve().parent.parent)
     try:
@@ -125,7 +125,7 @@ def test_a_record_without_hands_is_refused(tmp_path):
 
 def test_annotate_progress_is_a_line_a_game_off_a_terminal():
     env = dict(os.environ)
-    r = subprocess.run([sys.executable, "-m", "solver.cli", "annotate", "--luck-samples", "0",
+    r = subprocess.run([sys.executable, "-m", "solver.cli.main", "annotate", "--luck-samples", "0",
                         "--samples", "4", str(RECORD)], capture_output=True, text=True,
                        cwd=Path(__file__).resolve().parent.parent, env=env, timeout=300)
     assert r.returncode == 0

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from solver.cards import Card, parse_cards
-from solver.match import (DECK, HandState, PlayError, deal_hand, distinct_table_ok, hand_rng,
+from solver.games.match import (DECK, HandState, PlayError, deal_hand, distinct_table_ok, hand_rng,
                           play_hand, play_match)
 from solver.notation import format_position, parse_position
-from solver.players import RandomPlayer
+from solver.games.players import RandomPlayer
 from solver.rules import PRESETS, deal_sizes, stock_sizes
 
 import reference as ref

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from solver.cli import main
+from solver.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCH = str(ROOT / "positions" / "match.txt")

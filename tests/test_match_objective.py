@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.analysis import evaluate
-from solver.match import HandState, deal_hand
+from solver.analysis.evaluation import evaluate
+from solver.games.match import HandState, deal_hand
 from solver.match_equity.evaluate import (choose_objective, evaluate_match, objective_for,
                                           target_reachable)
 from solver.match_equity.selfplay import greedy_rank

@@ -1,6 +1,6 @@
 """The match objective's search against an independent brute force.
 
-The brute force walks :class:`solver.match.HandState` itself (the scoring
+The brute force walks :class:`solver.games.match.HandState` itself (the scoring
 the match simulator uses: awards one by one, the immediate win check, the
 end-of-hand sweep and card count), cloning it for every play, with a leaf
 value from a match-equity table of random numbers (any table will do: the
@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from solver.match import HandState, deal_hand
+from solver.games.match import HandState, deal_hand
 from solver.match_equity.evaluate import evaluate_match
 from solver.match_equity.selfplay import greedy_rank
 from solver.match_equity.table import MatchTable

@@ -1,10 +1,10 @@
-"""Mining candidates from playouts (solver/mine.py)."""
+"""Mining candidates from playouts (solver/puzzles/mine.py)."""
 
 from __future__ import annotations
 
 import random
 
-from solver.mine import mine, opening, playout
+from solver.puzzles.mine import mine, opening, playout
 from solver.notation import NotationError, format_position
 from solver.rules import PRESETS
 
@@ -52,7 +52,7 @@ def test_mined_candidates_name_their_playout():
 
 def test_selfplay_over_match_and_players():
     import pytest
-    from solver.mine import selfplay
+    from solver.puzzles.mine import selfplay
     a = list(selfplay(seed=2, limit=12))
     b = list(selfplay(seed=2, limit=12))
     assert not [x for x in a if isinstance(x, NotationError)]

@@ -1,4 +1,4 @@
-"""Output files (solver/output.py and every command's -o): written whole or
+"""Output files (solver/runtime/output.py and every command's -o): written whole or
 not at all, an existing file refused atomically without --force, the old
 file kept on any failure, one error line and exit 2. A full disk is a
 monkeypatched write raising ENOSPC; a read-only folder a refused access
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import solver.output as output
-from solver.cli import main
-from solver.output import OutputError, check_output, write_output
+import solver.runtime.output as output
+from solver.cli.main import main
+from solver.runtime.output import OutputError, check_output, write_output
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLE = ("1.2 2.4/4 - S taken=17,18 last=N prev=2 ; bm 2 ; v 2 ; id \"x\" ; "
@@ -35,7 +35,7 @@ class _FullDisk(io.StringIO):
 
 
 class _Os:
-    """The os module as solver.output sees it, with some calls replaced."""
+    """The os module as solver.runtime.output sees it, with some calls replaced."""
 
     def __init__(self, **replaced):
         self.__dict__.update(replaced)
@@ -187,7 +187,7 @@ def test_commands_refuse_an_existing_file(tmp_path, command):
 
 def test_file_created_during_play_is_not_overwritten(tmp_path, monkeypatch):
     out = tmp_path / "games.txt"
-    import solver.cli_games as cg
+    import solver.cli.games as cg
     real = cg.write_output
 
     def late(path, text, force=False):

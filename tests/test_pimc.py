@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from solver.analysis import evaluate
+from solver.analysis.evaluation import evaluate
 from solver.engine.compile import sampler_from_line
 from solver.notation import parse_position
 from solver.search.pimc import determinised, summarise

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from solver.cards import Card, parse_cards
-from solver.match import DECK, HandState
-from solver.players import (EnginePlayer, GreedyPlayer, MonteCarloPlayer, RandomPlayer,
+from solver.games.match import DECK, HandState
+from solver.games.players import (EnginePlayer, GreedyPlayer, MonteCarloPlayer, RandomPlayer,
                             make_player)
 from solver.rules import PRESETS
 
@@ -82,7 +82,7 @@ def test_players_play_from_their_hand_only():
 
 
 def test_timed_engine_spec_and_play():
-    from solver.players import TimedEnginePlayer
+    from solver.games.players import TimedEnginePlayer
     p = make_player("engine:0.05s")
     assert isinstance(p, TimedEnginePlayer) and p.seconds == 0.05 and p.name == "engine:0.05s"
     with pytest.raises(ValueError):
@@ -90,7 +90,7 @@ def test_timed_engine_spec_and_play():
     with pytest.raises(ValueError):
         make_player("engine:fast")
     # it plays a legal card, in the last two deals too (the equilibrium)
-    from solver.match import play_match
+    from solver.games.match import play_match
     from solver.rules import PRESETS
     log = play_match(PRESETS["lmodire"], [p, make_player("greedy")], seed=2, max_hands=1)
     assert log.hands

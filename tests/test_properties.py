@@ -14,7 +14,7 @@ import random
 
 from hypothesis import assume, given, settings, strategies as st
 
-from solver.analysis import evaluate
+from solver.analysis.evaluation import evaluate
 from solver.cards import RANKS, SUITS
 from solver.notation import NotationError, format_position, parse_position
 from solver.position import seat_names

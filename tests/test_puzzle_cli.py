@@ -1,4 +1,4 @@
-"""`ronda-solve puzzles ...` (solver/puzzle_cli.py): generate, check, quiz,
+"""`ronda-solve puzzles ...` (solver/cli/puzzles.py): generate, check, quiz,
 sheet, and the shipped sets."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from solver.cli.main import main
 from solver.notation import parse_file
-from solver.puzzles import make_puzzle
+from solver.puzzles.puzzle import make_puzzle
 from solver.notation import parse_position
 
 ROOT = Path(__file__).resolve().parent.parent

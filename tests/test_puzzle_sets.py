@@ -11,7 +11,7 @@ import pytest
 
 from solver.engine.game import EV_HIT
 from solver.notation import parse_file
-from solver.puzzles import ONE_KIND_THEMES, idea_for, kind_of, share_caps
+from solver.puzzles.puzzle import ONE_KIND_THEMES, idea_for, kind_of, share_caps
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = sorted((ROOT / "positions" / "puzzles").glob("*.txt"))

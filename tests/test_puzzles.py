@@ -1,4 +1,4 @@
-"""Puzzles (solver/puzzles.py): the only-move criterion, difficulty, the
+"""Puzzles (solver/puzzles/puzzle.py): the only-move criterion, difficulty, the
 explanation, the puzzle line and its check. Values are cross-checked with
 the independent reference (tests/reference.py)."""
 
@@ -10,7 +10,7 @@ from solver.cards import RANK_INDEX
 from solver.engine.compile import compile_known
 from solver.notation import format_position, parse_position
 from solver.position import side_of
-from solver.puzzles import (DEFAULT_MARGIN, NotAPuzzle, check, check_text, depth_needed,
+from solver.puzzles.puzzle import (DEFAULT_MARGIN, NotAPuzzle, check, check_text, depth_needed,
                             difficulty, examine, horizon_best, make_puzzle, puzzle_id)
 
 from reference import reference_value

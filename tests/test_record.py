@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from solver.cards import Card
-from solver.match import play_match
-from solver.players import make_player
-from solver.record import (SAMPLE, GameRecord, RecordError, Replay, commands, dumps, dumps_all,
+from solver.games.match import play_match
+from solver.games.players import make_player
+from solver.games.record import (SAMPLE, GameRecord, RecordError, Replay, commands, dumps, dumps_all,
                            from_match, loads, parse_games)
 from solver.rules import PRESETS
 

@@ -1,4 +1,4 @@
-"""Puzzle sheets (solver/sheet.py): the drawing holds every card once,
+"""Puzzle sheets (solver/puzzles/sheet.py): the drawing holds every card once,
 marks the card just played, and lists the answers."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from solver.notation import parse_position
-from solver.puzzles import make_puzzle
-from solver.sheet import CELL_W as CELL_W_, card_svg, cell_height, puzzle_svg, sheet_html, sheet_svg
+from solver.puzzles.puzzle import make_puzzle
+from solver.puzzles.sheet import CELL_W as CELL_W_, card_svg, cell_height, puzzle_svg, sheet_html, sheet_svg
 from solver.cards import Card
 
 HIT = "1.2 2.4/4 - S taken=17,18 last=N prev=2"
@@ -53,7 +53,7 @@ def test_html_pages():
 
 
 def test_four_player_drawing_is_taller_and_holds_every_hand():
-    from solver.sheet import CELL_H, cell_height
+    from solver.puzzles.sheet import CELL_H, cell_height
     pos = parse_position("7.11 3/6/3.5/3.5 - N rules=pagat taken=23,9 last=E")
     assert cell_height(pos) > CELL_H == cell_height(parse_position(HIT))
     svg = puzzle_svg(pos, 1)

@@ -1,5 +1,5 @@
-"""Interrupting commands with real signals (solver/interrupt.py,
-solver/workers.py): each command runs in its own process group, gets
+"""Interrupting commands with real signals (solver/runtime/interrupt.py,
+solver/runtime/workers.py): each command runs in its own process group, gets
 SIGINT, SIGTERM or SIGHUP once it has produced output (or after a short
 while), and must keep what it finished, say so on stderr, exit 128 plus
 the signal, and leave no process behind (its pipes reach end of file).
@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import main
+from solver.cli.main import main
 from solver.notation import parse_file
-from solver.record import parse_games
+from solver.games.record import parse_games
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG = 300          # seconds: only to fail instead of hanging
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP") or not Path("/proc
 def start(args: list[str], **kwargs) -> subprocess.Popen:
     """``ronda-solve ARGS`` in a new session (its own process group)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "solver.cli", *args], cwd=ROOT, env=env,
+    return subprocess.Popen([sys.executable, "-m", "solver.cli.main", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, **kwargs)
 
@@ -137,8 +137,8 @@ def test_play_sighup_writes_the_finished_games(tmp_path):
 
 
 def test_annotate_ctrl_c_keeps_the_finished_games(tmp_path):
-    from solver.arena import play_games
-    from solver.record import dumps_all, from_match
+    from solver.games.arena import play_games
+    from solver.games.record import dumps_all, from_match
     logs, _rows = play_games(["greedy", "random"], games=30, seed=3)
     games = tmp_path / "games.txt"
     games.write_text(dumps_all([from_match(log, {"Event": "t"}) for log in logs]))
@@ -213,7 +213,7 @@ def test_a_signal_landing_in_a_finaliser_is_delivered_again(signum):
     callback; the signal must still stop the command (it did not: a
     puzzles generate run went on after Ctrl-C)."""
     import threading
-    from solver.interrupt import Interrupted, Signals
+    from solver.runtime.interrupt import Interrupted, Signals
     with Signals() as sig:
         with pytest.raises(Interrupted) as caught:
             x = _SlowFinaliser()

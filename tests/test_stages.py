@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cards import RANKS
-from solver.cli import main
+from solver.cli.main import main
 from solver.engine.game import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, Game, ranks_of
 from solver.rules import PRESETS
 

@@ -1,4 +1,4 @@
-"""Theme predicates (solver/themes.py), one test or more per theme, on
+"""Theme predicates (solver/puzzles/themes.py), one test or more per theme, on
 positions whose lines and values were worked out by hand (the values in the
 comments), cross-checked with plain minimax (``solver.search.brute``)."""
 
@@ -9,9 +9,9 @@ import pytest
 from solver.cards import RANK_INDEX, RANKS
 from solver.engine.compile import pile_margin
 from solver.notation import parse_position
-from solver.puzzles import idea_for
+from solver.puzzles.puzzle import idea_for
 from solver.search.brute import minimax_root
-from solver.themes import (THEMES, answer5, answer10, avoid_hit, bait, declaration, hit,
+from solver.puzzles.themes import (THEMES, answer5, answer10, avoid_hit, bait, declaration, hit,
                            missa, quiet, run, sweep, tag, takes_the_bait)
 
 from test_puzzles import reference

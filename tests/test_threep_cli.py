@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as hst
 
-from solver.analysis import evaluate
+from solver.analysis.evaluation import evaluate
 from solver.cards import RANKS
-from solver.cli import main
+from solver.cli.main import main
 from solver.notation import parse_file, parse_position
 
 import reference3 as R
@@ -123,8 +123,8 @@ def test_annotate_a_three_player_game():
     the full view: every evaluated play of the last two deals gets, for
     its mover, the value the plain max^n gives the play made and the best
     value; the summary's points are the record's result."""
-    from solver.annotate import annotate
-    from solver.record import Replay, parse_games
+    from solver.games.annotate import annotate
+    from solver.games.record import Replay, parse_games
     game = parse_games(GAME3.read_text())[0]
     an = annotate(game, view="full", luck_samples=0)
     assert [row["points"] for row in an.summary()] == [12, 7, 10]
@@ -146,7 +146,7 @@ def test_arena_three_players():
     """The arena plays A against two copies of B, A at each seat of one
     deck in turn: three hands a triple, A's margin its points less the B
     seats' mean; two-player rules refuse three players."""
-    from solver.arena import run_arena
+    from solver.games.arena import run_arena
     from solver.rules import PRESETS
     r = run_arena("greedy", "random", pairs=2, rules=PRESETS["french"], players=3, seed=1)
     assert r.hands == 6 and len(r.pair_margins()) == 2
@@ -190,7 +190,7 @@ def test_play_rotates_three_players_through_every_seat():
     """Three specs: games 3k, 3k+1, 3k+2 deal the same decks with every
     player moved one seat on each time; the rows follow each spec."""
     import dataclasses
-    from solver.arena import play_games
+    from solver.games.arena import play_games
     from solver.rules import PRESETS
     rules = dataclasses.replace(PRESETS["french"], target=5)
     specs = ["greedy", "random", "mc:2"]

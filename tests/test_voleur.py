@@ -150,7 +150,7 @@ def test_voleur_expectimax_equals_plain_expectimax(preset):
 # --- the decisions where the sources are silent (docs/rules.md) -------------
 
 def value_of(line: str, method: str = "auto") -> dict[str, float]:
-    from solver.analysis import evaluate
+    from solver.analysis.evaluation import evaluate
     from solver.notation import parse_position
     a = evaluate(parse_position(line), method=method)
     return {m.move: m.value for m in a.moves}
@@ -244,7 +244,7 @@ def test_three_player_voleur_v5_both_piles_on_one_top():
     and N lay their 4 and 5; the table (12 4 5) goes to S, the last
     capturer, with the bonus: 40 cards, 20 over 20. S: 1 + 1 + 20 = 22;
     E and N score nothing."""
-    from solver.analysis import evaluate
+    from solver.analysis.evaluation import evaluate
     from solver.notation import parse_position
     pos = parse_position("12 3/4/5 - S rules=french voleur=yes taken=10,13,13 last=E "
                          "tops=-,3,3")
@@ -263,7 +263,7 @@ def test_the_compiled_core_refuses_voleur():
 def test_voleur_hidden_hand_is_determinised():
     """N's last card is hidden but can only be a 4 (the one card unseen):
     determinised search gives the exact value of test_v2 (23)."""
-    from solver.analysis import evaluate
+    from solver.analysis.evaluation import evaluate
     from solver.notation import parse_position
     gone = ".".join(["1"] * 4 + ["2"] * 4 + ["3"] * 4 + ["4"] * 3 + ["5"] * 3 + ["6"] * 3
                     + ["7"] * 3 + ["10"] * 4 + ["11"] * 4 + ["12"] * 4)
@@ -283,7 +283,7 @@ TWELVE_UNSEEN = ("1e.1c.2c.10c.3e.12b.4e 7e.5b.4c/4o.1o.4b ~1b.2e.7c.7o.10e.10o.
 def test_voleur_budgets_and_methods():
     """Expectimax by name that cannot finish is a BudgetError; auto samples
     past 8 unseen cards and says why; the equilibrium is refused."""
-    from solver.analysis import BudgetError, evaluate
+    from solver.analysis.evaluation import BudgetError, evaluate
     from solver.engine.compile import CompileError
     from solver.notation import parse_position
     pos = parse_position(TWELVE_UNSEEN)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from solver.cards import Card, parse_card
-from solver.match import HandState
+from solver.games.match import HandState
 from solver.notation import format_position, parse_file
-from solver.record import RecordError, check, loads
+from solver.games.record import RecordError, check, loads
 from solver.rules import PRESETS
 
 from reference import reference_value_voleur
@@ -61,8 +61,8 @@ def test_the_voleur_record_replays_and_needs_its_rules_tag():
 def test_annotate_a_voleur_game_and_its_last_deal_against_the_reference():
     """The full view of the last deal (stock empty: exact) gives each play
     the value the independent reference gives it."""
-    from solver.annotate import annotate
-    from solver.record import Replay
+    from solver.games.annotate import annotate
+    from solver.games.record import Replay
     game = loads(RECORD.read_text())
     ann = annotate(game, view="full", samples=4, luck_samples=8)
     notes = ann.notes
@@ -92,7 +92,7 @@ def test_annotate_a_voleur_game_and_its_last_deal_against_the_reference():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_arena_plays_voleur(players):
-    from solver.arena import run_arena
+    from solver.games.arena import run_arena
     r = run_arena("greedy", "mc:3", pairs=1, rules=FRENCH_V, players=players, seed=1)
     assert len(r.margins) == 2
     for m, a, b in zip(r.margins, r.a_points, r.b_points):
@@ -106,7 +106,7 @@ def test_greedy_takes_the_pile():
     5 would lay."""
     from solver.engine.compile import compile_known
     from solver.notation import parse_position
-    from solver.players import greedy_choices
+    from solver.games.players import greedy_choices
     line = "10 5.10/4.11 - S rules=french voleur=yes taken=15,20 last=N tops=-,5"
     game, state = compile_known(parse_position(line))
     assert greedy_choices(game, state, lambda m: 1) == [4]     # the 5
@@ -120,7 +120,7 @@ def test_the_shipped_voleur_positions():
     best plays (bm) are the engine's: e.g. the bait (by hand: lay the 6,
     North's 5 takes 5 6 and South's 5 steals North's pile of 23, +20;
     take the 5 and North's 5 steals South's, -20)."""
-    from solver.analysis import evaluate
+    from solver.analysis.evaluation import evaluate
     lines = parse_file((ROOT / "positions" / "voleur.txt").read_text())
     assert len(lines) >= 9
     methods = set()
@@ -171,7 +171,7 @@ def test_ronda_solve_answers_the_voleur_file():
 
     from click.testing import CliRunner
 
-    from solver.cli import main
+    from solver.cli.main import main
     r = CliRunner().invoke(main, ["--json", str(ROOT / "positions" / "voleur.txt")])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)

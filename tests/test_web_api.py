@@ -26,7 +26,7 @@ def client():
 
 
 def _cli_json(line: str) -> dict:
-    out = subprocess.run([sys.executable, "-m", "solver.cli", "--json", "-"], input=line,
+    out = subprocess.run([sys.executable, "-m", "solver.cli.main", "--json", "-"], input=line,
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 

@@ -34,7 +34,7 @@ if not Path(CHROMIUM).exists():
 @pytest.fixture(scope="module")
 def server():
     """``ronda-solve serve`` on a free port; yields its address."""
-    proc = subprocess.Popen([sys.executable, "-m", "solver.cli", "serve", "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "solver.cli.main", "serve", "--port", "0",
                              "--searches", "1"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     assert line.startswith("ronda-solve serve: http://127.0.0.1:"), line
@@ -66,7 +66,7 @@ def page(browser):
 
 
 def _cli(*args: str, stdin: str | None = None) -> dict:
-    out = subprocess.run([sys.executable, "-m", "solver.cli", *args], input=stdin, cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "solver.cli.main", *args], input=stdin, cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 

@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from solver.search.alphabeta import AlphaBeta  # noqa: E402
 from solver.engine.game import EV_HIT  # noqa: E402
-from solver.match import HandLog, HandState, MatchLog, deal_hand, hand_rng, play_match  # noqa: E402
-from solver.players import make_player  # noqa: E402
-from solver.record import dumps, from_match  # noqa: E402
+from solver.games.match import HandLog, HandState, MatchLog, deal_hand, hand_rng, play_match  # noqa: E402
+from solver.games.players import make_player  # noqa: E402
+from solver.games.record import dumps, from_match  # noqa: E402
 from solver.rules import PRESETS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ..record import GameRecord, RecordError, dumps, parse_games
+from ..games.record import GameRecord, RecordError, dumps, parse_games
 
 
 @dataclass

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import time
 
-from ..record import GameRecord, dumps
+from ..games.record import GameRecord, dumps
 
 #: options of ``annotate`` a batch passes through (the rest are fixed)
 ANNOTATE_OPTIONS = ("view", "samples", "seed", "method", "luck_samples", "thresholds")
 
 
 def annotate_options(options: dict) -> dict:
-    """The keyword arguments of :func:`solver.annotate.annotate` for a
+    """The keyword arguments of :func:`solver.games.annotate.annotate` for a
     batch's ``options`` (``thresholds`` as text such as ``"1,2,4"``)."""
-    from ..annotate import Thresholds
+    from ..games.annotate import Thresholds
     kw = {k: options[k] for k in ANNOTATE_OPTIONS if k in options}
     if kw.get("thresholds"):
         kw["thresholds"] = Thresholds.parse(kw["thresholds"])
@@ -27,7 +27,7 @@ def annotate_options(options: dict) -> dict:
 def plan_annotation(game: GameRecord, options: dict) -> list[str]:
     """The store keys of every search the annotation of ``game`` needs
     (a replay, no search)."""
-    from ..annotate import annotate
+    from ..games.annotate import annotate
     return annotate(game, plan_only=True, **annotate_options(options))
 
 
@@ -36,7 +36,7 @@ def annotate_game(game: GameRecord, options: dict, hits: dict) -> dict:
     for their searches. Returns ``{"result": annotate --json document,
     "record": annotated record text, "computed": {key: result} searched
     here, "seconds": wall time}``."""
-    from ..annotate import annotate, annotation_json
+    from ..games.annotate import annotate, annotation_json
     t0 = time.perf_counter()
     computed: dict = {}
     an = annotate(game, cache=hits, computed=computed, **annotate_options(options))
@@ -48,11 +48,11 @@ def mine_game(game: GameRecord, options: dict, hits: dict) -> dict:
     """Puzzle candidates from one game: every position of a hand's last
     deal (every card known to a card counter) where the mover has a real
     choice, verified as ``puzzles generate`` does
-    (:func:`solver.puzzles.make_puzzle`, ``options["margin"]`` points).
+    (:func:`solver.puzzles.puzzle.make_puzzle`, ``options["margin"]`` points).
     Returns ``{"result": {"puzzles": [puzzle lines]}, "record": None,
     "computed": {}, "seconds": wall time}``."""
-    from ..puzzles import NotAPuzzle, make_puzzle
-    from ..record import Replay
+    from ..puzzles.puzzle import NotAPuzzle, make_puzzle
+    from ..games.record import Replay
     t0 = time.perf_counter()
     found, seen = [], set()
     for step in Replay(game):

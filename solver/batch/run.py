@@ -131,7 +131,7 @@ def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, clie
             submit_next()
             if progress is not None:
                 progress(summary, total)
-    except KeyboardInterrupt:       # Ctrl-C, or SIGTERM/SIGHUP under solver.interrupt.Signals
+    except KeyboardInterrupt:       # Ctrl-C, or SIGTERM/SIGHUP under solver.runtime.interrupt.Signals
         summary.interrupted = True
         client.cancel([f for f, _item in by_future.values()])
     summary.seconds = time.perf_counter() - t0

@@ -7,7 +7,7 @@ it. Only the coordinator of a batch writes; workers return results.
 Schema (version :data:`SCHEMA`):
 
 ``evaluations``
-    One search job of an annotation, by ``key`` (:func:`solver.annotate.job_key`:
+    One search job of an annotation, by ``key`` (:func:`solver.games.annotate.job_key`:
     the engine version, the kind, and everything the result depends on:
     for ``kind = 'eval'`` the canonical position line, which carries the
     rules, the method, the samples and the seed). ``position``,

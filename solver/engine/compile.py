@@ -121,7 +121,7 @@ def sampler(pos: Position, build=None):
 
     ``build(pos, hands, stock)`` makes the game and state of one drawing
     (rank indices per seat, the stock in dealing order); by default the
-    two-sided :class:`Game` (three players: :func:`solver.threep.compile.
+    two-sided :class:`Game` (three players: :func:`solver.engine.compile3.
     build_known`). Raises CompileError when no consistent drawing is found.
     """
     if build is None:

@@ -25,7 +25,7 @@ from .game import HAND_BITS, MASK40, Game, State, event_points, max_declaration
 
 #: Ronda voleur is searched by the pure-Python engine only
 VOLEUR_REFUSED = ("the compiled core does not take Ronda voleur: "
-                  "solver.analysis runs it on the pure-Python searches")
+                  "solver.analysis.evaluation runs it on the pure-Python searches")
 
 
 def params(game: Game) -> tuple[np.ndarray, np.ndarray]:

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..position import seat_names, side_names, side_of
-from ..record import GameRecord, Replay
+from ..games.record import GameRecord, Replay
 from .evaluate import SearchTooBig, evaluate_match, target_reachable
 from .table import MatchTable, table_for
 

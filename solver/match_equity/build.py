@@ -24,7 +24,7 @@ from ..rules import PRESETS
 from .selfplay import play_traces, simulate_match
 from .table import Traces, _build, data_name
 
-PLAYER = ("greedy (solver.players.GreedyPlayer's policy, solver.match_equity.selfplay."
+PLAYER = ("greedy (solver.games.players.GreedyPlayer's policy, solver.match_equity.selfplay."
           "greedy_rank) on every seat")
 
 
@@ -78,7 +78,7 @@ def main(rules_name, players, target, hands, seed, jobs, batches, check_matches,
             traces += _traces_job(p)
             click.echo(f"{len(traces)} hands", err=True)
     else:
-        from ..workers import process_pool
+        from ..runtime.workers import process_pool
         with process_pool(jobs) as pool:
             for got in pool.map(_traces_job, parts):
                 traces += got

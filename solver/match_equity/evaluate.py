@@ -1,6 +1,6 @@
 """Every play of a position valued for the match, next to its points.
 
-:func:`evaluate_match` is :func:`solver.analysis.evaluate`'s match
+:func:`evaluate_match` is :func:`solver.analysis.evaluation.evaluate`'s match
 counterpart: each legal play gets the chance that the mover's side wins
 the match (a probability, :mod:`.search`) and its points value (the
 compiled points search, the match ignored). :func:`target_reachable`
@@ -239,7 +239,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
         raise ValueError(f"unknown method {method!r} (methods: {', '.join(MATCH_METHODS)})")
     pts: dict[int, float] = {}
     if points:
-        from ..analysis import evaluate
+        from ..analysis.evaluation import evaluate
         pm = "determinised" if method == "determinised" else method
         a = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed)
         pts = {mv.rank: mv.value for mv in a.moves}

@@ -8,7 +8,7 @@ returns its *trace*: every award of points in the order the rules make
 them (declarations when a deal is made, each play's events, the sweep,
 the card count), as ``(dealer side points, leader side points)``.
 
-The policy is :class:`solver.players.GreedyPlayer`'s (the capture worth
+The policy is :class:`solver.games.players.GreedyPlayer`'s (the capture worth
 most points now, else the card of the rank with the fewest unseen copies),
 computed here from the hand's own state with the same information the
 seat has, because the view-and-sampler path is five times slower.
@@ -20,8 +20,8 @@ import random
 from typing import Sequence
 
 from ..engine.game import HAND_BITS, MASK40, count
-from ..match import HandState, deal_hand
-from ..players import greedy_choices
+from ..games.match import HandState, deal_hand
+from ..games.players import greedy_choices
 from ..position import side_of
 from ..rules import Rules
 
@@ -41,7 +41,7 @@ class _TracedHand(HandState):
 
 
 def greedy_rank(hs: HandState, rng: random.Random) -> int:
-    """The rank index :class:`~solver.players.GreedyPlayer` plays for the
+    """The rank index :class:`~solver.games.players.GreedyPlayer` plays for the
     mover of ``hs`` (ties at random), from what the mover sees: the table,
     its hand, the card on show, and how many copies of each rank it has not
     seen (those in the other hands and the stock)."""
@@ -104,7 +104,7 @@ def simulate_match(rules: Rules, players: int, a: int, b: int, a_deals: bool,
                    rng: random.Random, max_hands: int = 200) -> int | None:
     """Play a match greedily from the score ``(a, b)`` (side A is S, or
     S+N), A dealing first or not, hand after hand with the real win check
-    (:class:`solver.match.HandState` with the target): the winning side
+    (:class:`solver.games.match.HandState` with the target): the winning side
     (0 = A) or None after ``max_hands``. The independent check of a
     match-equity table."""
     score = [a, b]

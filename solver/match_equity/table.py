@@ -12,7 +12,7 @@ hand the deal passes to the next seat, which is the leader's side, so
 - ``win_check = immediate``: going through a trace award by award, A wins
   at the first award after which ``a' >= target`` and ``a' > b'`` (B the
   same way; two sides reaching it at equal totals in one split award win
-  nothing yet, as :meth:`solver.match.HandState._check_target` says).
+  nothing yet, as :meth:`solver.games.match.HandState._check_target` says).
 - ``end_of_hand``: the hand is played out; a side at or over the target
   with the higher total wins, equal totals play on.
 

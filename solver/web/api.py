@@ -3,7 +3,7 @@ schema at ``/openapi.json``).
 
 Every text from the browser goes through the command line's strict
 parsers (:func:`solver.notation.parse_position`,
-:func:`solver.record.parse_games`) and a bad one gets the same one-line
+:func:`solver.games.record.parse_games`) and a bad one gets the same one-line
 error, as ``{"error": "..."}`` with status 400. Searches run in the
 :class:`~solver.web.pool.SearchPool`: ``POST /api/analyse`` waits for its
 answer, ``POST /api/jobs/...`` starts a job the page polls
@@ -22,7 +22,7 @@ from typing import Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from ..analysis import METHODS
+from ..analysis.evaluation import METHODS
 from ..notation import NotationError, parse_position
 from ..rules import PRESETS
 from .boards import board, card_svgs, play_line
@@ -144,7 +144,7 @@ def _submit(request: Request, task: str, args: dict, limit: float) -> Job:
 @router.get("/cards", summary="Every card drawing (SVG), by card text")
 def cards() -> dict:
     """Each rank bare and in each suit, and ``?`` the back, drawn by the
-    puzzle sheet's :func:`~solver.sheet.card_svg`."""
+    puzzle sheet's :func:`~solver.puzzles.sheet.card_svg`."""
     return {"cards": card_svgs()}
 
 
@@ -266,7 +266,7 @@ def puzzles_open(body: PuzzleSet) -> dict:
     """Every puzzle line with a ``bm``: its ``line``, ``board`` (from the
     mover's side: a declaration puzzle hides what the mover cannot see),
     ``id``, ``level``, ``themes``; and each unreadable line's error."""
-    from ..hidden import hides_cards, mover_view
+    from ..analysis.hidden import hides_cards, mover_view
     from ..notation import parse_file
     out, errors = [], []
     for number, item in parse_file(_text(body, "puzzles")):

@@ -1,6 +1,6 @@
 """What the pages draw: a position as a board (plain data, the cards as
 text) and the cards themselves as SVG (the puzzle sheet's drawing,
-:func:`solver.sheet.card_svg`); and making plays on a position line.
+:func:`solver.puzzles.sheet.card_svg`); and making plays on a position line.
 
 >>> from solver.notation import parse_position
 >>> b = board(parse_position("5.6 5.7/3.3 - S"))
@@ -18,7 +18,7 @@ from copy import deepcopy
 from ..cards import RANKS, SUITS, Card
 from ..notation import format_position, parse_position, unwritten_piles
 from ..position import Position, Show, seat_names, side_names
-from ..sheet import CARD_H, CARD_W, _facts, card_svg
+from ..puzzles.sheet import CARD_H, CARD_W, _facts, card_svg
 
 
 def _text(c: Card | None) -> str:
@@ -81,7 +81,7 @@ def play(pos: Position, card_text: str) -> tuple[Position, str]:
     line, or its declarations would have to be scored by hand). A line
     without ``taken=`` whose piles are not written keeps them unwritten:
     the captured cards join them."""
-    from ..analysis import describe
+    from ..analysis.evaluation import describe
     from ..cards import parse_card
     from ..engine.compile import compile_known, compile_shuffled, is_perfect_information, sampler
     from ..engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END,

@@ -30,14 +30,14 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
             progress: Progress | None = None) -> dict:
     """Evaluate one position line as ``ronda-solve --json`` does: the
     document ``{"positions": [...], "errors": [...]}`` with the position
-    (:func:`solver.render.analysis_json` and its ``suite`` verdicts) or
+    (:func:`solver.analysis.document.analysis_json` and its ``suite`` verdicts) or
     the line's one error. ``progress`` gets ``{"samples", "best",
     "lead_z"}`` after each sampling batch."""
-    from ..analysis import evaluate
+    from ..analysis.evaluation import evaluate
     from ..cards import RANKS
     from ..engine.compile import CompileError
-    from ..render import analysis_json
-    from ..suite import verdicts
+    from ..analysis.document import analysis_json
+    from ..analysis.suite import verdicts
     try:
         pos = parse_position(line, 1)
     except NotationError as e:
@@ -68,13 +68,13 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
 
 
 def open_games(text: str, game: int = 1, progress: Progress | None = None) -> dict:
-    """Read a record text (:func:`solver.record.parse_games`, lenient
+    """Read a record text (:func:`solver.games.record.parse_games`, lenient
     across games, strict inside one) and replay game ``game`` (1-based):
     ``games`` lists every game (tags and its one error, if any); ``game``
     is the chosen one with its ``steps``, the board before each play and
     the play. Raises ValueError (one line) when there is no such game or
     it does not replay."""
-    from ..record import RecordError, Replay, parse_games
+    from ..games.record import RecordError, Replay, parse_games
     from .boards import board
     items = parse_games(text)
     if not items:
@@ -112,10 +112,10 @@ def annotate_game(text: str, game: int = 1, view: str = "player", samples: int =
                   seed: int = 0, luck_samples: int = 24, time_budget: float = 10.0,
                   progress: Progress | None = None) -> dict:
     """Annotate game ``game`` of a record text as ``ronda-solve annotate
-    --json`` does: :func:`solver.annotate.annotation_json`, plus
+    --json`` does: :func:`solver.games.annotate.annotation_json`, plus
     ``record`` the annotated record's text (what ``-o`` writes)."""
-    from ..annotate import annotate, annotation_json
-    from ..record import RecordError, dumps, parse_games
+    from ..games.annotate import annotate, annotation_json
+    from ..games.record import RecordError, dumps, parse_games
     items = parse_games(text)
     if not 1 <= game <= len(items):
         raise ValueError(f"game {game} does not exist (the record holds {len(items)})")
@@ -138,10 +138,10 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     """Check ``card`` as the answer to the puzzle ``line`` (its ``bm``):
     ``right``, ``best``, the explanation (``c``, or the engine's), the
     line (``pv``), what the card played does (``played_line``), every
-    play's exact value and loss (:func:`solver.puzzles.examine`)."""
+    play's exact value and loss (:func:`solver.puzzles.puzzle.examine`)."""
     from ..cards import parse_card
-    from ..explain import line_text
-    from ..puzzles import answer_ranks, examine, idea_for, _bare
+    from ..puzzles.explain import line_text
+    from ..puzzles.puzzle import answer_ranks, examine, idea_for, _bare
     pos = parse_position(line)
     try:
         played = parse_card(card)

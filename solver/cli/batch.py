@@ -1,0 +1,227 @@
+"""``ronda-solve batch annotate|mine`` and ``ronda-solve db stats|export``."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+
+import click
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.table import Table
+
+from ..numbers import tidy
+from ..batch.inputs import InputError, files_of, games_of
+from ..batch.store import Store, StoreError
+
+_SETTINGS = {"help_option_names": ["-h", "--help"]}
+DEFAULT_DB = "ronda-analysis.db"
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _open(db: str, readonly: bool = False) -> Store:
+    try:
+        return Store(db, readonly=readonly)
+    except StoreError as e:
+        _fail(str(e))
+    raise AssertionError  # pragma: no cover
+
+
+@click.group("batch", context_settings=_SETTINGS)
+def batch() -> None:
+    """Annotate or mine whole game collections on a Dask cluster, keeping
+    every result in an analysis store (SQLite)."""
+
+
+def _common(f):
+    f = click.option("--db", default=DEFAULT_DB, show_default=True,
+                     help="The analysis store (SQLite; created when absent).")(f)
+    f = click.option("--scheduler", default=None,
+                     help="An existing Dask scheduler, tcp://HOST:8786 "
+                          "[default: a local cluster on this machine's cores].")(f)
+    f = click.option("--workers", type=click.IntRange(1), default=None,
+                     help="Worker processes of the local cluster [default: the cores].")(f)
+    f = click.option("--resume", is_flag=True,
+                     help="Skip the games already in the store with the same options.")(f)
+    f = click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")(f)
+    f = click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")(f)
+    f = click.argument("paths", nargs=-1, required=True)(f)
+    return f
+
+
+@batch.command("annotate", context_settings=_SETTINGS)
+@_common
+@click.option("--view", type=click.Choice(["player", "full"]), default="player",
+              show_default=True)
+@click.option("--samples", type=click.IntRange(1), default=32, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--method", default="auto", show_default=True)
+@click.option("--luck-samples", type=click.IntRange(0), default=24, show_default=True)
+@click.option("--thresholds", default=None, help="Losses for ?!, ? and ?? (as annotate).")
+def annotate_cmd(paths, db, scheduler, workers, resume, as_json, quiet, view, samples, seed,
+                 method, luck_samples, thresholds) -> None:
+    """Annotate every game of PATHS (files, directories of *.txt, globs) as
+    `ronda-solve annotate` does, on a Dask cluster; each result goes to the
+    store as its game finishes. Evaluations already in the store are not
+    searched again."""
+    from ..analysis.evaluation import METHODS
+    from ..games.annotate import Thresholds
+    if method not in METHODS:
+        _fail(f"--method: {method!r} is not one of {', '.join(METHODS)}")
+    if thresholds:
+        try:
+            Thresholds.parse(thresholds)
+        except ValueError as e:
+            _fail(f"--thresholds: {e}")
+    options = {"view": view, "samples": samples, "seed": seed, "method": method,
+               "luck_samples": luck_samples, "thresholds": thresholds or ""}
+    _run("annotate", paths, options, db, scheduler, workers, resume, as_json, quiet)
+
+
+@batch.command("mine", context_settings=_SETTINGS)
+@_common
+@click.option("--margin", type=click.FloatRange(0), default=2.0, show_default=True,
+              help="Points the best play must beat every other by.")
+def mine_cmd(paths, db, scheduler, workers, resume, as_json, quiet, margin) -> None:
+    """Puzzle candidates from every game of PATHS: positions of each hand's
+    last deal where one play beats every other by MARGIN, verified with
+    the exact method as `puzzles generate` does. `db export --what puzzles`
+    writes them as a puzzle file."""
+    _run("mine", paths, {"margin": margin}, db, scheduler, workers, resume, as_json, quiet)
+
+
+def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet) -> None:
+    from ..batch.run import connect, run_batch
+    try:
+        files = files_of(paths)
+    except InputError as e:
+        _fail(str(e))
+    store = _open(db)
+    items = list(games_of(files))
+    err = Console(stderr=True)
+    try:
+        client, cluster = connect(scheduler, workers or os.cpu_count() or 1)
+    except (OSError, TimeoutError, ValueError) as e:
+        _fail(f"--scheduler: cannot reach {scheduler}: {e}")
+    if not quiet:
+        link = getattr(client, "dashboard_link", None)
+        where = scheduler or f"local cluster, {len(client.nthreads())} workers"
+        err.print(f"{job}: {len(items)} games from {len(files)} files on {where}"
+                  + (f"; dashboard {link}" if link else ""), highlight=False)
+    bar = None
+    if not quiet and err.is_terminal:
+        bar = Progress(TextColumn(f"[bold]{job}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                       TimeRemainingColumn(), console=err, transient=True)
+        task = bar.add_task(job, total=None, rate="")
+        bar.start()
+
+    def progress(s, total) -> None:
+        if bar is not None:
+            rate = 60 * s.done / max(1e-9, _elapsed[0]()) if s.done else 0
+            bar.update(task, total=total, completed=s.done + len(s.failed),
+                       rate=f"{rate:.1f} games/min")
+
+    import time
+    from ..runtime.interrupt import Signals
+    t0 = time.perf_counter()
+    _elapsed = [lambda: time.perf_counter() - t0]
+    with Signals() as sig:
+        try:
+            summary = run_batch(job, items, options, store, client, resume=resume,
+                                progress=progress)
+        finally:
+            if bar is not None:
+                bar.stop()
+            client.close()
+            if cluster is not None:
+                cluster.close()
+            store.close()
+        if summary.interrupted:
+            sig.caught()
+    for line in summary.failed:
+        click.echo(f"error: {line}", err=True)
+    doc = summary.as_dict()
+    doc["db"] = db
+    if as_json:
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        Console().print(
+            f"{job}: {summary.done} games done, {summary.skipped} already in the store, "
+            f"{len(summary.failed)} failed; {summary.searched} evaluations searched, "
+            f"{summary.hits} from the store; {doc['games_per_minute']} games a minute "
+            f"on {summary.workers} worker{'s' * (summary.workers != 1)}; store {db}", highlight=False)
+    if summary.interrupted:
+        sig.exit(f"{summary.done} games finished are in the store; --resume carries on")
+    if summary.failed:
+        sys.exit(1)
+
+
+@click.group("db", context_settings=_SETTINGS)
+def db() -> None:
+    """Read the analysis store: what it holds, and its contents as CSV or
+    JSON lines."""
+
+
+@db.command("stats", context_settings=_SETTINGS)
+@click.option("--db", "path", default=DEFAULT_DB, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def stats_cmd(path, as_json) -> None:
+    """Counts of the store: evaluations by kind, games by job, size."""
+    store = _open(path, readonly=True)
+    s = store.stats()
+    s["integrity"] = store.check()
+    store.close()
+    if as_json:
+        click.echo(json.dumps(s, indent=2))
+        return
+    t = Table(title=path, show_edge=False)
+    t.add_column("what")
+    t.add_column("count", justify="right")
+    for kind, n in sorted(s["evaluations"].items()):
+        t.add_row(f"evaluations ({kind})", f"{n:,}")
+    for job, n in sorted(s["games"].items()):
+        t.add_row(f"games ({job})", f"{n:,}")
+    t.add_row("worker seconds", f"{s['worker_seconds']:,.1f}")
+    t.add_row("bytes", f"{s['bytes']:,}")
+    t.add_row("integrity", s["integrity"])
+    Console().print(t)
+
+
+@db.command("export", context_settings=_SETTINGS)
+@click.option("--db", "path", default=DEFAULT_DB, show_default=True)
+@click.option("--what", type=click.Choice(["games", "evaluations", "puzzles"]),
+              default="games", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl",
+              show_default=True)
+def export_cmd(path, what, fmt) -> None:
+    """Write the store's games (one per annotated or mined game), its
+    evaluations, or the mined puzzles (a puzzle file) to standard output."""
+    store = _open(path, readonly=True)
+    out = sys.stdout
+    if what == "puzzles":
+        for g in store.games("mine"):
+            for line in g["result"].get("puzzles", []):
+                out.write(line + "\n")
+        return
+    rows = store.games() if what == "games" else store.evaluations()
+    writer = None
+    for row in rows:
+        row = tidy(row)
+        if fmt == "jsonl":
+            out.write(json.dumps(row) + "\n")
+            continue
+        flat = {k: (json.dumps(v) if isinstance(v, (dict, list)) else v)
+                for k, v in row.items()}
+        if writer is None:
+            writer = csv.DictWriter(out, fieldnames=list(flat))
+            writer.writeheader()
+        writer.writerow(flat)
+    store.close()

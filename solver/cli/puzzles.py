@@ -1,0 +1,387 @@
+"""``ronda-solve puzzles ...``: generate, check, quiz, sheet.
+
+The commands parse arguments, call :mod:`solver.puzzles.puzzle`,
+:mod:`solver.puzzles.sheet` and render; progress and figures go to stderr so
+stdout stays clean. Exit status: 0 success; 1 a line failed its check or
+could not be read; 2 usage (a bad option, a file that exists without
+``--force`` or cannot be written); 130, 143, 129 interrupted by SIGINT
+(Ctrl-C), SIGTERM, SIGHUP: ``generate`` writes the puzzles found so far,
+``quiz`` prints the score so far (:mod:`solver.runtime.interrupt`). Files are
+written whole or not at all (:mod:`solver.runtime.output`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from ..numbers import tidy
+from ..cards import CardError, parse_card
+from ..runtime.interrupt import Signals, exit_interrupted, stoppable
+from ..notation import NotationError, parse_file
+from ..runtime.output import OutputError, check_output, is_stdout, write_output
+from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, Puzzle, check_text,
+                      examine, generate as generate_puzzles)
+from ..analysis.hidden import hides_cards, mover_view
+from .render import position_panel
+from ..puzzles.themes import THEME_TITLES, THEMES
+
+
+@click.group("puzzles")
+def puzzles() -> None:
+    """Teaching puzzles: generate, check, quiz, print."""
+
+
+def _output_error(err: OutputError) -> None:
+    """One error line on stderr, exit 2."""
+    click.echo(f"error: {err}", err=True)
+    sys.exit(2)
+
+
+def _check_output(output: str, force: bool) -> None:
+    if not is_stdout(output):
+        try:
+            check_output(output, force)
+        except OutputError as e:
+            _output_error(e)
+
+
+def _write(output: str, text: str, force: bool) -> None:
+    try:
+        write_output(output, text, force)
+    except OutputError as e:
+        _output_error(e)
+
+
+@puzzles.command("generate")
+@click.option("--theme", type=click.Choice([*THEMES, "any"]), default="any", show_default=True,
+              help="The idea the puzzles must teach.")
+@click.option("--count", type=click.IntRange(1), default=10, show_default=True,
+              help="Puzzles to find.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the candidates.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="File to write (- for standard output).")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@click.option("--source", type=click.Choice(SOURCES), default="composed", show_default=True,
+              help="composed: CP-SAT model of the theme; selfplay: hands played by --agents; "
+                   "mined: greedy playouts of random deals.")
+@click.option("--margin", type=click.FloatRange(0, min_open=True), default=DEFAULT_MARGIN,
+              show_default=True, help="Points the best play must beat every other play by.")
+@click.option("--level", type=click.Choice(["1", "2", "3"]), default=None,
+              help="Keep only puzzles of this level.")
+@click.option("--rules", "rules_name", default="lmodire", show_default=True,
+              help="Rules preset of the positions.")
+@click.option("--players", type=click.Choice(["2", "4"]), default="2", show_default=True,
+              help="Players (4: partnerships S+N against E+W).")
+@click.option("--agents", default="greedy", show_default=True,
+              help="Self-play players, one spec or one per seat: greedy, random, mc:N, engine:K.")
+@click.option("--max-candidates", type=click.IntRange(1), default=None,
+              help="Stop after this many candidates (default 200 per puzzle asked).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on stderr.")
+@stoppable
+def generate_cmd(theme, count, seed, output, force, source, margin, level, rules_name,
+                 players, agents, max_candidates, as_json) -> None:
+    """Find COUNT puzzles of THEME, verified by exact search, and write
+    them as puzzle lines."""
+    err = Console(stderr=True)
+    _check_output(output, force)
+    t = None if theme == "any" else theme
+    latest = [Generation(t, source)]
+
+    def progress(gen):
+        latest[0] = gen
+        if err.is_terminal:
+            err.print(f"[dim]{len(gen.puzzles)}/{count} puzzles, {gen.candidates} candidates[/]",
+                      highlight=False)
+
+    t0 = time.perf_counter()
+    interrupted = None
+    try:
+        gen = generate_puzzles(t, count, seed=seed, margin=margin, source=source,
+                               level=int(level) if level else None,
+                               max_candidates=max_candidates, rules_name=rules_name,
+                               players=int(players), agents=agents, progress=progress)
+    except ValueError as e:
+        raise click.UsageError(str(e))
+    except KeyboardInterrupt as e:      # keep the puzzles found so far
+        interrupted = e
+        gen = latest[0]
+        gen.seconds = time.perf_counter() - t0
+    lines = [f"# {len(gen.puzzles)} puzzles, theme {theme}, source {source}"
+             + (f" ({agents})" if source == "selfplay" else "")
+             + f", seed {seed}, margin {margin:g}, rules {rules_name}, {players} players; "
+             f"generated by ronda-solve puzzles generate"
+             + (" (interrupted)" if interrupted is not None else "")]
+    lines += [p.line() for p in gen.puzzles]
+    text = "\n".join(lines) + "\n"
+    if output == "-":
+        sys.stdout.write(text)
+    elif gen.puzzles or interrupted is None:
+        _write(output, text, force)
+    if as_json:
+        err.print_json(json.dumps({
+            "theme": theme, "source": source, "seed": seed, "puzzles": len(gen.puzzles),
+            "candidates": gen.candidates, "illegal": gen.illegal,
+            "duplicates": gen.duplicates, "rejected": gen.rejected,
+            "seconds": round(gen.seconds, 3)}))
+    else:
+        err.print(gen.summary(), highlight=False)
+    if interrupted is not None:
+        where = f" in {output}" if output != "-" and gen.puzzles else ""
+        exit_interrupted(interrupted, f"{len(gen.puzzles)} of {count} puzzles found{where}")
+    if len(gen.puzzles) < count:
+        err.print(f"[yellow]only {len(gen.puzzles)} of {count} found within "
+                  f"{gen.candidates} candidates[/]", highlight=False)
+
+
+@puzzles.command("check")
+@click.argument("files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
+@click.option("--margin", type=click.FloatRange(0), default=DEFAULT_MARGIN, show_default=True,
+              help="Points the best play must beat every other play by.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
+@stoppable
+def check_cmd(files, margin, as_json) -> None:
+    """Re-verify every line of FILES that names a best play (bm) with the
+    exact method: one best play, beating every other by the margin; and
+    its value, margin, themes, level and line when the line gives them. A
+    plain line (a teacher's own position with bm, maybe v) is verified the
+    same way, and the themes the engine finds are printed."""
+    out = Console(soft_wrap=True)
+    err = Console(stderr=True, soft_wrap=True)
+    total = failed = 0
+    doc = []
+    for f in files:
+        name = getattr(f, "name", "-")
+        for checked in check_text(f.read(), margin):
+            total += 1
+            found = checked.found
+            doc.append({"file": name, "line": checked.line, "id": checked.id,
+                        "ok": checked.ok,
+                        "problems": [{"field": p.field, "problem": p.problem}
+                                     for p in checked.problems],
+                        "found": None if found is None else {
+                            "best": found.best, "value": found.value,
+                            "margin": found.margin, "themes": found.themes,
+                            "level": found.level, "pv": found.pv}})
+            if checked.ok:
+                if not as_json and found is not None and checked.plain:
+                    themes = " ".join(found.themes) or "none"
+                    out.print(Text(f"{name}: line {checked.line}: verified: {found.best} "
+                                   f"({found.value:+g}, by {found.margin:g}); themes found: "
+                                   f"{themes}; level {found.level}"), highlight=False)
+                continue
+            failed += 1
+            if not as_json:
+                for problem in checked.problems:
+                    err.print(Text(f"{name}: line {checked.line}, {problem}", style="bold red"),
+                              highlight=False)
+    if as_json:
+        json.dump(tidy({"verified": total - failed, "failed": failed, "margin": margin,
+                        "lines": doc}), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        style = "bold red" if failed else "bold green"
+        out.print(f"[{style}]{total - failed} of {total} lines verified (exact)"
+                  + (f", {failed} failed" if failed else "") + "[/]", highlight=False)
+    if failed:
+        sys.exit(1)
+
+
+def _load(files) -> list:
+    """Every readable puzzle line of the files; an unreadable line is a
+    usage error naming it."""
+    out = []
+    for f in files:
+        name = getattr(f, "name", "-")
+        for lineno, item in parse_file(f.read()):
+            if isinstance(item, NotationError):
+                raise click.UsageError(f"{name}: {item}")
+            out.append(item)
+    return out
+
+
+def _filter(items, theme, level):
+    if theme:
+        items = [p for p in items if theme in (p.opcode("themes") or "").split()]
+    if level:
+        items = [p for p in items if p.opcode("level") == level]
+    return items
+
+
+@puzzles.command("quiz")
+@click.argument("files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
+@click.option("--theme", type=click.Choice(list(THEMES)), default=None, help="Only this theme.")
+@click.option("--level", type=click.Choice(["1", "2", "3"]), default=None, help="Only this level.")
+@click.option("--count", type=click.IntRange(1), default=None, help="Ask this many puzzles.")
+@click.option("--shuffle/--in-order", default=False, show_default=True,
+              help="Ask the puzzles in a seeded random order.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of --shuffle.")
+def quiz_cmd(files, theme, level, count, shuffle, seed) -> None:
+    """Ask the puzzles of FILES one by one: the position is shown, you type
+    a play (a rank such as 7), the answer is explained. `h` gives the
+    themes as a hint, `s` skips, `q` quits."""
+    con = Console()
+    items = _filter(_load(files), theme, level)
+    if shuffle:
+        random.Random(seed).shuffle(items)
+    if count:
+        items = items[:count]
+    if not items:
+        raise click.UsageError("no puzzle to ask (check the files and the filters)")
+    right = asked = 0
+    with Signals() as sig:
+        try:
+            for i, pos in enumerate(items, start=1):
+                verdict = ask(con, pos, i, len(items))
+                if verdict is None:
+                    break
+                if verdict == "skip":
+                    continue
+                asked += 1
+                right += verdict == "right"
+        except EOFError:                # Ctrl-D, or the piped answers ran out
+            con.print()
+        except KeyboardInterrupt as e:
+            sig.caught(e)
+            con.print()
+        con.print(f"\n[bold]score: {right} of {asked}[/]", highlight=False)
+        if sig.interrupted:
+            sig.exit()
+
+
+def ask(con: Console, pos, number: int, total: int) -> str | None:
+    """Ask one puzzle on ``con``: show it, read plays until a valid one (or
+    ``h``, ``s``, ``q``), explain. Returns ``"right"``, ``"wrong"``,
+    ``"skip"`` or None (quit)."""
+    level = pos.opcode("level")
+    title = f"puzzle {number}/{total}"
+    if level:
+        title += f"  ·  {LEVELS.get(int(level), level)}"
+    title += f"  ·  {pos.seat_name(pos.turn)} to play"
+    shown = _without_ops(pos)
+    if hides_cards(pos):            # a declaration puzzle: only what the mover knows
+        shown = mover_view(shown)
+    con.print()
+    con.print(position_panel(shown, title))
+    if pos.declared:
+        names = [pos.seat_name(d.seat) for d in pos.declared]
+        con.print("declared this deal: " + ", ".join(
+            f"{n} {d.kind}{'' if d.rank is None else ' ' + str(d.rank)}"
+            for n, d in zip(names, pos.declared)), highlight=False)
+    hand = [c for c in pos.hands[pos.turn] if c is not None]
+    ranks = sorted({c.rank for c in hand})
+    best, warning = answer_ranks(pos)
+    if warning:
+        con.print(Text(f"warning: {warning}", style="yellow"))
+    bm = " ".join(str(r) for r in sorted(best)) or (pos.opcode("bm") or "")
+    hinted = False
+    while True:
+        answer = _read(f"Your play ({' '.join(map(str, ranks))}; h hint, s skip, q quit)")
+        if answer in ("q", "quit"):
+            return None
+        if answer in ("s", "skip"):
+            con.print(f"skipped: the answer was [bold green]{bm}[/]", highlight=False)
+            _explain(con, pos, None)
+            return "skip"
+        if answer in ("h", "hint"):
+            themes = pos.opcode("themes") or "no theme given"
+            con.print(f"[yellow]hint: {escape(themes)}[/]", highlight=False)
+            hinted = True
+            continue
+        try:
+            rank = parse_card(answer).rank
+        except CardError:
+            con.print(f"[red]{escape(repr(answer))} is not a card: type a rank such as {ranks[0]}[/]",
+                      highlight=False)
+            continue
+        if rank not in ranks:
+            con.print(f"[red]you hold no {rank}: play one of {' '.join(map(str, ranks))}[/]",
+                      highlight=False)
+            continue
+        if rank in best:
+            con.print(f"[bold green]right: {bm}[/]" + (" (with a hint)" if hinted else ""),
+                      highlight=False)
+            _explain(con, pos, rank)
+            return "right"
+        con.print(f"[bold red]not {rank}: the answer is {bm}[/]", highlight=False)
+        _explain(con, pos, rank)
+        return "wrong"
+
+
+def _read(prompt: str) -> str:
+    """One answer, stripped and lower-case. Raises EOFError at the end of
+    the input (Ctrl-D), KeyboardInterrupt on Ctrl-C (unlike click.prompt,
+    which makes both an Abort)."""
+    return input(f"{prompt}: ").strip().lower()
+
+
+def _without_ops(pos):
+    from copy import copy
+    out = copy(pos)
+    out.ops = []
+    return out
+
+
+def _explain(con: Console, pos, played: int | None) -> None:
+    """The explanation, then every play's exact value (recomputed)."""
+    c = pos.opcode("c")
+    if c:
+        con.print(c, highlight=False)
+    try:
+        p: Puzzle = examine(_without_ops(pos))
+    except (ValueError, NotationError):
+        return
+    t = Table(show_edge=False, header_style="bold")
+    t.add_column("play")
+    t.add_column("value", justify="right")
+    t.add_column("loss", justify="right")
+    for move, value in p.moves.items():
+        loss = p.value - value
+        style = "bold green" if move == p.best else ("red" if played is not None and
+                                                     parse_card(move).rank == played else "")
+        t.add_row(Text(move, style=style), f"{value:+g}", "" if loss == 0 else f"{loss:g}")
+    con.print(t)
+    themes = pos.opcode("themes")
+    if themes:
+        con.print(Text("themes: " + ", ".join(f"{n} ({THEME_TITLES.get(n, '')})"
+                                               for n in themes.split()), style="dim"))
+
+
+@puzzles.command("sheet")
+@click.argument("files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="sheet.svg (one picture) or sheet.html (A4 pages for printing).")
+@click.option("--title", default="Ronda puzzles", show_default=True)
+@click.option("--theme", type=click.Choice(list(THEMES)), default=None, help="Only this theme.")
+@click.option("--level", type=click.Choice(["1", "2", "3"]), default=None, help="Only this level.")
+@click.option("--count", type=click.IntRange(1), default=None, help="At most this many puzzles.")
+@click.option("--answers/--no-answers", default=True, show_default=True,
+              help="Add the answers after the puzzles.")
+@click.option("--show-themes", is_flag=True, help="Print the themes above each puzzle.")
+@click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@stoppable
+def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, force) -> None:
+    """Draw the puzzles of FILES with their cards, for printing."""
+    from ..puzzles.sheet import sheet_html, sheet_svg
+    _check_output(output, force)
+    items = _filter(_load(files), theme, level)
+    if count:
+        items = items[:count]
+    suffix = Path(output).suffix.lower()
+    if suffix == ".svg":
+        doc = sheet_svg(items, title, answers=answers, show_themes=show_themes)
+    elif suffix in (".html", ".htm"):
+        doc = sheet_html(items, title, answers=answers, show_themes=show_themes)
+    else:
+        raise click.UsageError(f"{output}: the sheet is .svg or .html")
+    _write(output, doc, force)
+    Console(stderr=True).print(f"{len(items)} puzzles drawn in {output}", highlight=False)

@@ -1,0 +1,132 @@
+"""Tables for played games: annotations, arena and self-play summaries
+(rich). Nothing here computes a value."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.markup import escape
+from rich.text import Text
+
+from ..games.annotate import Annotation
+from ..position import seat_names
+
+MARK_STYLE = {"??": "bold red", "?": "red", "?!": "yellow", "!": "green", "!!": "bold green"}
+
+
+def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = False) -> Group:
+    """The plays of an annotated game (those with a choice; every play
+    when ``all_plays``), one table a hand, then the per-player summary and
+    the luck."""
+    g = an.record
+    names = seat_names(g.players)
+    parts: list = []
+    if title:
+        parts.append(Text(title, style="bold"))
+    tags = g.tags
+    head = "  ".join(f"{s} {n}" for s, n in zip(names, g.names))
+    parts.append(Text(f"{head}   rules {g.rules.name}, target {g.target}, view {an.view}"
+                      + (f", {an.samples} determinisations" if an.view == "player" else "")
+                      + f"   result {tags.get('Result', '*')}", style="dim"))
+    hands = sorted({n.hand for n in an.notes})
+    for h in hands:
+        t = Table(title=f"hand {h}", title_justify="left", show_edge=False,
+                  header_style="bold")
+        for col, just in (("deal.play", "left"), ("seat", "left"), ("card", "left"),
+                          ("value", "right"), ("best", "left"), ("best value", "right"),
+                          ("loss", "right"), ("note", "left")):
+            t.add_column(col, justify=just)  # type: ignore[arg-type]
+        forced = 0
+        for n in an.notes:
+            if n.hand != h:
+                continue
+            if n.forced:
+                forced += 1
+                if not all_plays:
+                    continue
+                t.add_row(f"{n.deal}.{n.number}", names[n.seat], n.card, "", "", "", "",
+                          Text("forced", style="dim"))
+                continue
+            style = MARK_STYLE.get(n.mark, "")
+            best = "" if n.loss == 0 else (n.best or "")
+            t.add_row(f"{n.deal}.{n.number}", names[n.seat], Text(n.card + n.mark, style=style),
+                      f"{n.value:+.2f}", best,
+                      "" if n.loss == 0 else f"{n.best_value:+.2f}",
+                      "" if n.loss == 0 else Text(f"{n.loss:.2f}", style=style),
+                      n.match_note)
+        parts.append(t)
+        if forced and not all_plays:
+            parts.append(Text(f"  ({forced} forced plays not shown)", style="dim"))
+    parts.append(summary_table(an))
+    if g.players == 4:
+        parts.append(side_table(an))
+    return Group(*parts)
+
+
+def summary_table(an: Annotation) -> Table:
+    """Per player: plays with a choice, marks, total and average loss, and
+    the side's points and luck."""
+    t = Table(title="summary", title_justify="left", show_edge=False, header_style="bold")
+    for col in ("seat", "player", "plays", "?! ? ??", "match", "loss", "per play",
+                "points", "luck"):
+        t.add_column(col, justify="left" if col in ("seat", "player") else "right")
+    se = an.luck_stderr()
+    for row in an.summary():
+        t.add_row(row["seat"], Text(row["player"]), str(row["plays"]),
+                  f"{row['?!']} {row['?']} {row['??']}", str(row["match"]),
+                  f"{row['total_loss']:.1f}", f"{row['average_loss']:.2f}",
+                  str(row["points"]), f"{row['luck']:+.1f}±{se:.1f}" if an.luck else "-")
+    t.caption = (f"loss: points against the best play ({an.view} view); marks from "
+                 f"?! {an.thresholds.dubious:g}, ? {an.thresholds.mistake:g}, "
+                 f"?? {an.thresholds.blunder:g} points; points: the side's in this game; "
+                 f"luck: the side's cards dealt less their expectation, summed over the "
+                 f"deals, ± one standard error; {an.seconds:.1f} s")
+    t.caption_justify = "left"
+    return t
+
+
+def side_table(an: Annotation) -> Table:
+    """Four players: the summary per side (partners' plays summed)."""
+    t = Table(title="sides", title_justify="left", show_edge=False, header_style="bold")
+    for col in ("side", "players", "plays", "?! ? ??", "match", "loss", "per play", "points"):
+        t.add_column(col, justify="left" if col in ("side", "players") else "right")
+    for row in an.side_summary():
+        t.add_row(row["side"], Text(row["players"]), str(row["plays"]),
+                  f"{row['?!']} {row['?']} {row['??']}", str(row["match"]),
+                  f"{row['total_loss']:.1f}", f"{row['average_loss']:.2f}",
+                  str(row["points"]))
+    t.caption = "values and losses are points for the mover's side (S+N: SN, E+W: EW)"
+    t.caption_justify = "left"
+    return t
+
+
+def arena_table(s: dict) -> Table:
+    """The arena summary (see :meth:`solver.games.arena.ArenaResult.summary`)."""
+    t = Table(title=f"arena: {escape(s['a'])} (A) v {escape(s['b'])} (B), {s['rules']}, "
+                    f"{s['players']} players, "
+                    f"{s['pairs']} seat-{'rotated triples' if s['players'] == 3 else 'swapped pairs'}"
+                    f" = {s['hands']} hands (seed {s['seed']})",
+              title_justify="left", show_edge=False, header_style="bold")
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    t.add_row("A's margin per hand", f"{s['margin']:+.3f} ± {s['margin_ci95']:.3f}")
+    t.add_row("A's points per hand", f"{s['a_points']:.3f} ± {s['a_points_ci95']:.3f}")
+    t.add_row("B's points per hand", f"{s['b_points']:.3f} ± {s['b_points_ci95']:.3f}")
+    t.add_row("hands won / drawn / lost by A", f"{s['won']} / {s['drawn']} / {s['lost']}")
+    t.add_row("thinking per hand, A / B",
+              f"{s['a_seconds_per_hand']:.3f} s / {s['b_seconds_per_hand']:.3f} s")
+    t.caption = "points; ± is the 95 % confidence interval over the pairs"
+    t.caption_justify = "left"
+    return t
+
+
+def play_table(rows: list[dict]) -> Table:
+    """The self-play summary: per player (command-line order) games won
+    and points per hand with a 95 % CI."""
+    t = Table(title="self-play", title_justify="left", show_edge=False, header_style="bold")
+    for col in ("player", "games", "won", "hands", "points per hand"):
+        t.add_column(col, justify="left" if col == "player" else "right")
+    for r in rows:
+        t.add_row(Text(r["player"]), str(r["games"]), str(r["won"]), str(r["hands"]),
+                  f"{r['points_per_hand']:.2f} ± {r['ci95']:.2f}")
+    return t

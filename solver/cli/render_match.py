@@ -1,0 +1,209 @@
+"""The match objective and match-equity tables for people and machines:
+rich tables, JSON documents, an SVG heat map. Nothing here computes."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from ..notation import format_position
+from .render import position_panel, position_title
+from ..match_equity.evaluate import MatchAnalysis
+from ..match_equity.table import MatchTable
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+def match_renderable(a: MatchAnalysis, line: int, verdicts: list[str]) -> Group:
+    """The human report of one position valued for the match: each play's
+    chance of winning the match, its loss against the best, its points."""
+    pos = a.position
+    title = position_title(pos, line, "  ·  objective: match")
+    t = Table(show_edge=False, header_style="bold")
+    t.add_column("play")
+    t.add_column("win match", justify="right")
+    if a.samples:
+        t.add_column("±", justify="right")
+    t.add_column("loss", justify="right")
+    t.add_column("points", justify="right")
+    for mv in a.moves:
+        row = [mv.move, _pct(mv.chance)]
+        if a.samples:
+            row.append(_pct(mv.stderr or 0.0))
+        row.append(_pct(a.chance - mv.chance) if a.chance - mv.chance > 0 else "")
+        row.append("" if mv.points is None else f"{mv.points:+g}")
+        t.add_row(*row, style="bold green" if mv.move in a.best else None)
+    summary = Text()
+    summary.append("best ", style="bold")
+    summary.append(", ".join(a.best), style="bold green")
+    summary.append(f"   {_pct(a.chance)} to win the match for {pos.seat_name(pos.turn)}'s side "
+                   f"(score {','.join(map(str, pos.scores()))}, target {pos.rules.target})\n")
+    points_best = [mv for mv in a.moves if mv.points is not None]
+    if points_best:
+        top = max(mv.points for mv in points_best)
+        pb = [mv.move for mv in points_best if mv.points == top]
+        if not set(pb) & set(a.best):
+            summary.append(f"by points alone: {', '.join(pb)}\n", style="yellow")
+    samples = f", {a.samples} determinisations" if a.samples else ""
+    summary.append(f"{a.method} (match objective){samples}; table {a.table.get('rules')} "
+                   f"{a.table.get('players')}p to {a.table.get('target')} from "
+                   f"{a.table.get('hands'):,} hands; {a.nodes:,} nodes, {a.seconds:.3f} s",
+                   style="dim")
+    parts = [position_panel(pos, title), t, summary]
+    for v in verdicts:
+        parts.append(Text(v, style="green" if "agrees" in v else "bold red"))
+    return Group(*parts)
+
+
+def match_json(a: MatchAnalysis, line: int) -> dict:
+    """The JSON document of one position valued for the match: ``chance``
+    and each move's ``chance`` are probabilities (6 decimals), ``points``
+    the points value."""
+    return {
+        "line": line, "position": format_position(a.position), "objective": "match",
+        "turn": a.position.seat_name(a.position.turn), "method": a.method,
+        "chance": round(a.chance, 6),
+        "moves": [{"move": mv.move, "chance": round(mv.chance, 6),
+                   "stderr": None if mv.stderr is None else round(mv.stderr, 6),
+                   "loss": round(a.chance - mv.chance, 6),
+                   "points": mv.points} for mv in a.moves],
+        "best": a.best, "nodes": a.nodes, "seconds": round(a.seconds, 6),
+        "samples": a.samples, "table": a.table,
+    }
+
+
+def met_renderable(t: MatchTable, a_deals: bool, step: int = 1) -> Group:
+    """The table as rows (A's score) and columns (B's score), percent."""
+    T = t.target
+    d = 0 if a_deals else 1
+    scores = list(range(0, T, step))
+    if scores[-1] != T - 1:
+        scores.append(T - 1)
+    tab = Table(title=f"P(A wins the match), {t.rules} {t.players}p to {T}, "
+                      f"{'A' if a_deals else 'B'} deals next", header_style="bold",
+                show_edge=False, pad_edge=False, padding=(0, 0))
+    tab.add_column("A\\B", justify="right", style="bold")
+    for b in scores:
+        tab.add_column(str(b), justify="right")
+    for a in scores:
+        row = []
+        for b in scores:
+            p = t.equity[d][a][b]
+            row.append(f"{round(100 * p):3d}")
+        tab.add_row(str(a), *row)
+    notes = Text(f"{t.hands:,} self-play hands ({t.player}); rebuilt by: {t.command}\n",
+                 style="dim")
+    for e in t.intervals:
+        line = (f"{e['a']:>2}-{e['b']:<2} {'A' if e['a_deals'] else 'B'} deals: "
+                f"{100 * e['equity']:.1f}% (95% {100 * e['ci95'][0]:.1f}-"
+                f"{100 * e['ci95'][1]:.1f})")
+        if "simulated" in e:
+            s = e["simulated"]
+            line += (f"; direct simulation of {s['matches']:,} matches "
+                     f"{100 * s['equity']:.1f}% ± {100 * s['se']:.1f}")
+        notes.append(line + "\n")
+    return Group(tab, notes)
+
+
+def met_svg(t: MatchTable, a_deals: bool, cell: int = 14) -> str:
+    """A heat map of the table as an SVG document: A's score down, B's
+    across, colour from red (A loses) through white to blue (A wins)."""
+    T = t.target
+    d = 0 if a_deals else 1
+    m = 40
+    size = m + cell * T + 10
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + 20}" '
+           f'font-family="sans-serif" font-size="9">',
+           f'<text x="{m}" y="14" font-size="12">P(A wins), {t.rules} {t.players}p to {T}, '
+           f'{"A" if a_deals else "B"} deals next ({t.hands:,} hands)</text>']
+    for a in range(T):
+        for b in range(T):
+            p = t.equity[d][a][b]
+            if p >= 0.5:
+                k = int(255 * (1 - 2 * (p - 0.5)))
+                colour = f"rgb({k},{k},255)"
+            else:
+                k = int(255 * (2 * p))
+                colour = f"rgb(255,{k},{k})"
+            out.append(f'<rect x="{m + cell * b}" y="{m + cell * a}" width="{cell}" '
+                       f'height="{cell}" fill="{colour}"><title>{a}-{b}: {100 * p:.1f}%'
+                       f'</title></rect>')
+    for i in range(0, T, 5):
+        out.append(f'<text x="{m + cell * i + 2}" y="{m - 4}">{i}</text>')
+        out.append(f'<text x="4" y="{m + cell * i + cell - 3}">{i}</text>')
+    out.append(f'<text x="{m}" y="{size + 14}">rows: A\'s score; columns: B\'s score</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Group:
+    """The plays valued for the match (marked ones, or all with
+    ``all_plays``), each hand's swing, and the per-player summary."""
+    from ..position import seat_names, side_names
+    names = seat_names(an.record.players)
+    sides = side_names(an.record.players)
+    t = Table(title=f"{title}: match objective ({an.view} view)", header_style="bold",
+              show_edge=False)
+    for col in ("hand", "deal", "play", "seat", "card", "win match", "best", "loss", "mark"):
+        t.add_column(col, justify="right" if col in ("win match", "loss") else "left")
+    for n in an.notes:
+        if n.status != "evaluated" or (not all_plays and not n.mark):
+            continue
+        t.add_row(str(n.hand), str(n.deal), str(n.number), names[n.seat], n.card,
+                  _pct(n.chance), f"{n.best} {_pct(n.best_chance)}",
+                  _pct(n.loss) if n.loss else "", n.mark,
+                  style="bold red" if n.mark == "??" else None)
+    h = Table(title="match-equity swing of each hand", header_style="bold", show_edge=False)
+    for col in ("hand", "score before", "score after", f"{sides[0]} before",
+                f"{sides[0]} after", "swing"):
+        h.add_column(col, justify="right")
+    for x in an.hands:
+        h.add_row(str(x.hand), "-".join(map(str, x.score_before)),
+                  "-".join(map(str, x.score_after)), _pct(x.before), _pct(x.after),
+                  f"{100 * x.swing:+.1f}")
+    s = Table(title="players", header_style="bold", show_edge=False)
+    for col in ("seat", "player", "evaluated", "out of reach", "too big", "?!", "?", "??",
+                "chance lost", "side swing", "side luck"):
+        s.add_column(col, justify="left" if col in ("seat", "player") else "right")
+    for r in an.summary():
+        s.add_row(r["seat"], r["player"], str(r["evaluated"]), str(r["out_of_reach"]),
+                  str(r["too_big"]), str(r["?!"]), str(r["?"]), str(r["??"]),
+                  _pct(r["chance_lost"]), f"{100 * r['swing']:+.1f}",
+                  f"{100 * r['luck']:+.1f}")
+    th = an.thresholds
+    note = Text(f"marks by loss of match-winning chance: ?! from {_pct(th.doubtful)}, ? from "
+                f"{_pct(th.bad)}, ?? from {_pct(th.very_bad)}; plays where the match cannot "
+                f"end in the hand are out of reach (see the points annotation); table "
+                f"{an.table.rules} {an.table.players}p to {an.table.target}, "
+                f"{an.table.hands:,} hands; {an.seconds:.1f} s", style="dim")
+    return Group(t, h, s, note)
+
+
+def match_annotation_json(an) -> dict:
+    """The JSON document of a match annotation (probabilities to 6 decimals)."""
+    from ..position import seat_names
+    names = seat_names(an.record.players)
+
+    def r(x):
+        return None if x is None else round(x, 6)
+    th = an.thresholds
+    return {
+        "objective": "match", "view": an.view, "tags": dict(an.record.tags),
+        "thresholds": {"?!": th.doubtful, "?": th.bad, "??": th.very_bad},
+        "table": {"rules": an.table.rules, "players": an.table.players,
+                  "target": an.table.target, "hands": an.table.hands},
+        "plays": [{"hand": n.hand, "deal": n.deal, "play": n.number, "seat": names[n.seat],
+                   "card": n.card, "status": n.status, "chance": r(n.chance),
+                   "best": n.best, "best_chance": r(n.best_chance), "loss": r(n.loss),
+                   "mark": n.mark, "moves": [{"move": m, "chance": r(c)} for m, c in n.moves]}
+                  for n in an.notes],
+        "hands": [{"hand": x.hand, "score_before": x.score_before, "score_after": x.score_after,
+                   "before": r(x.before), "after": r(x.after), "swing": r(x.swing)}
+                  for x in an.hands],
+        "players": [{k: (r(v) if isinstance(v, float) else v) for k, v in row.items()}
+                    for row in an.summary()],
+        "seconds": round(an.seconds, 3),
+    }

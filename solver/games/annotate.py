@@ -1,0 +1,697 @@
+"""Annotating a played game: every play evaluated, marked, summed up.
+
+For each play of a record (:class:`solver.games.record.Replay`) the position
+before it is evaluated with :func:`solver.analysis.evaluation.evaluate`:
+
+- ``view="player"`` (default): what the mover could know
+  (:meth:`solver.games.match.HandState.view`): its own hand, the table, the
+  cards gone, the declarations heard; the other hands and the stock order
+  are drawn consistently (determinisation; ``evaluate``'s ``auto`` method
+  picks it).
+- ``view="full"``: every card known from the record ("double dummy"):
+  exact alpha-beta when the stock order is known, which it is for every
+  complete hand.
+
+Four players (partnerships S+N against E+W, ``pagat`` and ``french``):
+every value is for the mover's side (SN or EW); in the player view the
+mover knows its own hand only (its partner's too is drawn), the
+determinisations weigh the three hidden hands by their plays this deal
+(:mod:`solver.analysis.inference`); the summary has a row per seat and
+:meth:`Annotation.side_summary` one per side.
+
+Each play gets the value of the play made and of the best play (points
+for the mover's side, to the end of the hand, as ``evaluate`` gives
+them), the loss, and a mark from :class:`Thresholds` (kept as data,
+:data:`DEFAULT_THRESHOLDS`: in the player view ``?!`` from 0.75 point,
+``?`` from 1, ``??`` from 2; in the full view, whose exact losses are
+whole points, 1, 2 and 4). Plays with one distinct rank in hand are
+forced and not evaluated.
+
+**Match awareness** (``win_check = immediate``): a play that misses an
+immediate win (another card reaches the target now) or that lets the next
+player reach it at once when another card would not is marked ``??``
+whatever its point loss. In the player view the next hand is drawn as the
+mover would (the share of draws that let the win through is compared).
+
+**Luck of the deal**: at each deal, the expected value for the leader's
+side right after the cards are dealt (declarations included; every hand
+of the deal known, the rest of the stock shuffled ``luck_samples`` times,
+exact solves) less its expectation before the deal (deals drawn from the
+unseen cards; for the first deal, whole new hands with their tables).
+Summed per side; the other side's luck is its negative. It is
+view-neutral: the same in both views.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .. import __version__
+from ..analysis.evaluation import evaluate
+from ..cards import RANKS, Card
+from ..engine.compile import sampler
+from ..engine.game import Game, declaration_points, ranks_of
+from .match import HandState, deal_hand
+from ..notation import format_position
+from ..numbers import tidy
+from ..position import seat_names, side_names
+from .record import GameRecord, Replay
+from ..engine.tables import core_state, params
+from ..search.compiled import exact_value
+
+VIEWS = ("player", "full")
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Loss thresholds of the marks, in points: ``?!`` (dubious) from
+    ``dubious``, ``?`` (mistake) from ``mistake``, ``??`` (blunder) from
+    ``blunder``; ``match``: the rise in the chance of letting the other
+    side win at once (0..1) that marks a play ``??`` (player view).
+
+    >>> Thresholds().mark(1.2), Thresholds().mark(0.2), Thresholds.parse("1,2,4").mark(3)
+    ('?', '', '?')
+    """
+
+    dubious: float = 0.5
+    mistake: float = 1.0
+    blunder: float = 2.0
+    match: float = 0.5
+
+    def mark(self, loss: float) -> str:
+        """The mark of a loss in points ('' below ``dubious``)."""
+        if loss >= self.blunder - 1e-9:
+            return "??"
+        if loss >= self.mistake - 1e-9:
+            return "?"
+        if loss >= self.dubious - 1e-9:
+            return "?!"
+        return ""
+
+    @classmethod
+    def parse(cls, text: str) -> "Thresholds":
+        """``"0.5,1,2"``: dubious, mistake, blunder in points, increasing.
+        Raises ValueError naming the problem."""
+        parts = text.split(",")
+        try:
+            values = [float(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"thresholds: expected three numbers like 0.5,1,2, got {text!r}") \
+                from None
+        if len(values) != 3 or not 0 < values[0] <= values[1] <= values[2]:
+            raise ValueError(f"thresholds: expected three increasing positive numbers "
+                             f"(?!, ?, ??) like 0.5,1,2, got {text!r}")
+        return cls(*values)
+
+
+#: The default marks of each view, tuned from measured loss distributions
+#: (bench/bench_annotate.py; docs/games.md "Tuning the thresholds").
+#: Full view: exact losses are whole points (all 40 cards end in the piles,
+#: so a card changing sides moves the margin by 1): ``?!`` one point, ``?``
+#: two, ``??`` four (the issue's 0.5 / 1 / 2 could show only two marks).
+#: Player view: ``?!`` from 0.75, above the sampling noise of 32
+#: determinisations (the spread of a play's loss between two seeds: 95th
+#: percentile 0.50-0.81 point); ``?`` 1 and ``??`` 2 as the issue says.
+DEFAULT_THRESHOLDS: dict[str, Thresholds] = {
+    "full": Thresholds(1.0, 2.0, 4.0),
+    "player": Thresholds(0.75, 1.0, 2.0),
+}
+
+
+@dataclass
+class PlayNote:
+    """The evaluation of one play. ``hand``, ``deal``, ``number`` (within
+    the deal), ``seat``, ``card`` as written; ``forced`` (one distinct
+    rank); ``value`` of the play made and ``best_value``, points for the
+    mover's side; ``best`` the best play's card; ``loss`` points;
+    ``stderr`` of the value when sampled; ``mark``; ``match`` ``""``,
+    ``"misses win"`` or ``"lets win"`` and ``match_note`` in words;
+    ``moves`` every play ``(card, value)``, best first; ``method``;
+    ``samples``; ``seconds``."""
+
+    hand: int
+    deal: int
+    number: int
+    seat: int
+    card: str
+    index: int
+    forced: bool = False
+    value: float | None = None
+    best_value: float | None = None
+    best: str | None = None
+    loss: float = 0.0
+    stderr: float | None = None
+    mark: str = ""
+    match: str = ""
+    match_note: str = ""
+    moves: list[tuple[str, float]] = field(default_factory=list)
+    method: str = ""
+    samples: int | None = None
+    seconds: float = 0.0
+
+
+@dataclass
+class DealLuck:
+    """The luck of one deal: ``hand``, ``deal``, ``leader`` seat,
+    ``luck`` per side in points, ``stderr`` of the estimate."""
+
+    hand: int
+    deal: int
+    leader: int
+    luck: list[float]
+    stderr: float
+
+
+@dataclass
+class Annotation:
+    """An annotated game: the ``record`` (a copy with marks and
+    ``[%eval ...]`` comments), the ``notes`` per play, the ``luck`` per
+    deal, the ``view``, ``samples``, ``seed``, ``thresholds``, final
+    ``score`` and ``points`` per side, ``seconds``."""
+
+    record: GameRecord
+    notes: list[PlayNote]
+    luck: list[DealLuck]
+    view: str
+    samples: int
+    seed: int
+    thresholds: Thresholds
+    score: list[int]
+    seconds: float = 0.0
+
+    def summary(self) -> list[dict]:
+        """Per seat: ``seat``, ``player``, ``plays`` (with a choice),
+        ``forced``, marks ``?!``, ``?``, ``??``, ``match`` marks,
+        ``total_loss`` and ``average_loss`` (points per play with a
+        choice), and for its side ``side``, ``points`` (final score less
+        the start) and ``luck``."""
+        g = self.record
+        p = g.players
+        names = seat_names(p)
+        sides = side_names(p)
+        start = g.start_score
+        luck = [0.0] * len(sides)
+        for dl in self.luck:
+            for s, v in enumerate(dl.luck):
+                luck[s] += v
+        out = []
+        for seat in range(p):
+            mine = [n for n in self.notes if n.seat == seat]
+            chosen = [n for n in mine if not n.forced]
+            total = sum(n.loss for n in chosen)
+            side = seat % 2 if p == 4 else seat
+            out.append({
+                "seat": names[seat], "player": g.names[seat], "plays": len(chosen),
+                "forced": len(mine) - len(chosen),
+                "?!": sum(1 for n in chosen if n.mark == "?!"),
+                "?": sum(1 for n in chosen if n.mark == "?"),
+                "??": sum(1 for n in chosen if n.mark == "??"),
+                "match": sum(1 for n in chosen if n.match),
+                "total_loss": total, "average_loss": total / len(chosen) if chosen else 0.0,
+                "side": sides[side], "points": self.score[side] - start[side],
+                "luck": luck[side],
+            })
+        return out
+
+    def side_summary(self) -> list[dict]:
+        """Per side (``SN`` and ``EW`` with four players, one per seat
+        with two): ``side``, ``players`` (its seats' names joined by
+        ``+``), ``plays``, ``forced``, marks ``?!``, ``?``, ``??``,
+        ``match``, ``total_loss`` and ``average_loss`` over its seats'
+        plays, its ``points`` and ``luck`` (as :meth:`summary`)."""
+        rows = self.summary()
+        out = []
+        for side in side_names(self.record.players):
+            mine = [r for r in rows if r["side"] == side]
+            plays = sum(r["plays"] for r in mine)
+            total = sum(r["total_loss"] for r in mine)
+            row = {"side": side, "players": "+".join(r["player"] for r in mine)}
+            for key in ("plays", "forced", "?!", "?", "??", "match"):
+                row[key] = sum(r[key] for r in mine)
+            row.update(total_loss=total, average_loss=total / plays if plays else 0.0,
+                       points=mine[0]["points"], luck=mine[0]["luck"])
+            out.append(row)
+        return out
+
+    def luck_stderr(self) -> float:
+        """Standard error of each side's summed luck."""
+        return math.sqrt(sum(dl.stderr ** 2 for dl in self.luck))
+
+
+def _fmt(x: float) -> str:
+    return f"{x:+.2f}"
+
+
+def machine_comment(note: PlayNote) -> str:
+    """The ``[%eval ...]`` comment of an evaluated play: ``[%eval V]`` the
+    value of the play made, ``[%best CARD V]`` the best play when it was
+    not played, ``[%loss L]``, ``[%se S]`` when sampled, then the match
+    note in words."""
+    parts = [f"[%eval {_fmt(note.value or 0.0)}]"]
+    if note.loss > 0 and note.best is not None:
+        parts.append(f"[%best {note.best} {_fmt(note.best_value or 0.0)}]")
+        parts.append(f"[%loss {note.loss:.2f}]")
+    if note.stderr is not None:
+        parts.append(f"[%se {note.stderr:.2f}]")
+    if note.match_note:
+        parts.append(note.match_note)
+    return " ".join(parts)
+
+
+# --- match awareness -----------------------------------------------------------
+
+
+def _card_of(hs: HandState, seat: int, rank_index: int) -> Card:
+    return next(c for c in hs.hands[seat] if c.index == rank_index)
+
+
+def match_check(hs: HandState, played: int, view: str, samples: int,
+                rng: random.Random, threshold: float = 0.5) -> tuple[str, str]:
+    """``(kind, note)`` for the mover's play of rank index ``played``:
+    ``("misses win", ...)`` when another card reaches the target at once
+    and this one does not; ``("lets win", ...)`` when, after it, the next
+    player can reach the target at once and after another card could not
+    (full view: the next hand as recorded; player view: ``samples`` draws
+    of it as the mover would make them, marked when the share of draws
+    that let the win through rises by ``threshold`` or more); else
+    ``("", "")``. Only with a target and ``win_check = immediate``."""
+    if hs.target is None or hs.rules.win_check != "immediate" or hs.players == 3:
+        return "", ""
+    seat = hs.turn
+    me = hs.sides[seat]
+    names = seat_names(hs.players)
+    ranks = hs.legal_ranks()
+    if len(ranks) < 2:
+        return "", ""
+    if hs.score[me] + 40 >= hs.target:
+        wins = []
+        for m in ranks:
+            c = hs.clone()
+            c.play(_card_of(c, seat, m))
+            if c.winner == me:
+                wins.append(m)
+        if wins and played not in wins:
+            return "misses win", (f"misses the win: {RANKS[wins[0]]} reaches {hs.target} "
+                                  f"at once")
+    nxt = (seat + 1) % hs.players
+    other = hs.sides[nxt]
+    if other == me or hs.score[other] + 40 < hs.target:
+        return "", ""
+    if view == "full":
+        draws = [list(hs.hands[nxt])]
+    else:
+        sample = sampler(hs.view())
+        draws = []
+        for _ in range(samples):
+            game, state = sample(rng)
+            draws.append([Card(RANKS[r]) for r in ranks_of(game.hand(state, nxt))])
+    # only the ranks of the next hand matter: try each distinct one once
+    distinct = Counter(tuple(sorted(c.index for c in hand)) for hand in draws)
+    share = {}
+    for m in ranks:
+        after = hs.clone()
+        after.play(_card_of(after, seat, m))
+        if after.finished or after.awaiting_deal:
+            share[m] = 0.0
+            continue
+        hits = 0
+        for key, weight in distinct.items():
+            trial = after
+            if view != "full":
+                trial = after.clone()
+                trial.set_hand(nxt, [Card(RANKS[r]) for r in key])
+            for r in sorted(set(key)):
+                c2 = trial.clone()
+                c2.play(_card_of(c2, nxt, r))
+                if c2.winner == other:
+                    hits += weight
+                    break
+        share[m] = hits / len(draws)
+    safest = min(ranks, key=lambda m: (share[m], m))
+    if share[played] - share[safest] >= threshold:
+        if view == "full":
+            return "lets win", (f"lets {names[nxt]} reach {hs.target} at once "
+                                f"({RANKS[safest]} would not)")
+        return "lets win", (f"lets {names[nxt]} reach {hs.target} at once in "
+                            f"{share[played]:.0%} of the deals {names[seat]} could expect "
+                            f"({RANKS[safest]}: {share[safest]:.0%})")
+    return "", ""
+
+
+# --- luck of the deal ------------------------------------------------------------
+
+
+@dataclass
+class LuckTask:
+    """What the luck of one deal needs, picklable: the ``rules``,
+    ``players``, ``leader`` seat, the ``sizes`` of the deals, ``deal_no``
+    (1-based), the ``table`` and ``gone`` rank indices before the deal,
+    ``dealt`` the hands dealt (rank indices per seat), ``last`` the last
+    capturer's seat or -1."""
+
+    rules: object
+    players: int
+    leader: int
+    sizes: tuple[int, ...]
+    deal_no: int
+    table: list[int]
+    gone: list[int]
+    dealt: list[list[int]]
+    last: int
+
+
+def luck_task(hs: HandState) -> LuckTask:
+    """The LuckTask of the deal just made in ``hs`` (before its first play)."""
+    return LuckTask(hs.rules, hs.players, hs.leader, tuple(hs.sizes), hs.deal_no,
+                    [c.index for c in hs.table], [c.index for c in hs.gone()],
+                    [[c.index for c in h] for h in hs.hands],
+                    hs.last_seat if hs.last_seat is not None else -1)
+
+
+def _deal_value(t: LuckTask, table: list[int], hands: list[list[int]], stock: list[int],
+                last: int) -> float:
+    """Half-points for the leader's side: the declarations of the deal
+    ``hands`` plus the exact value of the position after it (``stock`` in
+    dealing order)."""
+    sides = [s % 2 for s in range(t.players)]
+    decl = declaration_points(t.rules, hands, sides)  # type: ignore[arg-type]
+    ls = sides[t.leader]
+    game = Game(t.rules, t.players, t.leader, stock)  # type: ignore[arg-type]
+    state = game.initial_state(table, hands, t.leader, last=last)
+    if game.is_terminal(state):
+        return 2 * (decl[ls] - decl[1 - ls])
+    P, D = params(game)
+    return 2 * (decl[ls] - decl[1 - ls]) + exact_value(P, D, core_state(state))
+
+
+def _split(cards: list[int], size: int, players: int, leader: int) -> list[list[int]]:
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for i in range(players):
+        hands[(leader + i) % players] = cards[i * size:(i + 1) * size]
+    return hands
+
+
+def _mean_var(xs: list[float]) -> tuple[float, float]:
+    m = sum(xs) / len(xs)
+    return m, (sum((x - m) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0.0)
+
+
+def opening_expectation(t: LuckTask, samples: int, seed: str) -> tuple[float, float]:
+    """``(mean, variance of one sample)`` in half-points for the leader's
+    side of a whole new hand (table and first deal drawn, declarations
+    included): the expectation before the first deal, the same for every
+    hand of a game."""
+    rng = random.Random(seed)
+    size = t.sizes[0]
+    xs = []
+    for _ in range(samples):
+        tab, st = deal_hand(t.rules, t.players, rng)  # type: ignore[arg-type]
+        cards = [c.index for c in st]
+        xs.append(_deal_value(t, [c.index for c in tab], _split(cards, size, t.players, t.leader),
+                              cards[size * t.players:], -1))
+    return _mean_var(xs)
+
+
+def deal_luck(t: LuckTask, samples: int, seed: str,
+              opening: tuple[float, float] | None = None) -> tuple[float, float]:
+    """``(luck, stderr)`` in points for the leader's side of a deal: the
+    expected value with the dealt hands known (the rest of the stock
+    shuffled ``samples`` times; exact for the last deal) less the
+    expectation over deals drawn from the unseen cards (``samples``
+    draws; for the first deal ``opening``, see :func:`opening_expectation`)."""
+    rng = random.Random(seed)
+    p = t.players
+    size = t.sizes[t.deal_no - 1]
+    pool = [r for r in range(10) for _ in range(4)]
+    for r in t.table + t.gone:
+        pool.remove(r)
+    rest = pool[:]
+    for h in t.dealt:
+        for r in h:
+            rest.remove(r)
+    before, after = [], []
+    for i in range(samples):
+        if t.deal_no > 1:
+            cards = pool[:]
+            rng.shuffle(cards)
+            before.append(_deal_value(t, t.table, _split(cards, size, p, t.leader),
+                                      cards[size * p:], t.last))
+        if rest or not i:       # the last deal: one exact value
+            stock = rest[:]
+            rng.shuffle(stock)
+            after.append(_deal_value(t, t.table, t.dealt, stock, t.last))
+    ma, va = _mean_var(after)
+    if t.deal_no == 1:
+        assert opening is not None
+        mb, vb = opening[0], 0.0
+    else:
+        mb, vb = _mean_var(before)
+        vb /= len(before)
+    return (ma - mb) / 2, math.sqrt(vb + va / len(after)) / 2
+
+
+# --- the annotator ---------------------------------------------------------------
+
+
+def _eval_job(args) -> tuple[str, int | None, list[tuple[int, str, float, float | None]]]:
+    pos, method, samples, seed = args
+    a = evaluate(pos, method=method, samples=samples, seed=seed)
+    if a.partial:           # the search was interrupted: stop the annotation too
+        raise KeyboardInterrupt("search interrupted")
+    return a.method, a.samples, [(mv.rank, mv.move, mv.value, mv.stderr) for mv in a.moves]
+
+
+def _luck_job(args) -> tuple[float, float]:
+    task, samples, seed, opening = args
+    return deal_luck(task, samples, seed, opening)
+
+
+def _opening_job(args) -> tuple[float, float]:
+    return opening_expectation(*args)
+
+
+def job_key(kind: str, args: tuple) -> str:
+    """The store key of one search job of an annotation (``kind`` "eval",
+    "luck" or "opening"): a JSON text naming the engine version, the job
+    and everything its result depends on (for an evaluation: the canonical
+    position line, which carries the rules, the method, the samples and
+    the seed)."""
+    if kind == "eval":
+        pos, method, samples, seed = args
+        body = [format_position(pos), method, samples, seed]
+    else:
+        body = [repr(a) for a in args]
+    return json.dumps([__version__, kind, *body], separators=(",", ":"))
+
+
+def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed: int = 0,
+             method: str = "auto", thresholds: Thresholds | None = None,
+             luck_samples: int = 24, jobs: int = 1,
+             progress: Callable[[int, int], None] | None = None,
+             cache: dict | None = None, computed: dict | None = None,
+             plan_only: bool = False):
+    """Evaluate every play of ``game`` (see the module docstring).
+
+    ``view``: ``"player"`` or ``"full"``; ``samples``: determinisations a
+    play (player view, or a full view whose stock order is unknown);
+    ``seed``: the sampling seed (play ``i`` uses ``seed`` and ``i``, so the
+    result does not depend on ``jobs``); ``method``: passed to
+    ``evaluate`` (``auto`` picks); ``thresholds``: the marks (None: the
+    view's DEFAULT_THRESHOLDS);
+    ``luck_samples``: draws per deal for the luck (0: no luck; Ronda voleur
+    has none: the luck's whole-deal searches run on the compiled core); ``jobs``:
+    worker processes; ``progress(done, total)`` as evaluations finish.
+
+    ``cache``: results of earlier search jobs by :func:`job_key` (an
+    analysis store's hits): those jobs are not searched again;
+    ``computed``: a dict that receives the result of every job searched
+    now, by key (for the store); ``plan_only``: replay and return the list
+    of the jobs' keys without searching (match checks skipped).
+
+    Returns an Annotation (a list of keys with ``plan_only``). Raises
+    RecordError for a record that does not replay, ValueError for a bad
+    view or player count, CompileError (from evaluate) for a position the
+    search cannot take.
+    """
+    if view not in VIEWS:
+        raise ValueError(f"unknown view {view!r} (expected player or full)")
+    if game.players not in (2, 3, 4):
+        raise ValueError(f"annotate takes 2, 3 or 4 players, not {game.players}")
+    if game.players == 3:
+        luck_samples = 0        # the luck of a deal is a two-sided (zero-sum) measure
+    thresholds = thresholds or DEFAULT_THRESHOLDS[view]
+    if game.rules.voleur:
+        luck_samples = 0
+    t0 = time.perf_counter()
+    record = copy.deepcopy(game)
+    replay = Replay(record)
+    rng = random.Random(f"annotate/{seed}")
+    notes: list[PlayNote] = []
+    plays = []
+    evals: list[tuple] = []
+    lucks: list[tuple] = []
+    luck_where: list[tuple[int, int, int, int]] = []
+    # 1. replay: the positions to evaluate, the match checks, the deals
+    for step in replay:
+        hs = step.state
+        if step.number == 1 and luck_samples > 0:
+            luck_where.append((step.hand, step.deal, hs.leader, hs.sides[hs.leader]))
+            lucks.append((luck_task(hs), luck_samples, f"luck/{seed}/{step.hand}/{step.deal}"))
+        where = hs.find(step.seat, step.play.card)
+        if where is None:
+            continue        # not in the hand: the replay raises RecordError
+        card = hs.hands[step.seat][where]
+        note = PlayNote(step.hand, step.deal, step.number, step.seat, str(step.play.card),
+                        step.index)
+        notes.append(note)
+        if len(hs.legal_ranks()) < 2:
+            note.forced = True
+            continue
+        pos = hs.view() if view == "player" else hs.full_position()
+        evals.append((pos, method, samples, seed * 1000003 + step.index))
+        plays.append((note, step.play, card.index))
+        if not plan_only:
+            note.match, note.match_note = match_check(hs, card.index, view, samples, rng,
+                                                      thresholds.match)
+    # 2. the evaluations (and the luck), in worker processes when jobs > 1
+    total = len(evals) + len(lucks)
+    done = [0]
+
+    def tick(_x=None) -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total)
+
+    opening_args = None
+    if lucks:
+        first = next(t for t, _n, _s in lucks if t.deal_no == 1)
+        opening_args = (first, 2 * luck_samples, f"opening/{seed}")
+    eval_keys = [job_key("eval", a) for a in evals]
+    opening_key = job_key("opening", opening_args) if opening_args else None
+    luck_keys = [job_key("luck", (*a, opening_args)) for a in lucks]
+    if plan_only:
+        return eval_keys + ([opening_key] if opening_key else []) + luck_keys
+    cache = cache or {}
+    if computed is None:
+        computed = {}
+    if cache:
+        return _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks,
+                                luck_keys, luck_where, opening_args, opening_key, cache,
+                                computed, view, samples, seed, thresholds, t0, tick)
+    if jobs > 1 and total:
+        from ..runtime.workers import process_pool
+        with process_pool(jobs) as pool:
+            opening_f = pool.submit(_opening_job, opening_args) if opening_args else None
+            futures = [pool.submit(_eval_job, a) for a in evals]
+            for f in futures:
+                f.add_done_callback(tick)
+            opening = opening_f.result() if opening_f else None
+            luck_f = [pool.submit(_luck_job, (*a, opening)) for a in lucks]
+            for f in luck_f:
+                f.add_done_callback(tick)
+            results = [f.result() for f in futures]
+            luck_results = [f.result() for f in luck_f]
+    else:
+        results = []
+        for a in evals:
+            results.append(_eval_job(a))
+            tick()
+        opening = _opening_job(opening_args) if opening_args else None
+        luck_results = []
+        for a in lucks:
+            luck_results.append(_luck_job((*a, opening)))
+            tick()
+    computed.update(zip(eval_keys, results))
+    if opening_key is not None:
+        computed[opening_key] = opening
+    computed.update(zip(luck_keys, luck_results))
+    return _finish(record, replay, notes, plays, results, luck_where, luck_results,
+                   view, samples, seed, thresholds, t0)
+
+
+def _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks, luck_keys,
+                     luck_where, opening_args, opening_key, cache, computed, view, samples,
+                     seed, thresholds, t0, tick):
+    """annotate's searches, one process, each job looked up in ``cache``
+    first; what is searched goes to ``computed``."""
+    def run(key, fn, args):
+        if key in cache:
+            return cache[key]
+        out = fn(args)
+        computed[key] = out
+        return out
+
+    results = []
+    for key, a in zip(eval_keys, evals):
+        results.append(run(key, _eval_job, a))
+        tick()
+    opening = run(opening_key, _opening_job, opening_args) if opening_args else None
+    luck_results = []
+    for key, a in zip(luck_keys, lucks):
+        luck_results.append(run(key, _luck_job, (*a, opening)))
+        tick()
+    return _finish(record, replay, notes, plays, results, luck_where, luck_results,
+                   view, samples, seed, thresholds, t0)
+
+
+def _finish(record, replay, notes, plays, results, luck_where, luck_results, view, samples,
+            seed, thresholds, t0) -> Annotation:
+    """annotate's last step: notes, marks and the annotated record."""
+    for (note, play, rank), (meth, nsamples, moves) in zip(plays, results):
+        by_rank = {r: (text, v, se) for r, text, v, se in moves}
+        _text, made, se = by_rank[rank]
+        best = moves[0]
+        note.value, note.best_value, note.best = made, best[2], best[1]
+        note.loss = best[2] - made if best[2] - made > 1e-9 else 0.0
+        note.stderr = se
+        note.moves = [(text, v) for _r, text, v, _se in moves]
+        note.method, note.samples = meth, nsamples
+        note.mark = "??" if note.match else thresholds.mark(note.loss)
+        play.mark = note.mark
+        play.comments = [c for c in play.comments if "[%eval" not in c]
+        play.comments.append(machine_comment(note))
+    luck = []
+    for (h, d, leader, ls), (lk, se) in zip(luck_where, luck_results):
+        per_side = [0.0, 0.0]
+        per_side[ls], per_side[1 - ls] = lk, -lk
+        luck.append(DealLuck(h, d, leader, per_side, se))
+    tag = (f"ronda-solver {__version__}, view {view}"
+           + (f", {samples} determinisations" if view == "player" else "") + f", seed {seed}")
+    record.tags["Annotator"] = tag
+    return Annotation(record, notes, luck, view, samples, seed, thresholds,
+                      list(replay.score), time.perf_counter() - t0)
+
+
+def annotation_json(an: Annotation) -> dict:
+    """The JSON document of an annotation (see docs/games.md)."""
+    g = an.record
+    names = seat_names(g.players)
+    sides = side_names(g.players)
+    return tidy({
+        "tags": dict(g.tags),
+        "view": an.view, "samples": an.samples, "seed": an.seed,
+        "thresholds": {"?!": an.thresholds.dubious, "?": an.thresholds.mistake,
+                       "??": an.thresholds.blunder, "match": an.thresholds.match},
+        "score": dict(zip(sides, an.score)),
+        "plays": [{
+            "hand": n.hand, "deal": n.deal, "play": n.number, "seat": names[n.seat],
+            "player": g.names[n.seat], "card": n.card, "forced": n.forced,
+            "value": n.value, "best": n.best, "best_value": n.best_value, "loss": n.loss,
+            "stderr": n.stderr, "mark": n.mark, "match": n.match, "match_note": n.match_note,
+            "moves": [{"move": m, "value": v} for m, v in n.moves], "method": n.method,
+            "samples": n.samples, "seconds": round(n.seconds, 4),
+        } for n in an.notes],
+        "luck": [{"hand": d.hand, "deal": d.deal, "leader": names[d.leader],
+                  "luck": dict(zip(sides, d.luck)), "stderr": d.stderr} for d in an.luck],
+        "players": an.summary(),
+        **({"sides": an.side_summary()} if g.players == 4 else {}),
+        "luck_stderr": an.luck_stderr(),
+        "seconds": round(an.seconds, 3),
+    })

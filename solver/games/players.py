@@ -1,0 +1,282 @@
+"""Players for self-play: each picks a card from what its seat sees.
+
+Every player gets the seat's view (:meth:`solver.games.match.HandState.view`: its
+own hand, the table, the cards gone, the pile sizes, the declarations of
+the deal, the previous card, a hit pile on show, the score) and an RNG; it
+never sees another hand or the stock. Hidden cards are drawn with
+:func:`solver.engine.compile.sampler`, uniformly among the deals consistent with
+what the seat has seen (and the declarations it heard).
+
+- :class:`RandomPlayer` (``random``): any card of its hand.
+- :class:`GreedyPlayer` (``greedy``): the capture worth most points now;
+  with no capture, lays the card least likely to be hit.
+- :class:`MonteCarloPlayer` (``mc:N``): flat Monte Carlo, as the strongest
+  Ronda apps do: for every play, ``N`` random playouts to the end of the
+  hand with the hidden cards drawn anew for each; the best average wins.
+- :class:`EnginePlayer` (``engine:K``): our engine as it was,
+  :func:`solver.analysis.evaluation.evaluate` with ``K`` determinisations.
+- :class:`TimedEnginePlayer` (``engine:0.1s``): our engine with a time per
+  decision: inference, the compiled core, the equilibrium where it fits.
+
+Two, three or four players (three: the vector-valued game of
+:mod:`solver.engine.game3`, each seat scoring its own points; ``mc`` then
+sums the mover's own points); ``random`` plays any count. :func:`make_player`
+reads a spec such as ``engine:50``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Callable
+from dataclasses import dataclass
+
+from ..analysis.evaluation import evaluate
+from ..cards import Card
+from ..engine.compile import sampler
+from ..engine.game import EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, event_points
+from ..engine.voleur import steals, table_take
+from ..position import Position
+
+
+def view_sampler(view: Position):
+    """The sampler of a seat's view: two sides on the two-sided engine,
+    three players on :class:`solver.engine.game3.Game3` (vector gains)."""
+    if view.players == 3:
+        from ..engine.compile3 import build_known
+        return sampler(view, build=build_known)
+    return sampler(view)
+
+
+def card_of_rank(view: Position, rank_index: int) -> Card:
+    """The card of rank index ``rank_index`` in the mover's hand (the first
+    one). Raises ValueError when the mover holds none."""
+    for c in view.hands[view.turn]:
+        if c is not None and c.index == rank_index:
+            return c
+    raise ValueError(f"no card of rank index {rank_index} in the mover's hand")
+
+
+@dataclass
+class RandomPlayer:
+    """Plays a card of its hand uniformly at random."""
+
+    name: str = "random"
+
+    def choose(self, view: Position, rng: random.Random) -> Card:
+        """A random card of the mover's hand."""
+        hand = [c for c in view.hands[view.turn] if c is not None]
+        return hand[rng.randrange(len(hand))]
+
+
+def greedy_choices(game, state, unseen: Callable[[int], int]) -> list[int]:
+    """The rank indices the greedy rule ties on in ``state`` (``game``'s
+    engine): an answer or a capture first, the most points then the most
+    cards (a card won is half a point); else the lone card whose rank has
+    the fewest copies unseen (``unseen(rank index)``: copies the mover has
+    not seen), then the one that leaves the fewest cards to a capture of
+    its rank. In ``game.moves`` order; the caller breaks the tie.
+
+    Ronda voleur: a stolen pile counts a whole point a card (the thief
+    gains it, the robbed side loses it), its cards among those taken."""
+    table = state[0]
+    best_key = None
+    best: list[int] = []
+    voleur = game.rules.voleur
+    for m in game.moves(state):
+        child, _gain, ev = game.play(state, m)
+        stolen = steals(state, game.sides, m) if voleur else 0
+        if ev & (EV_ANSWER5 | EV_ANSWER10):
+            if stolen:
+                cards = stolen + 1
+                key: tuple = (1, event_points(game.rules, ev) + stolen + 0.5, cards)
+            else:
+                cards = (state[4] & 3) + 1
+                key = (1, event_points(game.rules, ev) + cards / 2, cards)
+        elif ev & EV_CAPTURE:
+            if voleur:
+                cards = table_take(game.rules, table, m, bool(stolen)).bit_count() + 1
+            else:
+                cards = game.capture(table, m).bit_count() + 1
+            key = (1, event_points(game.rules, ev) + cards / 2 + stolen, cards + stolen)
+        else:
+            key = (0, -unseen(m), -game.capture(child[0], m).bit_count())
+        if best_key is None or key > best_key:
+            best_key, best = key, [m]
+        elif key == best_key:
+            best.append(m)
+    return best
+
+
+@dataclass
+class GreedyPlayer:
+    """Takes the most points now, else lays the card least likely to be hit.
+
+    Points now: the play's event points (hit, answer, missa, capture point)
+    plus half a point a card taken (the card-count margin a card is worth;
+    RULES.md "End of a hand"). With no capture, it lays the rank of which
+    the fewest copies are unseen (so the next player is least likely to
+    hold one), then the one a hit would take the fewest table cards with,
+    then at random.
+    """
+
+    name: str = "greedy"
+
+    def choose(self, view: Position, rng: random.Random) -> Card:
+        """The greedy card for ``view``."""
+        game, state = view_sampler(view)(rng)
+        seen = [c.index for c in view.table] + [c.index for c in view.gone or []] \
+            + [c.index for c in view.hands[view.turn] if c is not None]
+        best = greedy_choices(game, state, lambda m: 4 - seen.count(m))
+        return card_of_rank(view, best[rng.randrange(len(best))])
+
+
+@dataclass
+class MonteCarloPlayer:
+    """Flat Monte Carlo: ``playouts`` random playouts per legal play.
+
+    Each round draws the hidden cards (other hands, stock order) once and
+    plays every legal play in it followed by uniformly random plays (a
+    random distinct rank of the mover's hand) to the end of the hand; the
+    score is the mover's side's point margin of the rest of the hand (the
+    engine's gains, card count included). The play with the best total
+    wins; ties at random.
+    """
+
+    playouts: int = 100
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.playouts < 1:
+            raise ValueError("mc needs at least 1 playout per play")
+        self.name = self.name or f"mc:{self.playouts}"
+
+    def choose(self, view: Position, rng: random.Random) -> Card:
+        """The flat Monte Carlo card for ``view``."""
+        sample = view_sampler(view)
+        game, state = sample(rng)
+        moves = game.moves(state)
+        if len(moves) == 1:
+            return card_of_rank(view, moves[0])
+        totals = dict.fromkeys(moves, 0)
+        me = state[2]
+        for i in range(self.playouts):
+            if i:
+                game, state = sample(rng)
+            play, moves_of = game.play, game.moves
+            if view.players == 3:       # vector gains: the mover's own points
+                def score(g, _mover):
+                    return g[me]
+            else:
+                def score(g, mover, same=game.same_side):
+                    return g if same(mover, me) else -g
+            for m in moves:
+                s, g, _ev = play(state, m)
+                total = score(g, me)
+                while s[1]:
+                    options = moves_of(s)
+                    mover = s[2]
+                    s, g, _ev = play(s, options[rng.randrange(len(options))])
+                    total += score(g, mover)
+                totals[m] += total
+        top = max(totals.values())
+        best = [m for m in moves if totals[m] == top]
+        return card_of_rank(view, best[rng.randrange(len(best))])
+
+
+@dataclass
+class EnginePlayer:
+    """Our engine: :func:`solver.analysis.evaluation.evaluate` on the seat's view with
+    ``samples`` determinisations (``method`` as evaluate takes it), seeded
+    from the player's RNG; plays the best play (the lowest rank among
+    equal values)."""
+
+    samples: int = 50
+    method: str = "determinised"
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.samples < 1:
+            raise ValueError("engine needs at least 1 sample")
+        self.name = self.name or f"engine:{self.samples}"
+
+    def choose(self, view: Position, rng: random.Random) -> Card:
+        """The engine's card for ``view``."""
+        hand = {c.index for c in view.hands[view.turn] if c is not None}
+        if len(hand) == 1:
+            return card_of_rank(view, hand.pop())
+        a = evaluate(view, method=self.method, samples=self.samples,
+                     seed=rng.randrange(1 << 31))
+        if a.partial:       # the search was interrupted: stop the game too
+            raise KeyboardInterrupt("search interrupted")
+        return card_of_rank(view, a.moves[0].rank)
+
+
+@dataclass
+class TimedEnginePlayer:
+    """Our engine with a time per decision (``engine:0.1s``): in the last two
+    deals of a two-player hand the equilibrium of the deal as this seat
+    sees it (:mod:`solver.engine.view_game`), its mixed policy sampled with
+    the player's RNG; elsewhere :func:`solver.analysis.evaluation.evaluate` with
+    ``auto`` (determinised search weighted by inference, on one thread)
+    within ``seconds``, the best play (the lowest rank among equal
+    values)."""
+
+    seconds: float = 0.1
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.seconds > 0:
+            raise ValueError("engine needs a positive time per decision")
+        self.name = self.name or f"engine:{self.seconds:g}s"
+
+    def choose(self, view: Position, rng: random.Random) -> Card:
+        """The engine's card for ``view``."""
+        from ..engine.compile import CompileError
+        from ..engine.view_game import ViewGame, fits
+        from ..search.equilibrium import solve
+        hand = {c.index for c in view.hands[view.turn] if c is not None}
+        if len(hand) == 1:
+            return card_of_rank(view, hand.pop())
+        if fits(view):
+            try:
+                policy = solve(ViewGame(view).tree).root_policy
+            except (CompileError, RuntimeError):   # too big, or no LP solver succeeded
+                policy = {}
+            if policy:
+                ranks = sorted(policy)
+                pick = rng.choices(ranks, weights=[max(0.0, policy[r]) for r in ranks])[0]
+                return card_of_rank(view, pick)
+        a = evaluate(view, method="auto", samples=1_000_000, seed=rng.randrange(1 << 31),
+                     time_budget=self.seconds, workers=1)
+        if a.partial:       # the search was interrupted: stop the game too
+            raise KeyboardInterrupt("search interrupted")
+        return card_of_rank(view, a.moves[0].rank)
+
+
+PLAYER_KINDS = ("random", "greedy", "mc:N", "engine:K", "engine:Ts", "human")
+
+
+def make_player(spec: str):
+    """A player from its spec: ``random``, ``greedy``, ``mc:N`` (N random
+    playouts per play, default 100), ``engine:K`` (K determinisations,
+    default 50; the engine of the first sessions), ``engine:Ts`` (T seconds
+    a decision, e.g. ``engine:0.1s``: :class:`TimedEnginePlayer`), ``human``
+    (a person at the keyboard: :class:`solver.games.human.HumanPlayer`). Raises
+    ValueError naming the spec and the kinds."""
+    kind, colon, arg = spec.strip().partition(":")
+    if kind == "human" and not colon:
+        from .human import HumanPlayer
+        return HumanPlayer()
+    if kind in ("random", "greedy") and not colon:
+        return RandomPlayer() if kind == "random" else GreedyPlayer()
+    if kind == "engine" and re.fullmatch(r"[0-9]*\.?[0-9]+s", arg):
+        return TimedEnginePlayer(float(arg[:-1]))
+    if kind in ("mc", "engine"):
+        if colon and not re.fullmatch(r"[1-9][0-9]*", arg):
+            raise ValueError(f"player {spec!r}: {arg!r} is not a whole number of "
+                             f"{'playouts' if kind == 'mc' else 'samples'} (1 or more)")
+        if kind == "mc":
+            return MonteCarloPlayer(int(arg) if arg else 100)
+        return EnginePlayer(int(arg) if arg else 50)
+    raise ValueError(f"unknown player {spec!r} (kinds: {', '.join(PLAYER_KINDS)})")

@@ -1,0 +1,225 @@
+"""Puzzle candidates from games: self-play hands and greedy playouts.
+
+The other sources of candidates next to :mod:`solver.puzzles.compose`; each
+writes down every position of a hand's last deal (stock empty: every card
+known to a player who counts cards) in which the mover has a real choice.
+The candidates are then verified by :func:`solver.puzzles.puzzle.make_puzzle`
+like the composed ones.
+
+- :func:`selfplay`: hands dealt and played by :mod:`solver.games.match` between
+  players of :mod:`solver.games.players` (``greedy``, ``mc:N``, ``engine:K``...),
+  each seat seeing only its own view: the positions real (weak or strong)
+  players reach.
+- :func:`mine`: the same without the arena, straight over
+  :meth:`solver.engine.game.Game.play`: a random deal (the opening table drawn
+  as RULES.md says for ``table_rule = distinct``: four different ranks, no
+  two consecutive, an offending card put back under the stock) played out
+  by ``greedy`` (the largest immediate gain, ties at random, a random play
+  30% of the time) or ``random``. It was the stand-in while the arena did
+  not exist, and depends on nothing but the engine.
+
+Each candidate carries the opcode ``game`` (``seed/number``) so that a
+generator can keep one puzzle per hand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+from ..cards import Card, RANKS
+from ..engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, HAND_BITS, MASK40, TRINGA,
+                   Game, best_declaration, ranks_of)
+from ..notation import NotationError
+from ..position import Declaration, Position, Show
+from ..rules import Rules, deal_sizes, preset
+
+NR = len(RANKS)
+POLICIES = ("greedy", "random")
+
+
+def opening(rules: Rules, rng: random.Random) -> tuple[list[int], list[int]]:
+    """A shuffled deck dealt to the opening table: ``(table, stock)`` as
+    rank indices, the stock in dealing order (``40 - rules.table_cards``
+    cards: 36, or 40 with the ``online`` house rule's empty table).
+
+    With ``table_rule = distinct`` (RULES.md "Seats, dealing"): a card whose
+    rank is already on the table or next to one there goes back under the
+    stock and the next card is drawn; if no valid table can be made the
+    deck is shuffled again."""
+    n_table = rules.table_cards
+    while True:
+        deck = [r for r in range(NR) for _ in range(4)]
+        rng.shuffle(deck)
+        if rules.table_rule != "distinct" or n_table == 0:
+            return deck[:n_table], deck[n_table:]
+        table: list[int] = []
+        rest = deck[:]
+        tries = 0
+        while len(table) < n_table and tries < len(deck):
+            card = rest.pop(0)
+            if any(card == t or abs(card - t) == 1 and _adjacent(rules, min(card, t))
+                   for t in table):
+                rest.append(card)
+                tries += 1
+            else:
+                table.append(card)
+        if len(table) == n_table:
+            return table, rest
+
+
+def _adjacent(rules: Rules, r: int) -> bool:
+    """Rank index r+1 follows r in runs."""
+    return r + 1 < NR and not (r == 6 and not rules.seven_ten_adjacent)
+
+
+def playout(rules: Rules, rng: random.Random, policy: str = "greedy",
+            players: int = 2) -> Iterator[Position]:
+    """Play one random hand out and yield each position of its last deal
+    where the mover holds two ranks or more, as a checked-by-construction
+    Position (every card known, stock empty).
+
+    Raises ValueError for an unknown policy."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} (policies: {', '.join(POLICIES)})")
+    table, stock = opening(rules, rng)
+    sizes = deal_sizes(rules, players)
+    leader = rng.randrange(players)
+    first = sizes[0]
+    hands = [[] for _ in range(players)]
+    for i in range(players):
+        seat = (leader + i) % players
+        hands[seat] = stock[i * first:(i + 1) * first]
+    game = Game(rules, players, leader, stock[first * players:])
+    state = game.initial_state(table, hands, leader)
+    piles = [0, 0] if players in (2, 4) else [0] * players
+    nstock = len(game.stock)
+    while not game.is_terminal(state):
+        seat = state[2]
+        if state[6] == nstock and len(game.moves(state)) >= 2:
+            yield _position(game, state, piles, rules)
+        moves = game.moves(state)
+        if policy == "random" or rng.random() < 0.3:
+            m = rng.choice(moves)
+        else:
+            gains = {m: game.play(state, m)[1] for m in moves}
+            top = max(gains.values())
+            m = rng.choice([m for m in moves if gains[m] == top])
+        table_before = state[0]
+        show = state[4]
+        child, _gain, ev = game.play(state, m)
+        side = game.sides[seat]
+        if ev & (EV_ANSWER5 | EV_ANSWER10):
+            size = show & 3
+            piles[side] += size + 1
+            piles[1 - side] -= size
+        elif ev & EV_CAPTURE:
+            piles[side] += game.capture(table_before, m).bit_count() + 1
+        state = child
+
+
+def _position(game: Game, state, piles: list[int], rules: Rules) -> Position:
+    """The Position of a compact last-deal state; ``piles``: cards in each
+    side's pile. At the start of the deal (every hand full) the
+    declarations are written."""
+    table, hands, seat, prev, show, last, _spos = state
+    players = game.players
+    hand_ranks = [ranks_of((hands >> (HAND_BITS * s)) & MASK40) for s in range(players)]
+    pos = Position(
+        table=[Card(RANKS[r]) for r in ranks_of(table)],
+        hands=[[Card(RANKS[r]) for r in h] for h in hand_ranks],
+        stock_kind="known", stock=[], turn=seat, rules=rules, preset=rules.name,
+        taken=tuple(piles))
+    if last >= 0:
+        pos.last = last     # side 0/1 is seat 0/1 (S, or N / E)
+    if prev >= 0:
+        pos.prev = Card(RANKS[prev])
+    if show:
+        pos.show = Show(RANKS[show >> 2], show & 3, (seat - 1) % players)
+    size = deal_sizes(rules, players)[-1]
+    if all(len(h) == size for h in hand_ranks):
+        for s, h in enumerate(hand_ranks):
+            d = best_declaration(rules, h)
+            if d is not None:
+                pos.declared.append(Declaration(s, "tringa" if d[0] == TRINGA else "ronda",
+                                                RANKS[d[1]]))
+    return pos
+
+
+def mine(seed: int = 0, rules_name: str = "lmodire", policy: str = "greedy",
+         limit: int | None = None, players: int = 2) -> Iterator[Position | NotationError]:
+    """Candidate positions from playouts, endless or ``limit`` of them,
+    seeded; each read back by the strict parser (a NotationError means the
+    playout bookkeeping is wrong) and tagged with the opcode ``game``
+    ``seed/number`` of its playout. ``players``: 2, or 4 (partnerships).
+
+    Raises ValueError when the preset does not allow ``players`` or the
+    search cannot take them (three players)."""
+    from .compose import candidate_line
+    rules = preset(rules_name)
+    if players not in rules.players or players == 3:
+        raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
+                         f"(the preset allows {', '.join(map(str, rules.players))}; "
+                         f"the search takes 2 or 4)")
+    rng = random.Random(f"mine:{seed}:{rules_name}:{policy}:{players}")
+    n = 0
+    game = 0
+    while True:
+        game += 1
+        for pos in playout(rules, rng, policy, players):
+            pos.ops = [("game", f"{seed}/{game}")]
+            yield candidate_line(pos)
+            n += 1
+            if limit is not None and n >= limit:
+                return
+
+
+def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
+             limit: int | None = None, players: int = 2) -> Iterator[Position | NotationError]:
+    """Candidate positions from self-play hands between players of
+    :mod:`solver.games.players` (``agents``: one spec per seat, or one for all,
+    comma-separated: ``greedy``, ``random``, ``mc:N``, ``engine:K``), dealt
+    and played by :mod:`solver.games.match` (each seat sees only its view). Every
+    last-deal position (stock empty) where the mover holds two ranks or
+    more is a candidate, written with every card known (the hand's
+    :meth:`~solver.games.match.HandState.full_position`, without the match score,
+    the dealer and the cards gone, which a puzzle does not need) and tagged
+    with ``game`` ``seed/number``. Endless or ``limit`` candidates.
+
+    Raises ValueError for a bad player spec or a player count the preset
+    or the search does not take."""
+    from .compose import candidate_line
+    from ..games.match import HandState, deal_hand, hand_rng
+    from ..games.players import make_player
+    rules = preset(rules_name)
+    if players not in rules.players or players == 3:
+        raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
+                         f"(the preset allows {', '.join(map(str, rules.players))}; "
+                         f"the search takes 2 or 4)")
+    specs = [s for s in agents.split(",") if s.strip()]
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ValueError(f"{len(specs)} player specs for {players} seats: {agents!r}")
+    seats = [make_player(s) for s in specs]
+    n = 0
+    game = 0
+    while True:
+        game += 1
+        rng = hand_rng(f"puzzles/{seed}", game)
+        table, stock = deal_hand(rules, players, rng)
+        hs = HandState(rules, players, game % players, table, stock=stock)
+        rngs = [random.Random(f"puzzles/{seed}/{game}/{s}") for s in range(players)]
+        while not hs.finished:
+            if hs.awaiting_deal:
+                hs.deal()
+                continue
+            if not hs.stock and len({c.rank for c in hs.hands[hs.turn]}) >= 2:
+                pos = hs.full_position()
+                pos.score = pos.gone = pos.dealer = None
+                pos.ops = [("game", f"{seed}/{game}")]
+                yield candidate_line(pos)
+                n += 1
+                if limit is not None and n >= limit:
+                    return
+            hs.play(seats[hs.turn].choose(hs.view(), rngs[hs.turn]))

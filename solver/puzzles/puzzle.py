@@ -1,0 +1,671 @@
+"""Teaching puzzles: a position where one play is clearly best, why, and
+how hard it is to see; verifying a puzzle line; generating sets.
+
+A puzzle is a position line (NOTATION.md) with EPD opcodes::
+
+    1.2 2.4/4 - S taken=17,18 last=N prev=2 ; bm 2 ; v 4 ; id "..." ;
+        themes hit avoid-hit ; level 1 ; depth 1 ; margin 5 ; method exact ;
+        pv 2 4 4 ; source composed ; c "Play 2: it hits N's 2 (+1); ..."
+
+(one line). ``bm`` is the one best play, ``v`` its value in points for the
+side to move (README "values": from now to the end of the hand, the card
+count included), ``margin`` how many points it beats every other play by
+(the only-move criterion, as lichess asks of a puzzle's every move:
+default at least :data:`DEFAULT_MARGIN` = 2 points), ``themes`` the ideas
+it teaches (:mod:`solver.puzzles.themes`), ``level`` 1 easy, 2 medium, 3 hard,
+``depth`` the plies a gain-only look-ahead needs to find the play,
+``method`` how ``v`` was obtained (always ``exact``: every card known),
+``pv`` the principal variation as ranks, ``source`` ``composed`` (CP-SAT,
+:mod:`solver.puzzles.compose`), ``selfplay`` (hands played by :mod:`solver.games.players`
+through :mod:`solver.games.match`) or ``mined`` (greedy playouts; both in
+:mod:`solver.puzzles.mine`), ``game`` the hand a self-play or mined puzzle came
+from, ``c`` the explanation written from the principal variation and the
+events. docs/puzzles.md describes it all.
+
+A plain ``ronda-solve FILE`` reads these lines as a test suite (``bm`` and
+``v``); ``ronda-solve puzzles check FILE`` re-verifies every field.
+
+>>> from solver.notation import parse_position
+>>> p = examine(parse_position("1.2 2.4/4 - S taken=17,18 last=N prev=2"))
+>>> p.best, p.value, p.margin, p.themes, p.level
+('2', 4.0, 5.0, ['hit', 'avoid-hit'], 1)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from ..analysis.evaluation import evaluate
+from ..cards import RANKS
+from ..engine.compile import CompileError, compile_known, is_perfect_information, pile_margin
+from ..engine.game import EV_ANSWER10, EV_ANSWER5, EV_HIT, Game, State
+from ..notation import NotationError, format_position, parse_file
+from ..position import Position
+from .explain import explain, themes_of as tag_cache
+from .themes import THEMES, Idea, idea_of
+
+#: the only-move criterion: the best play beats every other by this many points.
+DEFAULT_MARGIN = 2.0
+#: difficulty levels.
+LEVELS: dict[int, str] = {1: "easy", 2: "medium", 3: "hard"}
+#: the opcodes a puzzle line carries, in the order they are written.
+PUZZLE_OPCODES = ("bm", "v", "id", "themes", "level", "depth", "margin", "method",
+                  "pv", "source", "game", "c")
+#: the look-ahead horizon (plies) beyond which a play counts as deep.
+MAX_DEPTH = 8
+
+
+class NotAPuzzle(ValueError):
+    """A position that fails the puzzle criteria; ``reason`` says which:
+    ``"hidden"`` (cards unknown), ``"one play"``, ``"tie"`` (several best
+    plays), ``"margin"`` (the best play does not beat the next by the
+    margin), ``"theme"`` (no theme, or not the requested one)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass
+class Puzzle:
+    """One puzzle.
+
+    - ``position``: the position, without the puzzle's opcodes;
+    - ``best``: the one best play (card text); ``value``: its exact value,
+      points for the mover's side; ``margin``: points by which it beats the
+      strongest other play (``None`` with one legal play);
+    - ``themes``: theme names (:data:`solver.puzzles.themes.THEMES` order);
+    - ``level``: 1, 2, 3 (:func:`difficulty`); ``depth``: plies a gain-only
+      look-ahead needs to single out the best play (``MAX_DEPTH + 1``:
+      deeper); ``tempting``: other plays whose immediate gain is at least
+      the best play's;
+    - ``pv``: principal variation (printed ranks); ``explanation``: the
+      teaching text; ``method``: ``"exact"``; ``source``: where the
+      position came from; ``moves``: every root play with its value
+      (card text -> points), best first; ``game``: for a mined puzzle, the
+      playout it came from (``seed/number``); ``kind``: what the best play
+      does against what the strongest other play does (:func:`kind_of`,
+      ``"lay/take"``).
+    """
+
+    position: Position
+    best: str
+    value: float
+    margin: float | None
+    themes: list[str]
+    level: int
+    depth: int
+    tempting: int
+    pv: list[str]
+    explanation: str
+    method: str = "exact"
+    source: str | None = None
+    moves: dict[str, float] = field(default_factory=dict)
+    game: str | None = None
+    kind: str = ""
+
+    @property
+    def id(self) -> str:
+        """A stable name: 7 hex digits of the SHA-1 of the canonical
+        position (without opcodes)."""
+        return puzzle_id(self.position)
+
+    def ops(self) -> list[tuple[str, str]]:
+        """The puzzle's opcodes, in :data:`PUZZLE_OPCODES` order."""
+        ops = [("bm", self.best), ("v", _num(self.value)), ("id", self.id),
+               ("themes", " ".join(self.themes)), ("level", str(self.level)),
+               ("depth", str(self.depth))]
+        if self.margin is not None:
+            ops.append(("margin", _num(self.margin)))
+        ops += [("method", self.method), ("pv", " ".join(self.pv))]
+        if self.source:
+            ops.append(("source", self.source))
+        if self.game:
+            ops.append(("game", self.game))
+        ops.append(("c", self.explanation))
+        return ops
+
+    def line(self) -> str:
+        """The puzzle line (canonical position, then the opcodes)."""
+        pos = _bare(self.position)
+        pos.ops = self.ops()
+        return format_position(pos)
+
+
+def _num(x: float) -> str:
+    """A point value as written on a line: ``2``, ``-1.5``."""
+    return f"{x:g}"
+
+
+def _bare(pos: Position) -> Position:
+    """A copy of ``pos`` without opcodes."""
+    from copy import copy
+    out = copy(pos)
+    out.ops = []
+    return out
+
+
+def puzzle_id(pos: Position) -> str:
+    """7 hex digits of the SHA-1 of the canonical line without opcodes."""
+    return hashlib.sha1(format_position(_bare(pos)).encode()).hexdigest()[:7]
+
+
+# --- difficulty ------------------------------------------------------------
+
+
+def horizon_best(game: Game, state: State, plies: int) -> set[int]:
+    """The root plays a look-ahead of ``plies`` plies picks when it counts
+    only the points and cards won on the way (every play's gain, no
+    judgement beyond the horizon): a greedy player at ``plies = 1``."""
+    memo: dict = {}
+
+    def negamax(s: State, k: int) -> int:
+        if k == 0 or game.is_terminal(s):
+            return 0
+        key = (s, k)
+        v = memo.get(key)
+        if v is None:
+            v = max(g - negamax(c, k - 1) for c, g, _e in (game.play(s, m) for m in game.moves(s)))
+            memo[key] = v
+        return v
+
+    vals = {}
+    for m in game.moves(state):
+        child, gain, _ev = game.play(state, m)
+        vals[m] = gain - negamax(child, plies - 1)
+    top = max(vals.values())
+    return {m for m, v in vals.items() if v == top}
+
+
+def depth_needed(game: Game, state: State, best: int, max_depth: int = MAX_DEPTH) -> int:
+    """The smallest look-ahead (plies, 1 = the play's own gain) at which
+    :func:`horizon_best` picks ``best`` alone; ``max_depth + 1`` if none
+    up to ``max_depth`` does."""
+    for k in range(1, max_depth + 1):
+        if horizon_best(game, state, k) == {best}:
+            return k
+    return max_depth + 1
+
+
+def difficulty(depth: int, tempting: int) -> int:
+    """The level from the depth of the idea and the plausible alternatives.
+
+    1 (easy): the play's own gain shows it (``depth`` 1). 2 (medium): one
+    must see the reply or one's own next play (``depth`` 2 or 3). 3 (hard):
+    deeper (``depth`` 4 or more), or a shallow idea hidden among two or
+    more plays that gain at least as much at once (``tempting``).
+
+    >>> difficulty(1, 0), difficulty(3, 1), difficulty(2, 2), difficulty(5, 0)
+    (1, 2, 3, 3)
+    """
+    if depth <= 1:
+        return 1
+    if depth >= 4 or tempting >= 2:
+        return 3
+    return 2
+
+
+# --- kinds and the spread of a set ----------------------------------------
+
+
+def action(ply) -> str:
+    """What a root play does: ``answer``, ``hit``, ``take`` (any other
+    capture, a run or a missa included) or ``lay``."""
+    if ply.events & (EV_ANSWER5 | EV_ANSWER10):
+        return "answer"
+    if ply.events & EV_HIT:
+        return "hit"
+    return "lay" if ply.lays else "take"
+
+
+def kind_of(idea) -> str:
+    """The kind of decision a puzzle asks for: the best play's
+    :func:`action`, a slash, the strongest other play's (``"lay/take"``:
+    lay rather than take); just the best play's with one legal play."""
+    key = action(idea.pv.plies[0])
+    if idea.runner_up is None:
+        return key
+    return f"{key}/{action(idea.lines[idea.runner_up].plies[0])}"
+
+
+def share_caps(count: int) -> tuple[int, int]:
+    """The spread rule of a set of ``count`` puzzles (docs/puzzles.md
+    "Spread"): no rank is the answer of more than a quarter of the set,
+    no kind (:func:`kind_of`) that of more than two thirds, both rounded
+    up: ``(rank cap, kind cap)``.
+
+    >>> share_caps(12), share_caps(10), share_caps(8)
+    ((3, 8), (3, 7), (2, 6))
+    """
+    return -(-count // 4), -(-2 * count // 3)
+
+
+#: themes whose puzzles are nearly all of one kind, so the kind share is
+#: not asked of their sets: a bait lays, and the strongest other play of a
+#: bait puzzle lays too in all but about 1 of 10 (docs/puzzles.md "Spread").
+ONE_KIND_THEMES = ("bait",)
+
+
+def spread_problem(found: list[Puzzle], p: Puzzle, count: int,
+                   theme: str | None = None) -> str | None:
+    """Why ``p`` would break the spread rule of a set of ``count`` of
+    ``theme`` that already holds ``found`` (``"rank share"``, ``"kind
+    share"``), or None."""
+    rank_cap, kind_cap = share_caps(count)
+    if sum(1 for q in found if q.pv[0] == p.pv[0]) >= rank_cap:
+        return "rank share"
+    if theme in ONE_KIND_THEMES:
+        return None
+    if sum(1 for q in found if q.kind == p.kind) >= kind_cap:
+        return "kind share"
+    return None
+
+
+# --- examining a position --------------------------------------------------
+
+
+def _declared(pos: Position) -> list[tuple[int, int]]:
+    from ..cards import RANK_INDEX
+    return [(d.seat, RANK_INDEX[d.rank]) for d in pos.declared if d.rank is not None]
+
+
+def idea_for(pos: Position) -> tuple[Game, State, Idea]:
+    """The game, state and :class:`~solver.puzzles.themes.Idea` of a position.
+
+    Raises NotAPuzzle (``hidden``) unless every card is known, and
+    CompileError for a position the search does not take."""
+    if not is_perfect_information(pos):
+        raise NotAPuzzle("hidden", "a puzzle needs every card known (exact method)")
+    game, state = compile_known(pos)
+    return game, state, idea_of(game, state, _declared(pos))
+
+
+def examine(pos: Position, source: str | None = None) -> Puzzle:
+    """Everything about ``pos`` as a puzzle, with no criterion applied
+    (see :func:`make_puzzle`). Raises NotAPuzzle (``hidden``)."""
+    game, state, idea = idea_for(pos)
+    base = pile_margin(pos)
+    key = idea.key
+    value = (idea.values[key] + base) / 2
+    margin = None
+    if idea.runner_up is not None:
+        margin = (idea.values[key] - idea.values[idea.runner_up]) / 2
+    immediate = {m: idea.lines[m].plies[0].gain for m in idea.order}
+    tempting = sum(1 for m in idea.order[1:] if immediate[m] >= immediate[key])
+    depth = depth_needed(game, state, key) if margin else MAX_DEPTH + 1
+    themes = tag_cache(idea)
+    from ..analysis.evaluation import move_text
+    kind = kind_of(idea)
+    return Puzzle(
+        position=_bare(pos), best=move_text(pos, key), value=value, margin=margin,
+        themes=list(themes), level=difficulty(depth, tempting), depth=depth,
+        tempting=tempting, pv=[str(RANKS[p.rank]) for p in idea.pv.plies],
+        explanation=explain(idea, pos), source=source,
+        moves={move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order}, kind=kind)
+
+
+def make_puzzle(pos: Position, margin: float = DEFAULT_MARGIN, theme: str | None = None,
+                source: str | None = None) -> Puzzle:
+    """The puzzle of ``pos`` if it is one: every card known, two or more
+    plays, the best beats every other by at least ``margin`` points, at
+    least one theme (and ``theme`` among them when given).
+
+    Raises NotAPuzzle naming the failed criterion."""
+    p = examine(pos, source)
+    if p.margin is None:
+        raise NotAPuzzle("one play", "only one play is possible")
+    if p.margin <= 0:
+        raise NotAPuzzle("tie", f"several best plays ({p.value:+g})")
+    if p.margin < margin:
+        raise NotAPuzzle("margin", f"the best play beats the next by {p.margin:g} "
+                                   f"points, less than {margin:g}")
+    if not p.themes:
+        raise NotAPuzzle("theme", "no theme fits")
+    if theme is not None and theme not in p.themes:
+        raise NotAPuzzle("theme", f"the themes are {' '.join(p.themes)}, not {theme}")
+    problem = hidden_problem(p, margin)
+    if problem:
+        raise NotAPuzzle("hidden hand", problem)
+    return p
+
+
+def hidden_problem(p: Puzzle, margin: float = DEFAULT_MARGIN) -> str | None:
+    """For a puzzle drawn from the mover's seat (a two-player declaration
+    puzzle, :func:`solver.analysis.hidden.hides_cards`): why its answer does not
+    hold whatever the hidden cards are (:func:`solver.analysis.hidden.robust`), or
+    None. Any other puzzle: None."""
+    from ..analysis.hidden import robust
+    if p.position.players != 2 or "declaration" not in p.themes:
+        return None
+    r = robust(p.position, _rank(p.best))
+    if not r.holds(margin):
+        return (f"over the {r.hands} hands the mover cannot tell apart, {p.best} beats the "
+                f"next play by {r.margin:.2f} points on average, less than {margin:g}")
+    return None
+
+
+# --- checking a puzzle line ------------------------------------------------
+
+
+@dataclass
+class Problem:
+    """One check failure: the ``field`` (an opcode name or ``position``) and
+    the ``problem`` in words."""
+
+    field: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.problem}"
+
+
+def check(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Problem]:
+    """Re-verify a puzzle line with the exact method; the list of problems
+    (empty: verified). See :func:`verify`, which also returns what the
+    engine finds."""
+    return verify(pos, margin)[0]
+
+
+def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem], "Puzzle | None"]:
+    """Re-verify a line that names a best play (``bm``) with the exact
+    method: ``(problems, found)``; no problem means verified, ``found`` is
+    the engine's examination (themes, level, value, margin, pv) or None when
+    the position could not be searched.
+
+    Checks, in order: ``bm`` present; every card known; the exact
+    evaluation (:func:`solver.analysis.evaluation.evaluate`, ``method="exact"``) has
+    one best play, ``bm``, beating every other play by at least ``margin``
+    points; then each of ``v``, ``margin``, ``themes``, ``level``,
+    ``depth``, ``method``, ``pv`` when present equals what the engine
+    computes now. A plain line (a teacher's ``bm``, with or without ``v``
+    and no ``themes``) is verified the same way; the themes the engine
+    finds are in ``found``."""
+    problems: list[Problem] = []
+    bm, v = pos.opcode("bm"), pos.opcode("v")
+    if bm is None:
+        problems.append(Problem("bm", "missing: a puzzle names its one best play"))
+    if not is_perfect_information(pos):
+        problems.append(Problem("position", "the exact method needs every card known "
+                                             "(known stock order, no '?')"))
+    if problems:
+        return problems, None
+    try:
+        a = evaluate(pos, method="exact")
+        p = examine(pos)
+    except (CompileError, NotAPuzzle, ValueError) as e:
+        return [Problem("position", str(e))], None
+    top = a.moves[0]
+    second = a.moves[1] if len(a.moves) > 1 else None
+    if len(a.best) > 1:
+        problems.append(Problem("bm", f"several best plays: {' '.join(a.best)} ({a.value:+g})"))
+    elif _rank(bm) != top.rank:
+        problems.append(Problem("bm", f"the best play is {top.move} ({top.value:+g}), "
+                                      f"not {bm} ({_value_of(a, bm)})"))
+    try:
+        if v is not None and abs(float(v) - a.value) > 1e-9:
+            problems.append(Problem("v", f"the value is {a.value:+g}, not {v}"))
+    except ValueError:
+        problems.append(Problem("v", f"not a number: {v!r}"))
+    if second is None:
+        problems.append(Problem("bm", "only one play is possible"))
+    else:
+        gap = top.value - second.value
+        if gap < margin:
+            problems.append(Problem("margin", f"the best play beats {second.move} by "
+                                              f"{gap:g} points, less than {margin:g}"))
+        if p.value != a.value or (p.margin is not None and abs(p.margin - gap) > 1e-9):
+            problems.append(Problem("position", "the puzzle lines and the evaluation disagree"))
+    recorded = {name: pos.opcode(name) for name in ("margin", "themes", "level", "depth",
+                                                     "method", "pv")}
+    computed = {"margin": _num(p.margin) if p.margin is not None else None,
+                "themes": " ".join(p.themes), "level": str(p.level),
+                "depth": str(p.depth), "method": "exact", "pv": " ".join(p.pv)}
+    for name, want in computed.items():
+        have = recorded[name]
+        if have is None:
+            continue
+        if name == "margin":
+            try:
+                same = want is not None and abs(float(have) - float(want)) <= 1e-9
+            except ValueError:
+                same = False
+        else:
+            same = " ".join(have.split()) == want
+        if not same:
+            problems.append(Problem(name, f"the engine gives {want or '(none)'}, "
+                                          f"the line says {have}"))
+    hidden = hidden_problem(p, margin)
+    if hidden:
+        problems.append(Problem("bm", hidden))
+    unknown = [t for t in (recorded["themes"] or "").split() if t not in THEMES]
+    if unknown:
+        problems.append(Problem("themes", f"unknown theme {unknown[0]!r} "
+                                          f"(themes: {', '.join(THEMES)})"))
+    return problems, p
+
+
+def _rank(card_text: str) -> int:
+    from ..cards import parse_card
+    return parse_card(card_text.split()[0]).index
+
+
+def _value_of(a, card_text: str) -> str:
+    try:
+        r = _rank(card_text)
+    except ValueError:
+        return "not a card"
+    for mv in a.moves:
+        if mv.rank == r:
+            return f"{mv.value:+g}"
+    return "not playable"
+
+
+@dataclass
+class CheckedLine:
+    """One line of a checked file: its number, the puzzle id (if any) and
+    the problems (empty: verified)."""
+
+    line: int
+    id: str | None
+    problems: list[Problem]
+    found: "Puzzle | None" = None
+    plain: bool = False
+
+
+    @property
+    def ok(self) -> bool:
+        """The line verified: no problem found."""
+        return not self.problems
+
+
+def check_text(text: str, margin: float = DEFAULT_MARGIN) -> list[CheckedLine]:
+    """Check every position line of a puzzle file (:func:`check`); a line
+    that cannot be read gets its notation error as the one problem."""
+    out = []
+    for lineno, item in parse_file(text):
+        if isinstance(item, NotationError):
+            out.append(CheckedLine(lineno, None, [Problem(item.field, item.problem)]))
+            continue
+        problems, found = verify(item, margin)
+        out.append(CheckedLine(lineno, item.opcode("id"), problems, found,
+                               plain=not (item.opcode("themes") or "").strip()))
+    return out
+
+
+def read_puzzles(text: str) -> list[tuple[int, Position]]:
+    """The readable position lines of a puzzle file, ``(line, position)``.
+    Raises NotationError for the first line that cannot be read."""
+    out = []
+    for lineno, item in parse_file(text):
+        if isinstance(item, NotationError):
+            raise item
+        out.append((lineno, item))
+    return out
+
+
+# --- generating ------------------------------------------------------------
+
+SOURCES = ("composed", "selfplay", "mined")
+
+
+@dataclass
+class Generation:
+    """The result of :func:`generate`: the ``puzzles`` found, and counts:
+    ``candidates`` positions tried, ``illegal`` rejected by the notation's
+    checks, ``rejected`` per :class:`NotAPuzzle` reason, ``duplicates``,
+    ``seconds`` of wall time."""
+
+    theme: str | None
+    source: str
+    puzzles: list[Puzzle] = field(default_factory=list)
+    candidates: int = 0
+    illegal: int = 0
+    duplicates: int = 0
+    rejected: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def pass_rate(self) -> float:
+        """Puzzles found per candidate tried."""
+        return len(self.puzzles) / self.candidates if self.candidates else 0.0
+
+    def summary(self) -> str:
+        """One line of figures."""
+        rej = ", ".join(f"{k} {v}" for k, v in sorted(self.rejected.items()))
+        return (f"{self.theme or 'any'} ({self.source}): {len(self.puzzles)} puzzles from "
+                f"{self.candidates} candidates ({100 * self.pass_rate:.0f}%), "
+                f"illegal {self.illegal}, duplicates {self.duplicates}"
+                + (f", rejected: {rej}" if rej else "") + f"; {self.seconds:.1f} s")
+
+
+def candidates(source: str, theme: str | None, seed: int, rules_name: str = "lmodire",
+               players: int = 2, agents: str = "greedy") -> Iterator[Position | NotationError]:
+    """Candidate positions: ``composed`` by CP-SAT for ``theme``
+    (:func:`solver.puzzles.compose.compose`; the themes in turn when ``theme`` is
+    None), ``selfplay`` from hands played by ``agents``
+    (:func:`solver.puzzles.mine.selfplay`, over :mod:`solver.games.match` and
+    :mod:`solver.games.players`) or ``mined`` from the module's own greedy
+    playouts (:func:`solver.puzzles.mine.mine`); 2 players, or 4 in partnerships
+    (issue 11 for ``composed``).
+    Illegal candidates come as the NotationError the parser raised.
+    Raises ValueError for an unknown source or a player count the source
+    does not make."""
+    if source == "composed":
+        from .compose import compose
+        if theme is not None:
+            return compose(theme, seed=seed, rules_name=rules_name, players=players)
+        return _any_theme(seed, rules_name, players)
+    if source == "selfplay":
+        from .mine import selfplay
+        return selfplay(seed=seed, rules_name=rules_name, agents=agents, players=players)
+    if source == "mined":
+        from .mine import mine
+        return mine(seed=seed, rules_name=rules_name, players=players)
+    raise ValueError(f"unknown source {source!r} (sources: {', '.join(SOURCES)})")
+
+
+def _any_theme(seed: int, rules_name: str,
+               players: int = 2) -> Iterator[Position | NotationError]:
+    """Composed candidates for the themes in turn (``players``: 2 or 4)."""
+    from .compose import compose
+    streams = [compose(t, seed=seed, rules_name=rules_name, players=players) for t in THEMES]
+    while streams:
+        for s in list(streams):
+            try:
+                yield next(s)
+            except StopIteration:
+                streams.remove(s)
+
+
+def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAULT_MARGIN,
+             source: str = "composed", level: int | None = None,
+             max_candidates: int | None = None, rules_name: str = "lmodire",
+             players: int = 2, agents: str = "greedy", seen: set[str] | None = None,
+             progress: Callable[[Generation], None] | None = None,
+             spread: bool = True) -> Generation:
+    """Find ``count`` puzzles of ``theme`` (any theme when None; with
+    ``level`` only that level) from ``source`` candidates, seeded;
+    ``players``: 2, or 4 (partnership positions);
+    ``agents``: the self-play players (:func:`solver.puzzles.mine.selfplay`).
+
+    Stops after ``max_candidates`` candidates (default ``200 * count``).
+    Mined candidates give at most one puzzle per playout (as lichess takes
+    one puzzle from a game), so a set is not a run of one game's positions.
+    ``seen``: puzzle ids to skip (and the found ids are added).
+    ``spread``: keep to the spread rule (:func:`share_caps`): a candidate
+    whose answer's rank or kind already has its share is skipped.
+    Raises ValueError for an unknown theme, source or level."""
+    if theme is not None and theme not in THEMES:
+        raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(THEMES)})")
+    if level is not None and level not in LEVELS:
+        raise ValueError(f"unknown level {level} (levels: 1, 2, 3)")
+    limit = max_candidates if max_candidates is not None else 200 * count
+    seen = set() if seen is None else seen
+    gen = Generation(theme, source)
+    games: set[str] = set()
+    t0 = time.perf_counter()
+    for cand in candidates(source, theme, seed, rules_name, players, agents):
+        if len(gen.puzzles) >= count or gen.candidates >= limit:
+            break
+        gen.candidates += 1
+        if isinstance(cand, NotationError):
+            gen.illegal += 1
+            continue
+        game = cand.opcode("game")
+        if game is not None and game in games:
+            gen.rejected["same game"] = gen.rejected.get("same game", 0) + 1
+            continue
+        try:
+            p = make_puzzle(cand, margin, theme, source)
+        except NotAPuzzle as e:
+            gen.rejected[e.reason] = gen.rejected.get(e.reason, 0) + 1
+            continue
+        if level is not None and p.level != level:
+            gen.rejected["level"] = gen.rejected.get("level", 0) + 1
+            continue
+        if p.id in seen:
+            gen.duplicates += 1
+            continue
+        if spread:
+            reason = spread_problem(gen.puzzles, p, count, theme)
+            if reason is not None:
+                gen.rejected[reason] = gen.rejected.get(reason, 0) + 1
+                continue
+        seen.add(p.id)
+        if game is not None:
+            games.add(game)
+            p.game = game
+        gen.puzzles.append(p)
+        if progress:
+            progress(gen)
+    gen.seconds = time.perf_counter() - t0
+    return gen
+
+
+def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
+    """The ranks a quiz accepts for puzzle line ``pos``, and a warning (or
+    None). Every card known: the plays of the best exact value (a line
+    whose ``bm`` names another play gets a warning: ``puzzles check``
+    rejects it). A declaration puzzle that hides cards: its ``bm``, which
+    holds by expectation over the hidden hands (docs/puzzles.md)."""
+    from ..cards import parse_card
+    from ..analysis.hidden import hides_cards
+    bm = pos.opcode("bm") or ""
+    named = {parse_card(t).rank for t in bm.split()}
+    if hides_cards(pos) and named:
+        return named, None
+    try:
+        p = examine(_bare(pos))
+    except (NotAPuzzle, CompileError, ValueError):
+        return named, None
+    top = max(p.moves.values())
+    best = {parse_card(m).rank for m, v in p.moves.items() if top - v <= 1e-9}
+    warning = None
+    if named and named != best:
+        warning = (f"the line's bm ({bm}) is not the engine's best "
+                   f"({' '.join(m for m, v in p.moves.items() if top - v <= 1e-9)}): "
+                   "the answer is judged by the exact values; `puzzles check` rejects the line")
+    return best, warning

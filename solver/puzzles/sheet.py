@@ -1,0 +1,400 @@
+"""Printable puzzle sheets: every puzzle of a set drawn with its cards
+(SVG), then the answers; as one SVG picture or an HTML page laid out for
+A4 printing (six puzzles a page, the answers on the pages after).
+
+Nothing here computes a value: the answers are the puzzle lines' own
+``bm``, ``v``, ``themes`` and ``c`` opcodes.
+
+>>> from solver.notation import parse_position
+>>> pos = parse_position('4.6.11 4.10.12/6.7 - S taken=16,16 last=N prev=4 ; bm 4 ; v -1')
+>>> svg = sheet_svg([pos], title="demo")
+>>> svg.startswith("<svg") and svg.count('class="card') == 8
+True
+"""
+
+from __future__ import annotations
+
+import html
+import textwrap
+
+from ..cards import Card, RANK_NAMES
+from ..position import Position, seat_names, side_names
+
+CARD_W, CARD_H, GAP = 38, 56, 6
+CELL_W, CELL_H = 370, 290
+LEVEL_NAMES = {"1": "easy", "2": "medium", "3": "hard"}
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def card_svg(card: Card | None, x: float, y: float, mark: str = "") -> str:
+    """One card at ``(x, y)`` (px, top-left): its rank large in the
+    middle and small in the top-left corner, the suit letter in the
+    top-right corner, the court name (Sota, Caballo, Rey) underneath;
+    ``None`` draws a card back. ``mark``: ``"prev"`` (just
+    played: orange frame) or ``"faint"`` (the other hands)."""
+    if card is None:
+        return (f'<g class="card back"><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" '
+                f'rx="4" fill="#35608f" stroke="#1d3550"/>'
+                f'<rect x="{x + 4}" y="{y + 4}" width="{CARD_W - 8}" height="{CARD_H - 8}" '
+                f'rx="2" fill="none" stroke="#9fb9d6" stroke-dasharray="2 2"/></g>')
+    stroke, width = ("#e07b00", 2.5) if mark == "prev" else ("#333", 1)
+    fill = "#fbfaf5" if mark != "faint" else "#f1efe6"
+    ink = "#9b1c1c" if card.rank in (1, 10, 11, 12) else "#1b1b1b"
+    parts = ['<g class="card">',
+             f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="4" fill="{fill}" '
+             f'stroke="{stroke}" stroke-width="{width}"/>',
+             f'<text x="{x + 4}" y="{y + 11}" font-size="9" fill="{ink}">{card.rank}</text>',
+             f'<text x="{x + CARD_W / 2}" y="{y + CARD_H / 2 + 8}" font-size="22" '
+             f'font-weight="bold" text-anchor="middle" fill="{ink}">{card.rank}</text>']
+    name = RANK_NAMES.get(card.rank)
+    if name:
+        parts.append(f'<text x="{x + CARD_W / 2}" y="{y + CARD_H - 5}" font-size="7.5" '
+                     f'text-anchor="middle" fill="{ink}">{name}</text>')
+    if card.suit:
+        # top right, across from the corner rank: never over the court name
+        parts.append(f'<text x="{x + CARD_W - 4}" y="{y + 11}" font-size="8" '
+                     f'text-anchor="end" fill="#555">{card.suit}</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def cell_height(pos: Position) -> int:
+    """Height (px) of one puzzle's drawing: ``CELL_H`` for two players, a
+    card row more for a third player, the seats around the table for
+    four (:func:`_table4_height`)."""
+    if pos.players == 4:
+        return TITLE_H + _table4_height(pos) + FOOT_H
+    return CELL_H + (pos.players - 2) * (CARD_H + 4)
+
+
+TITLE_H, FOOT_H = 30, 72
+SIDE_X = 12                     # the left edge of a side seat's column
+TABLE_COLS = 5                  # cards a row on the four-player table
+
+
+def _label(x: float, y: float, text: str, to_play: bool, anchor: str = "start") -> str:
+    fill = "#9b1c1c" if to_play else "#555"
+    return (f'<text class="label" x="{x}" y="{y}" font-size="12" font-weight="bold" '
+            f'text-anchor="{anchor}" fill="{fill}">{_esc(text)}</text>')
+
+
+def _hand(pos: Position, seat: int, cards_xy: list[tuple[float, float]]) -> str:
+    """One seat's hand, a card at each ``(x, y)``, in a ``hand`` group
+    named by its seat; the other hands are drawn faint."""
+    names = seat_names(pos.players)
+    faint = seat != pos.turn
+    out = [f'<g class="hand" data-seat="{names[seat]}">']
+    for c, (x, y) in zip(pos.hands[seat], cards_xy):
+        out.append(card_svg(c, x, y, "faint" if faint and c is not None else ""))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _table_cards(pos: Position, x: float, y: float, cols: int) -> str:
+    out = ['<g class="table-cards">']
+    marked = False
+    for i, c in enumerate(pos.table):
+        mark = ""
+        if pos.prev is not None and not marked and c.rank == pos.prev.rank and (
+                pos.prev.suit is None or c.suit == pos.prev.suit):
+            mark, marked = "prev", True
+        out.append(card_svg(c, x + (i % cols) * (CARD_W + GAP), y + (i // cols) * (CARD_H + GAP),
+                            mark))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _table_notes(pos: Position) -> list[str]:
+    names = seat_names(pos.players)
+    notes = []
+    if pos.prev is not None:
+        notes.append(f"{names[(pos.turn - 1) % pos.players]} just laid {pos.prev}")
+    if pos.show is not None:
+        owner = (names[pos.show.seat] if pos.show.seat is not None
+                 else names[(pos.turn - 1) % pos.players])
+        notes.append(f"on show: {pos.show.size} \u00d7 {pos.show.rank} ({owner})")
+    return notes
+
+
+def _table4_height(pos: Position) -> int:
+    rows = max(1, -(-len(pos.table) // TABLE_COLS))
+    notes = len(_table_notes(pos))
+    table_h = rows * (CARD_H + GAP) + 10 + 12 * notes
+    column = 16 + max(len(pos.hands[1]), len(pos.hands[3]), 1) * (CARD_H + 4)
+    return 2 * (CARD_H + 22) + max(table_h, column) + 12
+
+
+def _around_table(pos: Position, y0: float) -> tuple[str, float]:
+    """Four seats around the table: S at the bottom, N at the top, E on
+    the right, W on the left (side hands in columns). Returns the drawing
+    and the y below it."""
+    names = seat_names(4)
+    seat = {n: i for i, n in enumerate(names)}
+    out = []
+    row_w = lambda n: n * (CARD_W + GAP) - GAP  # noqa: E731
+    # N at the top, centred, its label above
+    n_cards = pos.hands[seat["N"]]
+    x = (CELL_W - row_w(len(n_cards))) / 2
+    out.append(_label(CELL_W / 2, y0 + 12, _seat_text(pos, seat["N"]), pos.turn == seat["N"],
+                      "middle"))
+    out.append(_hand(pos, seat["N"], [(x + i * (CARD_W + GAP), y0 + 18)
+                                      for i in range(len(n_cards))]))
+    mid = y0 + CARD_H + 22
+    # W and E in columns, labels above them
+    east_x = CELL_W - SIDE_X - CARD_W
+    for name, cx, anchor, lx in (("W", SIDE_X, "start", SIDE_X),
+                                 ("E", east_x, "end", CELL_W - SIDE_X)):
+        s = seat[name]
+        out.append(_label(lx, mid + 12, _seat_text(pos, s), pos.turn == s, anchor))
+        out.append(_hand(pos, s, [(cx, mid + 16 + i * (CARD_H + 4))
+                                  for i in range(len(pos.hands[s]))]))
+    # the table between them
+    tx0 = SIDE_X + CARD_W + 14
+    tx1 = east_x - 14
+    rows = max(1, -(-len(pos.table) // TABLE_COLS))
+    notes = _table_notes(pos)
+    table_h = rows * (CARD_H + GAP) + 10 + 12 * len(notes)
+    column = 16 + max(len(pos.hands[1]), len(pos.hands[3]), 1) * (CARD_H + 4)
+    band = max(table_h, column)
+    ty = mid + (band - table_h) / 2
+    out.append(f'<rect class="table" x="{tx0}" y="{ty}" width="{tx1 - tx0}" height="{table_h}" '
+               f'rx="8" fill="#2e7d4f" stroke="#1f5a38"/>')
+    cols = min(TABLE_COLS, max(1, len(pos.table)))
+    cx = tx0 + (tx1 - tx0 - row_w(cols)) / 2
+    if pos.table:
+        out.append(_table_cards(pos, cx, ty + 8, TABLE_COLS))
+    else:
+        out.append(f'<text x="{(tx0 + tx1) / 2}" y="{ty + table_h / 2 + 4}" font-size="12" '
+                   f'fill="#d8eadf" text-anchor="middle">empty table</text>')
+    for k, note in enumerate(notes):
+        out.append(f'<text x="{(tx0 + tx1) / 2}" y="{ty + rows * (CARD_H + GAP) + 10 + 12 * k}" '
+                   f'font-size="9" text-anchor="middle" fill="#ffd9a8">{_esc(note)}</text>')
+    # S at the bottom, centred, its label below
+    sy = mid + band + 12
+    s_cards = pos.hands[seat["S"]]
+    x = (CELL_W - row_w(len(s_cards))) / 2
+    out.append(_hand(pos, seat["S"], [(x + i * (CARD_W + GAP), sy)
+                                      for i in range(len(s_cards))]))
+    out.append(_label(CELL_W / 2, sy + CARD_H + 14, _seat_text(pos, seat["S"]),
+                      pos.turn == seat["S"], "middle"))
+    return "".join(out), sy + CARD_H + 22
+
+
+def _seat_text(pos: Position, seat: int) -> str:
+    name = seat_names(pos.players)[seat]
+    if seat == pos.turn:
+        return f"{name} to play"
+    return name if pos.hands[seat] else f"{name}: no cards left"
+
+
+def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = False,
+               x: float = 0, y: float = 0) -> str:
+    """The drawing of one puzzle, a ``CELL_W`` x :func:`cell_height` px
+    group at ``(x, y)``: a title (number, level, id), the other hands (face
+    up; a declaration puzzle shows only what the mover knows, the declared
+    cards, the rest face down: :func:`solver.analysis.hidden.mover_view`), the table
+    with the card just played framed, a pile on show, the mover's hand, and
+    two lines of facts (stock, piles, last capture, rules, declarations).
+    Four players sit around the table: S at the bottom, N at the top, E on
+    the right, W on the left."""
+    from ..analysis.hidden import hides_cards, mover_view
+    if hides_cards(pos):
+        pos = mover_view(pos)
+    height = cell_height(pos)
+    level = pos.opcode("level")
+    title = f"{number}." if number is not None else ""
+    if level:
+        stars = "\u2605" * int(level) + "\u2606" * (3 - int(level))
+        title += f"  {stars} {LEVEL_NAMES.get(level, level)}"
+    if show_themes and pos.opcode("themes"):
+        title += f"  \u00b7 {pos.opcode('themes')}"
+    pid = pos.opcode("id") or ""
+    out = [f'<g transform="translate({x},{y})" font-family="DejaVu Sans, Arial, sans-serif">',
+           f'<rect x="1" y="1" width="{CELL_W - 2}" height="{height - 2}" rx="8" fill="#fff" '
+           f'stroke="#bbb"/>',
+           f'<text x="12" y="20" font-size="13" font-weight="bold">{_esc(title)}</text>',
+           f'<text x="{CELL_W - 12}" y="20" font-size="9" fill="#888" text-anchor="end">'
+           f'{_esc(pid)}</text>']
+    if pos.players == 4:
+        body, row_y = _around_table(pos, TITLE_H)
+        out.append(body)
+        row_y += 6
+    else:
+        body, row_y = _rows(pos)
+        out.append(body)
+    for text in _facts(pos):
+        out.append(f'<text x="12" y="{row_y}" font-size="9.5" fill="#333">{_esc(text)}</text>')
+        row_y += 13
+    out.append(f'<text x="12" y="{height - 10}" font-size="11">Your play: '
+               f'<tspan fill="#999">____________</tspan></text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def _rows(pos: Position) -> tuple[str, float]:
+    """Two or three players in rows: the other hands at the top (the next
+    player nearest the table), the table, the mover at the bottom."""
+    names = seat_names(pos.players)
+    mover = pos.turn
+    out = []
+    row_y = TITLE_H
+    others = [(mover + k) % pos.players for k in range(1, pos.players)]
+    row_h = CARD_H + 8
+    for seat in reversed(others):
+        out.append(_label(12, row_y + CARD_H / 2 + 4, names[seat], False))
+        hand = pos.hands[seat]
+        if hand:
+            out.append(_hand(pos, seat, [(34 + i * (CARD_W + GAP), row_y)
+                                         for i in range(len(hand))]))
+        else:
+            out.append(f'<text x="34" y="{row_y + CARD_H / 2 + 4}" font-size="11" '
+                       f'fill="#888">no cards left</text>')
+        row_y += row_h
+        row_h = CARD_H + 4
+    table_h = CARD_H + 16
+    out.append(f'<rect class="table" x="30" y="{row_y}" width="{CELL_W - 44}" height="{table_h}" '
+               f'rx="8" fill="#2e7d4f" stroke="#1f5a38"/>')
+    if pos.table:
+        out.append(_table_cards(pos, 38, row_y + 8, len(pos.table)))
+    else:
+        out.append(f'<text x="{CELL_W / 2}" y="{row_y + table_h / 2 + 4}" font-size="12" '
+                   f'fill="#d8eadf" text-anchor="middle">empty table</text>')
+    note_x = 38 + len(pos.table) * (CARD_W + GAP) + 4
+    notes = _table_notes(pos)
+    if pos.prev is not None:
+        out.append(f'<text x="{min(note_x, CELL_W - 100)}" y="{row_y + table_h - 8}" '
+                   f'font-size="9" fill="#ffd9a8">{_esc(notes[0])}</text>')
+    if pos.show is not None:
+        out.append(f'<text x="{min(note_x, CELL_W - 120)}" y="{row_y + 16}" font-size="9" '
+                   f'fill="#ffd9a8">{_esc(notes[-1])}</text>')
+    row_y += table_h + 6
+    out.append(_label(12, row_y + CARD_H / 2 + 4, names[mover], False).replace("#555", "#1b1b1b"))
+    hand = pos.hands[mover]
+    out.append(_hand(pos, mover, [(34 + i * (CARD_W + GAP), row_y) for i in range(len(hand))]))
+    hand_end = 34 + len(hand) * (CARD_W + GAP)
+    out.append(f'<text x="{hand_end + 4}" y="{row_y + CARD_H / 2 + 4}" font-size="11" '
+               f'fill="#9b1c1c">\u2190 {names[mover]} to play</text>')
+    return "".join(out), row_y + CARD_H + 16
+
+
+def _facts(pos: Position) -> list[str]:
+    """One or two lines of facts under a puzzle drawing."""
+    names = seat_names(pos.players)
+    sides = side_names(pos.players)
+    if pos.stock_kind == "known" and not pos.stock:
+        stock = "last deal, stock empty"
+    elif pos.stock_kind == "known":
+        stock = f"stock in order: {' '.join(str(c) for c in pos.stock)}"
+    else:
+        stock = f"stock: {len(pos.stock)} cards, unknown order"
+    piles = ", ".join(f"{s} {n}" for s, n in zip(sides, pos.pile_sizes()))
+    line1 = f"{stock} \u00b7 piles {piles}"
+    if pos.last is not None:
+        line1 += f" \u00b7 last capture {names[pos.last]}"
+    rules = pos.preset + ("".join(f" {k}={v}" for k, v in pos.overrides.items()))
+    line2 = f"rules {rules}"
+    if pos.declared:
+        line2 += " \u00b7 declared " + ", ".join(
+            f"{names[d.seat]} {d.kind}{'' if d.rank is None else ' ' + str(d.rank)}"
+            for d in pos.declared)
+    return [line1, line2]
+
+
+def _answer_lines(pos: Position, number: int, width: int) -> list[str]:
+    bm = pos.opcode("bm") or "?"
+    v = pos.opcode("v")
+    themes = pos.opcode("themes") or ""
+    margin = pos.opcode("margin")
+    head = f"{number}. {bm}"
+    if v is not None:
+        head += f"  (value {v}"
+        head += f", {margin} better than any other play)" if margin else ")"
+    if themes:
+        head += f"  [{themes}]"
+    lines = textwrap.wrap(head, width)
+    c = pos.opcode("c")
+    if c:
+        lines += ["    " + t for t in textwrap.wrap(c, width - 4)]
+    return lines
+
+
+def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: int = 2,
+              answers: bool = True, show_themes: bool = False) -> str:
+    """One SVG picture: a title, every puzzle in ``columns`` columns, then
+    (``answers``) the answers with their explanations."""
+    width = columns * CELL_W + (columns + 1) * 10
+    body = [f'<text x="10" y="26" font-size="18" font-weight="bold" '
+            f'font-family="DejaVu Sans, Arial, sans-serif">{_esc(title)}</text>']
+    y = 40
+    for start in range(0, len(puzzles), columns):
+        row = puzzles[start:start + columns]
+        for k, pos in enumerate(row):
+            body.append(puzzle_svg(pos, start + k + 1, show_themes, 10 + k * (CELL_W + 10), y))
+        y += max(cell_height(pos) for pos in row) + 10
+    y += 20
+    if answers and puzzles:
+        body.append(f'<text x="10" y="{y}" font-size="15" font-weight="bold" '
+                    f'font-family="DejaVu Sans, Arial, sans-serif">Answers</text>')
+        y += 20
+        chars = int(width / 5.6)
+        for i, pos in enumerate(puzzles):
+            for k, line in enumerate(_answer_lines(pos, i + 1, chars)):
+                weight = ' font-weight="bold"' if k == 0 else ""
+                body.append(f'<text x="10" y="{y}" font-size="10"{weight} '
+                            f'font-family="DejaVu Sans, Arial, sans-serif">{_esc(line)}</text>')
+                y += 13
+            y += 5
+    height = y + 10
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">'
+            f'<rect width="100%" height="100%" fill="#fff"/>' + "".join(body) + "</svg>\n")
+
+
+def sheet_html(puzzles: list[Position], title: str = "Ronda puzzles", per_page: int = 6,
+               answers: bool = True, show_themes: bool = False) -> str:
+    """An HTML page for printing on A4: ``per_page`` puzzles a page in two
+    columns, then the answers (move, value, margin, themes, explanation)."""
+    pages = []
+    for start in range(0, len(puzzles), per_page):
+        cells = []
+        for i, pos in enumerate(puzzles[start:start + per_page], start=start + 1):
+            h = cell_height(pos)
+            cells.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{CELL_W}" '
+                         f'height="{h}" viewBox="0 0 {CELL_W} {h}">'
+                         + puzzle_svg(pos, i, show_themes) + "</svg>")
+        pages.append('<section class="page"><h1>' + _esc(title)
+                     + (f" <small>({start // per_page + 1})</small>" if len(puzzles) > per_page
+                        else "") + '</h1><div class="grid">' + "".join(cells) + "</div></section>")
+    if answers and puzzles:
+        items = []
+        for i, pos in enumerate(puzzles, start=1):
+            bm = _esc(pos.opcode("bm") or "?")
+            v = pos.opcode("v")
+            margin = pos.opcode("margin")
+            meta = []
+            if v is not None:
+                meta.append(f"value {_esc(v)}")
+            if margin:
+                meta.append(f"{_esc(margin)} better than any other play")
+            if pos.opcode("themes"):
+                meta.append(_esc(pos.opcode("themes")))
+            items.append(f"<li><b>{bm}</b> <span class=meta>{' · '.join(meta)}</span>"
+                         f"<br>{_esc(pos.opcode('c') or '')}</li>")
+        pages.append('<section class="answers"><h1>Answers</h1><ol>' + "".join(items)
+                     + "</ol></section>")
+    style = """
+@page { size: A4; margin: 12mm; }
+body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 0; color: #1b1b1b; }
+h1 { font-size: 16pt; margin: 0 0 6mm 0; } h1 small { font-weight: normal; color: #777; }
+.page { page-break-after: always; }
+.grid { display: grid; grid-template-columns: repeat(2, 370px); gap: 8px; }
+.answers ol { font-size: 9.5pt; padding-left: 7mm; } .answers li { margin-bottom: 2.5mm; }
+.meta { color: #555; }
+@media screen { body { margin: 10mm; } .page { margin-bottom: 12mm; } }
+"""
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{_esc(title)}</title><style>{style}</style></head><body>"
+            + "".join(pages) + "</body></html>\n")
