@@ -5,6 +5,7 @@ plain expectimax (tests/test_core.py checks the search against it)."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 
@@ -18,7 +19,7 @@ from solver.rules import PRESETS
 from solver.search import split as sp
 from solver.search.brute import expectimax_root
 from solver.search.compiled import Searcher, ensure_compiled
-from solver.seeded import seeded_deal
+from solver.games.seeded import seeded_deal
 
 ensure_compiled()
 
@@ -177,3 +178,41 @@ def test_chance_keys_name_the_game_and_the_node():
     keys = {sp.chance_key(P, D, cn), sp.chance_key(P2, D2, cn),
             sp.chance_key(P, D, cn[:-1] + (cn[-1] ^ 1,))}
     assert len(keys) == 3
+
+
+def test_ronda_solve_on_a_local_cluster_resumes(tmp_path):
+    """``ronda-solve --method expectimax --cluster 2 --db``: the values of
+    the search on this machine; a second run takes every outcome from the
+    store (no node searched)."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    line = tmp_path / "p.txt"
+    line.write_text("1.3.5.10 2.2.7/4.11.12 ~1.1.3.4.5.6 S dealer=N taken=8,16 last=N\n")
+    db = tmp_path / "o.db"
+    local = CliRunner().invoke(main, [str(line), "--method", "expectimax", "--json"])
+    args = [str(line), "--method", "expectimax", "--json", "--cluster", "2", "--db", str(db)]
+    first = CliRunner().invoke(main, args)
+    second = CliRunner().invoke(main, args)
+    docs = [json.loads(r.stdout)["positions"][0] for r in (local, first, second)]
+    for d in docs[1:]:
+        assert [(m["move"], m["value"]) for m in d["moves"]] == \
+            [(m["move"], m["value"]) for m in docs[0]["moves"]]
+        assert d["pv"] == docs[0]["pv"]
+    assert docs[1]["cluster"]["done"] == docs[1]["cluster"]["outcomes"] > 0
+    assert docs[2]["cluster"]["stored"] == docs[2]["cluster"]["outcomes"]
+    assert docs[2]["nodes"] == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--cluster", "2"], "give --method expectimax"),
+    (["--method", "expectimax", "--db", "x.db"], "--db keeps a cluster search"),
+    (["--method", "expectimax", "--cluster", "2", "--scheduler", "tcp://h:1"],
+     "cannot be given together"),
+])
+def test_cluster_options_refused_clearly(tmp_path, args, message):
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    line = tmp_path / "p.txt"
+    line.write_text("1.3.5.10 2.2.7/4.11.12 ~1.1.3.4.5.6 S dealer=N taken=8,16 last=N\n")
+    r = CliRunner().invoke(main, [str(line), *args])
+    assert r.exit_code == 2 and message in r.output

@@ -55,6 +55,8 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
         "workers": a.workers,
         "ess": None if a.ess is None else round(a.ess, 1),
     }
+    if "cluster" in a.extra:        # expectimax split over a cluster: its figures
+        doc["cluster"] = a.extra["cluster"]
     if a.values is not None:        # three players: one entry per seat
         doc["values"] = [plain(x, m) for x in a.values]
         for mv, out in zip(a.moves, doc["moves"]):

@@ -57,7 +57,7 @@ class ClusterSearch:
 
     def __init__(self, P: np.ndarray, D: np.ndarray, client, store=None, *,
                  leaf_unseen: int = 18, memory_mb: float = 2048.0,
-                 batch_seconds: float = 20.0,
+                 batch_seconds: float = 20.0, deadline: float | None = None,
                  progress: Callable[[ClusterProgress], None] | None = None) -> None:
         self.P, self.D = P, D
         self.client = client
@@ -66,6 +66,7 @@ class ClusterSearch:
         self.memory_mb = memory_mb
         self.batch_seconds = batch_seconds
         self.progress = progress
+        self.deadline = deadline
         self.stats = ClusterProgress()
         self.t0 = time.perf_counter()
         self.threads = max(1, sum(client.nthreads().values()))
@@ -73,11 +74,18 @@ class ClusterSearch:
     # --- the split, recursively ---------------------------------------------
 
     def root_values(self, root) -> dict[int, float]:
-        """Every legal move of ``root`` with its exact value."""
+        """Every legal move of ``root`` with its exact value. Raises
+        SearchAborted at the deadline (what is finished is in the store)."""
+        return sp.root_values(*self.solve(root))
+
+    def solve(self, root) -> tuple:
+        """``(tree, chance values)`` of ``root``'s split (for
+        :func:`solver.search.split.root_values` and
+        :func:`solver.search.split.principal_variation`)."""
         tree = sp.split(self.P, self.D, root)
         self.stats.total += tree.outcomes()
         values = {cn: self._chance(cn, probs, rows) for cn, (probs, rows) in tree.chance.items()}
-        return sp.root_values(tree, values)
+        return tree, values
 
     def value(self, st) -> float:
         """The exact value of ``st`` for its mover."""
@@ -134,10 +142,15 @@ class ClusterSearch:
         return out
 
     def _run(self, cn, key, batches, as_completed) -> dict[int, float]:
+        from ..search.compiled import SearchAborted
         futures = {}
         seq = as_completed()
         window = iter(batches)
         out: dict[int, float] = {}
+
+        def check_time() -> None:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise SearchAborted("time", self.stats.nodes, time.perf_counter() - self.t0)
 
         def submit() -> bool:
             b = next(window, None)
@@ -153,23 +166,80 @@ class ClusterSearch:
             if not submit():
                 break
         try:
-            for f in seq:
-                _f, b = futures.pop(f.key)
-                res = f.result()
-                vals = dict(zip(b, res["values"]))
-                out.update(vals)
-                if self.store is not None:
-                    self.store.write_outcomes(key, vals)
-                self.stats.done += len(b)
-                self.stats.tasks += 1
-                self.stats.worker_seconds += res["seconds"]
-                self.stats.nodes += res["nodes"]
-                self.stats.sizes.append(res["seconds"] / len(b))
-                self.stats.seconds = time.perf_counter() - self.t0
-                if self.progress is not None:
-                    self.progress(self.stats)
-                submit()
+            while not seq.is_empty():
+                check_time()
+                ready = seq.next_batch(block=False)
+                if not ready:
+                    time.sleep(0.01)
+                    continue
+                for f in ready:
+                    _f, b = futures.pop(f.key)
+                    res = f.result()
+                    vals = dict(zip(b, res["values"]))
+                    out.update(vals)
+                    if self.store is not None:
+                        self.store.write_outcomes(key, vals)
+                    self.stats.done += len(b)
+                    self.stats.tasks += 1
+                    self.stats.worker_seconds += res["seconds"]
+                    self.stats.nodes += res["nodes"]
+                    self.stats.sizes.append(res["seconds"] / len(b))
+                    self.stats.seconds = time.perf_counter() - self.t0
+                    if self.progress is not None:
+                        self.progress(self.stats)
+                    submit()
         except BaseException:
             self.client.cancel([f for f, _b in futures.values()])
             raise
         return out
+
+
+class Cluster:
+    """A cluster for ``ronda-solve --method expectimax``: a Dask client
+    (``scheduler`` ``tcp://HOST:8786``, or a LocalCluster of ``workers``
+    processes), the store of finished outcomes (``db``, or none), and
+    the options of :class:`ClusterSearch`. ``solve`` is what
+    :func:`solver.analysis.evaluation.evaluate` calls."""
+
+    def __init__(self, scheduler: str | None, workers: int, db: str | None = None, *,
+                 leaf_unseen: int = 18, memory_mb: float = 2048.0,
+                 progress: Callable[[ClusterProgress], None] | None = None) -> None:
+        from .run import connect
+        from .store import Store
+        self.store = Store(db) if db else None
+        self.db = db
+        self.client, self.local = connect(scheduler, workers)
+        n = len(self.client.nthreads())
+        self.where = (f"the cluster at {scheduler} ({n} workers)" if scheduler
+                      else f"a local cluster of {n} worker{'s' * (n != 1)}")
+        self.leaf_unseen = leaf_unseen
+        self.memory_mb = memory_mb
+        self.progress = progress
+        self.last: ClusterSearch | None = None
+
+    def solve(self, P: np.ndarray, D: np.ndarray, st, deadline: float | None):
+        """``(root move values, principal variation, figures)``; raises
+        SearchAborted at ``deadline``."""
+        cs = ClusterSearch(P, D, self.client, self.store, leaf_unseen=self.leaf_unseen,
+                           memory_mb=self.memory_mb, deadline=deadline,
+                           progress=self.progress)
+        self.last = cs
+        tree, values = cs.solve(st)
+        stats = cs.stats.as_dict()
+        return sp.root_values(tree, values), sp.principal_variation(tree, values), stats
+
+    def kept(self) -> str:
+        """What a stopped search left for the next run."""
+        done = self.last.stats.done if self.last else 0
+        if self.store is None:
+            return f"{done:,} outcomes were solved but not kept (no --db)"
+        return (f"{done:,} finished outcomes are kept in {self.db}: the same command "
+                "resumes from them")
+
+    def close(self) -> None:
+        """Disconnect (and stop a local cluster)."""
+        self.client.close()
+        if self.local is not None:
+            self.local.close()
+        if self.store is not None:
+            self.store.close()

@@ -104,19 +104,16 @@ def chance_value(probs: np.ndarray, rows: np.ndarray, values) -> float:
     return total
 
 
-def root_values(sp: Split, chance_values: dict) -> dict[int, float]:
-    """Every root move's exact value from the chance nodes' values (a
-    plain negamax of the upper tree)."""
+def _upper_values(sp: Split, chance_values: dict) -> tuple:
+    """``(move_values(state), ...)``: a plain negamax of the upper tree over
+    the exact chance values, memoised."""
     memo: dict = {}
 
     def value(st: State) -> float:
-        if st in memo:
-            return memo[st]
-        best = -np.inf if sp.moves[st] else 0.0
-        for _m, gain, kind, child in sp.moves[st]:
-            best = max(best, move_value(gain, kind, child))
-        memo[st] = best
-        return best
+        if st not in memo:
+            vals = move_values(st)
+            memo[st] = max(vals.values()) if vals else 0.0
+        return memo[st]
 
     def move_value(gain: int, kind: int, child: State) -> float:
         if kind == ec.KIND_LEAF:
@@ -125,7 +122,36 @@ def root_values(sp: Split, chance_values: dict) -> dict[int, float]:
             return gain - chance_values[child]
         return gain - value(child)
 
-    return {m: move_value(g, k, c) for m, g, k, c in sp.moves[sp.root]}
+    def move_values(st: State) -> dict[int, float]:
+        return {m: move_value(g, k, c) for m, g, k, c in sp.moves[st]}
+
+    return move_values
+
+
+def root_values(sp: Split, chance_values: dict) -> dict[int, float]:
+    """Every root move's exact value from the chance nodes' values (a
+    plain negamax of the upper tree)."""
+    return _upper_values(sp, chance_values)(sp.root)
+
+
+def principal_variation(sp: Split, chance_values: dict) -> list[int]:
+    """One optimal line from the root to the next chance node (or the end
+    of the hand): at each ply the best move, the lowest rank on a tie
+    (within 1e-9), as :meth:`solver.search.compiled.Searcher.
+    principal_variation`."""
+    move_values = _upper_values(sp, chance_values)
+    pv: list[int] = []
+    st = sp.root
+    while sp.moves.get(st):
+        vals = move_values(st)
+        top = max(vals.values())
+        m = min(m for m, v in vals.items() if v >= top - 1e-9)
+        pv.append(m)
+        _m, _g, kind, child = next(r for r in sp.moves[st] if r[0] == m)
+        if kind != ec.KIND_NODE:
+            break
+        st = child
+    return pv
 
 
 #: a worker process's searcher, kept across its tasks: ``(game digest,
