@@ -106,7 +106,7 @@ THREE_RANKS = [0] * 4 + [4] * 4 + [9] * 4
 @pytest.fixture(scope="module")
 def client():
     from solver.batch.run import connect
-    c, cluster = connect(None, 2, dashboard=False)
+    c, cluster = connect(None, 2)
     yield c
     c.close()
     cluster.close()
