@@ -126,7 +126,7 @@ def row_em(unseen: int, positions: int, workers: int, cap: float, split: str = "
               + (f", values {_fmt_values(values)}" if values else ""), file=sys.stderr,
               flush=True)
         if save and values is not None:
-            save_values(save, unseen, seed, game, state, values, st, times[-1], cpus[-1])
+            save_values(save, unseen, seed, s, state, values, st, times[-1], cpus[-1])
     return {"times": times, "cpu": cpus, "nodes": nodes, "chance": chance, "entries": entries,
             "stopped": stopped}
 
@@ -136,14 +136,27 @@ def _fmt_values(values: dict) -> str:
     return ", ".join(f"{RANKS[m]}: {v / 2:.6f}" for m, v in sorted(values.items()))
 
 
-def save_values(path: str, unseen: int, seed: int, game, state, values: dict, stats: dict,
-                seconds: float, cpu: float) -> None:
+def save_values(path: str, unseen: int, seed: int, searcher, state, values: dict,
+                stats: dict, seconds: float, cpu: float) -> None:
     """Add one solved position to the regression file ``path`` (JSON: the
     position as the seeded deal that makes it, the root values in
-    half-points for the mover, how long it took)."""
+    half-points for the mover, how long it took) with what a test can
+    check cheaply: the value of each chance node of its first chance level
+    (``chance``, in the order of :func:`solver.search.split.split`; the
+    root values follow from them by the upper tree's negamax) and of the
+    two most probable outcomes of the first (``outcomes``: solved again
+    from scratch, 12 unseen cards each)."""
     from solver.cards import RANKS
     from solver.engine.tables import core_state
+    from solver.search import split as sp
+    from solver.search.compiled import Searcher
     out = Path(path)
+    st = core_state(state)
+    tree = sp.split(searcher.P, searcher.D, st)
+    chance = [searcher.value(cn) for cn in tree.chance]     # in the table: exact entries
+    cn, (probs, rows) = next(iter(tree.chance.items()))
+    outcomes = [Searcher(searcher.P, searcher.D, 512.0).value(
+        sp.outcome_child(searcher.P, cn, rows, i)) for i in range(2)]
     data = json.loads(out.read_text()) if out.exists() else {
         "about": "exact expectimax root values of bench/bench_core.py's start_of_deal "
                  "positions (lmodire, two players, hands known, the stock shuffled; cards as "
@@ -154,6 +167,7 @@ def save_values(path: str, unseen: int, seed: int, game, state, values: dict, st
     entry = {"unseen": unseen, "seed": seed, "table": d["table"], "hands": d["hands"],
              "stock": d["stock"], "state": [int(x) for x in core_state(state)],
              "values": {str(RANKS[m]): v for m, v in sorted(values.items())},
+             "chance": chance, "outcomes": outcomes,
              "nodes": stats["nodes"], "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1)}
     data["positions"] = [p for p in data["positions"]
                          if (p["unseen"], p["seed"]) != (unseen, seed)] + [entry]
