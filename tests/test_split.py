@@ -101,6 +101,8 @@ def test_chance_value_is_the_weighted_sum():
 #: a stock of three ranks only: few outcomes, so that splitting each
 #: outcome child again (two levels) stays small
 THREE_RANKS = [0] * 4 + [4] * 4 + [9] * 4
+#: five ranks, two of them four times: declarations that differ by deal
+FIVE_RANKS = [0] * 4 + [4] * 4 + [1, 2, 7, 7]
 
 
 @pytest.fixture(scope="module")
@@ -216,3 +218,40 @@ def test_cluster_options_refused_clearly(tmp_path, args, message):
     line.write_text("1.3.5.10 2.2.7/4.11.12 ~1.1.3.4.5.6 S dealer=N taken=8,16 last=N\n")
     r = CliRunner().invoke(main, [str(line), *args])
     assert r.exit_code == 2 and message in r.output
+
+
+def test_fast_mode_estimates_within_its_standard_errors():
+    """The fast mode (the next deal drawn, later deals exact) against exact
+    expectimax: every value within four standard errors, with few draws on
+    a 12-card stock, and with many draws of a last deal's few outcomes
+    (where a wrong weighting of the draws would show: the standard error
+    is then a few hundredths of a point)."""
+    cases = [(12, f"fast-{seed}", FIVE_RANKS, 300) for seed in range(2)]
+    cases += [(6, f"fast6-{seed}", None, 20000) for seed in range(6)]
+    for unseen, seed, stock, draws in cases:
+        game, state = start_of_deal(unseen, seed, stock=stock)
+        P, D = params(game)
+        st = core_state(state)
+        exact = Searcher(P, D, 64.0).root_values(st)
+        values, stderr, solved, nodes = sp.sampled_root_values(P, D, st, draws, seed=1)
+        assert values.keys() == exact.keys() and solved > 0 and nodes > 0
+        for m in exact:
+            assert abs(values[m] - exact[m]) <= 4 * stderr[m] + 1e-9, (seed, m)
+        if unseen == 6:
+            assert max(stderr.values()) < 0.1
+
+
+def test_fast_mode_is_labelled():
+    """ronda-solve --fast: method expectimax-fast, a standard error on every
+    value, and the note says it is approximate and what the bench measured."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    r = CliRunner().invoke(main, ["-", "--method", "expectimax", "--fast", "50", "--json"],
+                           input="1.3.5.10 2.2.7/4.11.12 ~1.1.3.4.5.6 S dealer=N taken=8,16 "
+                                 "last=N\n")
+    doc = json.loads(r.stdout)["positions"][0]
+    assert doc["method"] == "expectimax-fast"
+    assert "FAST MODE, approximate" in doc["note"] and "off by at most" in doc["note"]
+    assert all(m["stderr"] is not None for m in doc["moves"])
+    r = CliRunner().invoke(main, ["-", "--fast", "50"], input="x\n")
+    assert r.exit_code == 2 and "give --method expectimax" in r.output

@@ -229,7 +229,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
              min_samples: int = 30, progress=None, inference: bool = True,
-             search: str = "maxn", cluster=None) -> Analysis:
+             search: str = "maxn", cluster=None, fast: int | None = None) -> Analysis:
     """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
@@ -253,7 +253,11 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     (:mod:`solver.analysis.inference`). ``cluster``: with ``"expectimax"``,
     the search runs split over a cluster
     (:class:`solver.batch.expectimax.Cluster`: ``solve(P, D, state,
-    deadline)``) instead of this machine's threads.
+    deadline)``) instead of this machine's threads. ``fast``: with
+    ``"expectimax"``, the fast mode (method ``"expectimax-fast"``,
+    approximate): the next deal drawn ``fast`` times by probability, every
+    later deal exact, each value with its standard error and the error
+    measured on the bench in the note.
 
     Three players: value vectors, one entry per seat, searched by
     ``search`` (``"maxn"`` or ``"paranoid"``), see
@@ -276,7 +280,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
                        "count over 20 needs the real piles)")
         return a
     a = _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z,
-                  min_samples, progress, inference, cluster)
+                  min_samples, progress, inference, cluster, fast)
     if search != "maxn":
         a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)
@@ -287,7 +291,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
 
 
 def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, min_samples,
-              progress, inference, cluster=None) -> Analysis:
+              progress, inference, cluster=None, fast=None) -> Analysis:
     if pos.rules.voleur:
         from .pure import evaluate_pure
         return evaluate_pure(pos, method, samples, seed, time_budget, z, min_samples, progress)
@@ -325,6 +329,8 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
         try:
             if cluster is not None:
                 return _expectimax_cluster(pos, budget, t0, cluster)
+            if fast is not None:
+                return _expectimax_fast(pos, budget, t0, fast, seed, workers)
             return _expectimax(pos, budget, budget.deadline, t0,
                                "stock order unknown: exact expectimax", workers)
         except SearchAborted as e:
@@ -436,6 +442,37 @@ def _expectimax_cluster(pos: Position, budget: Budget, t0: float, cluster) -> An
                           f"{stats['outcomes']:,} outcomes solved on {cluster.where}; "
                           "pv up to the next deal"),
                     extra={"cluster": stats})
+
+
+#: the fast mode's largest error of a value (points) measured on the bench
+#: (bench/bench_fast.py, docs/performance.md): deals drawn -> (unseen
+#: cards, error) over the positions measured
+FAST_ERROR = {100: (12, 0.47), 300: (12, 0.28), 1000: (12, 0.15)}
+
+
+def _expectimax_fast(pos: Position, budget: Budget, t0: float, samples: int, seed: int,
+                     workers: int) -> Analysis:
+    """The fast mode: :func:`solver.search.split.sampled_root_values`."""
+    from ..search.split import sampled_root_values
+    game, state = compile_shuffled(pos)
+    P, D = params(game)
+    values, stderr, solved, nodes = sampled_root_values(P, D, core_state(state), samples,
+                                                        seed, budget.memory_mb, workers)
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    for mv in moves:
+        se = stderr.get(mv.rank)
+        mv.stderr = None if se is None else se / 2
+    top = moves[0].value
+    near = min(FAST_ERROR, key=lambda n: abs(n - samples))
+    unseen, err = FAST_ERROR[near]
+    note = (f"FAST MODE, approximate: the next deal drawn {samples} times by probability "
+            f"({solved:,} deals solved), every later deal exact; ± is the standard error "
+            f"over the deals drawn; on the bench with {near} deals at {unseen} unseen cards "
+            f"the values were off by at most {err:g} points (bench/bench_fast.py)")
+    return Analysis(pos, "expectimax-fast", top, moves,
+                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None, nodes,
+                    time.perf_counter() - t0, samples=samples, stderr=moves[0].stderr,
+                    note=note, seed=seed)
 
 
 def _peak_rss_mb() -> float:

@@ -109,8 +109,12 @@ def main() -> None:
 @click.option("--db", default=None, metavar="PATH",
               help="With --scheduler or --cluster: keep each finished outcome in this "
                    "analysis store, so that a stopped search resumes where it was.")
+@click.option("--fast", type=click.IntRange(2), default=None, metavar="DEALS",
+              help="With --method expectimax: the FAST MODE, approximate: the next deal drawn "
+                   "DEALS times by probability, every later deal exact; values with their "
+                   "standard errors and the error measured on the bench.")
 def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget, memory_mb,
-          inference, exact, objective, search, scheduler, cluster_workers, db) -> None:
+          inference, exact, objective, search, scheduler, cluster_workers, db, fast) -> None:
     """Evaluate every position line in FILES (`-` for standard input), each
     as it is read."""
     if as_json and as_jsonl:
@@ -120,6 +124,10 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                                "give --method expectimax")
     if scheduler and cluster_workers:
         raise click.UsageError("--scheduler and --cluster cannot be given together")
+    if fast and method != "expectimax":
+        raise click.UsageError("--fast samples expectimax's next deal: give --method expectimax")
+    if fast and (scheduler or cluster_workers):
+        raise click.UsageError("--fast runs on this machine: not with --scheduler or --cluster")
     if db and not (scheduler or cluster_workers):
         raise click.UsageError("--db keeps a cluster search's outcomes: give --scheduler "
                                "or --cluster")
@@ -173,7 +181,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                                              workers=workers, time_budget=time_budget,
                                              memory_mb=memory_mb, progress=progress,
                                              inference=inference, search=search,
-                                             cluster=cluster)
+                                             cluster=cluster, fast=fast)
                     except (CompileError, ValueError) as e:
                         msg = f"line {lineno}, position: {e}"
                         error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")

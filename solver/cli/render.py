@@ -62,7 +62,7 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
     """Every play with its value, loss against the best, and effect; with
     ``exact``, an ``exact`` column holding each value as a fraction (exact
     and expectimax methods)."""
-    sampled = a.method == "determinised"
+    sampled = a.method in ("determinised", "expectimax-fast")
     fractions = exact_values(a) if exact else {}
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
@@ -89,7 +89,7 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
             row.append("?" if f is None else ("+" if f > 0 else "") + fraction_text(f))
         if sampled:
             row.append("-" if mv.stderr is None else f"{mv.stderr:.2f}")
-            row.append(f"{100 * (mv.best_rate or 0):.0f}%")
+            row.append("-" if mv.best_rate is None else f"{100 * mv.best_rate:.0f}%")
         row.append("" if loss <= 1e-9 else (f"{loss:.2f}" if sampled else f"{loss:g}"))
         row.append(mv.effect)
         t.add_row(*row)

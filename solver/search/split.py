@@ -195,3 +195,62 @@ def chance_key(P: np.ndarray, D: np.ndarray, chance: State) -> str:
     h.update(np.ascontiguousarray(D).tobytes())
     h.update(np.array(chance, dtype=np.int64).tobytes())
     return h.hexdigest()
+
+
+# --- the fast mode: the first chance level sampled ---------------------------------
+
+
+def sample_outcomes(probs: np.ndarray, samples: int, seed: int) -> np.ndarray:
+    """``samples`` outcome indices drawn with replacement in proportion to
+    their probabilities (a fixed seed: chance nodes of one stock share
+    their deal tables, so every chance node gets the same deals, and the
+    root moves are compared on common deals)."""
+    rng = np.random.default_rng(seed)
+    return rng.choice(len(probs), size=samples, replace=True, p=probs / probs.sum())
+
+
+def sampled_root_values(P: np.ndarray, D: np.ndarray, root: State, samples: int,
+                        seed: int = 0, memory_mb: float = 1024.0, workers: int = 1):
+    """The fast mode (approximate, labelled so): the first chance level's
+    value estimated from ``samples`` deals drawn by probability, each
+    solved exactly below (every later deal exact). Returns ``(values,
+    stderrs, solved)``: every root move's estimate, its standard error
+    over the drawn deals (the moves share them), the distinct deals
+    solved. The error against exact expectimax is measured by
+    bench/bench_fast.py (docs/performance.md)."""
+    from concurrent.futures import ThreadPoolExecutor
+    tree = split(P, D, root)
+    draws: dict = {}
+    todo: list = []
+    for cn, (probs, rows) in tree.chance.items():
+        idx = sample_outcomes(probs, samples, seed)
+        draws[cn] = idx
+        todo.extend((cn, int(i)) for i in sorted(set(idx.tolist())))
+    per = max(1.0, memory_mb / max(1, workers))
+    from .compiled import Searcher
+    searchers = [Searcher(P, D, per) for _ in range(max(1, workers))]
+
+    def run(w: int) -> dict:
+        s = searchers[w]
+        return {(cn, i): s.value(outcome_child(P, cn, tree.chance[cn][1], i))
+                for cn, i in todo[w::len(searchers)]}
+
+    solved: dict = {}
+    if len(searchers) == 1:
+        solved.update(run(0))
+    else:
+        with ThreadPoolExecutor(len(searchers)) as pool:
+            for part in pool.map(run, range(len(searchers))):
+                solved.update(part)
+    # each chance node's value: the mean over its drawn deals; the root
+    # moves' values: the upper tree's negamax over those estimates
+    est, err = {}, {}
+    for cn, (_p, rows) in tree.chance.items():
+        x = np.array([float(rows[i, ec.DR_GAIN]) + solved[(cn, int(i))] for i in draws[cn]])
+        est[cn] = float(x.mean())
+        err[cn] = float(x.std(ddof=1) / np.sqrt(samples)) if samples > 1 else float("nan")
+    values = root_values(tree, est)
+    # a move's standard error: the largest of the chance nodes' (the move's
+    # value is one of them, less the gains on its line)
+    worst = max(err.values()) if err else 0.0
+    return values, {m: worst for m in values}, len(todo), sum(s.nodes for s in searchers)
