@@ -255,3 +255,8 @@ def test_fast_mode_is_labelled():
     assert all(m["stderr"] is not None for m in doc["moves"])
     r = CliRunner().invoke(main, ["-", "--fast", "50"], input="x\n")
     assert r.exit_code == 2 and "give --method expectimax" in r.output
+    # --time is a promise: 18 cards to come do not fit in a tenth of a second
+    line = "7.11.12.3 1.2.5/4.6.6 ~1.1.2.2.3.3.4.5.5.7.7.10.10.11.11.12.12.6 S taken=6,6 last=N\n"
+    r = CliRunner().invoke(main, ["-", "--method", "expectimax", "--fast", "100", "--time",
+                                  "0.1"], input=line)
+    assert r.exit_code == 1 and "expectimax did not finish" in r.output

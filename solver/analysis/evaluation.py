@@ -457,7 +457,8 @@ def _expectimax_fast(pos: Position, budget: Budget, t0: float, samples: int, see
     game, state = compile_shuffled(pos)
     P, D = params(game)
     values, stderr, solved, nodes = sampled_root_values(P, D, core_state(state), samples,
-                                                        seed, budget.memory_mb, workers)
+                                                        seed, budget.memory_mb, workers,
+                                                        budget.deadline)
     moves = _exact_moves(pos, game, state, values, pile_margin(pos))
     for mv in moves:
         se = stderr.get(mv.rank)

@@ -210,7 +210,8 @@ def sample_outcomes(probs: np.ndarray, samples: int, seed: int) -> np.ndarray:
 
 
 def sampled_root_values(P: np.ndarray, D: np.ndarray, root: State, samples: int,
-                        seed: int = 0, memory_mb: float = 1024.0, workers: int = 1):
+                        seed: int = 0, memory_mb: float = 1024.0, workers: int = 1,
+                        deadline: float | None = None):
     """The fast mode (approximate, labelled so): the first chance level's
     value estimated from ``samples`` deals drawn by probability, each
     solved exactly below (every later deal exact). Returns ``(values,
@@ -232,16 +233,23 @@ def sampled_root_values(P: np.ndarray, D: np.ndarray, root: State, samples: int,
 
     def run(w: int) -> dict:
         s = searchers[w]
-        return {(cn, i): s.value(outcome_child(P, cn, tree.chance[cn][1], i))
+        return {(cn, i): s.value(outcome_child(P, cn, tree.chance[cn][1], i),
+                                 deadline=deadline)
                 for cn, i in todo[w::len(searchers)]}
 
+    from .compiled import SearchAborted
     solved: dict = {}
-    if len(searchers) == 1:
-        solved.update(run(0))
-    else:
-        with ThreadPoolExecutor(len(searchers)) as pool:
-            for part in pool.map(run, range(len(searchers))):
-                solved.update(part)
+    t0 = time.perf_counter()
+    try:
+        if len(searchers) == 1:
+            solved.update(run(0))
+        else:
+            with ThreadPoolExecutor(len(searchers)) as pool:
+                for part in pool.map(run, range(len(searchers))):
+                    solved.update(part)
+    except SearchAborted as e:
+        raise SearchAborted(e.reason, sum(s.nodes for s in searchers),
+                            time.perf_counter() - t0) from None
     # each chance node's value: the mean over its drawn deals; the root
     # moves' values: the upper tree's negamax over those estimates
     est, err = {}, {}
