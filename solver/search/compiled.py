@@ -161,6 +161,25 @@ def _run(fn, args, C, deadline: float | None):
     return box[0] if box else None
 
 
+def _wait(th: threading.Thread, threads: list, Cs: list, deadline: float | None) -> None:
+    """Wait for the search thread ``th``; at ``deadline`` (time.monotonic)
+    set every counter's abort. On Ctrl-C, abort every thread, wait for all
+    of ``threads`` to unwind, and raise again."""
+    try:
+        while th.is_alive():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                for C in Cs:
+                    C[kn.C_ABORT] = kn.ABORT_TIME
+            th.join(0.05 if left is None else max(0.0, min(left, 0.05)))
+    except KeyboardInterrupt:
+        for C in Cs:
+            C[kn.C_ABORT] = kn.ABORT_TIME
+        for other in threads:
+            other.join()
+        raise
+
+
 class Searcher:
     """Exact search (alpha-beta, or expectimax when the game has chance
     nodes) of one game on the compiled core.
@@ -382,18 +401,7 @@ class Searcher:
             for th in threads:
                 th.start()
             try:
-                while threads[0].is_alive():
-                    left = None if deadline is None else deadline - time.monotonic()
-                    if left is not None and left <= 0:
-                        for c in Cs:
-                            c[kn.C_ABORT] = kn.ABORT_TIME
-                    threads[0].join(0.05 if left is None else max(0.0, min(left, 0.05)))
-            except KeyboardInterrupt:
-                for c in Cs:
-                    c[kn.C_ABORT] = kn.ABORT_TIME
-                for th in threads:
-                    th.join()
-                raise
+                _wait(threads[0], threads, Cs, deadline)
             finally:
                 C[kn.C_BSTOP] = 1
                 for th in threads[1:]:
@@ -445,20 +453,8 @@ class Searcher:
                        for K, C in zip(scratch, Cs)]
             for th in threads:
                 th.start()
-            try:
-                for th in threads:
-                    while th.is_alive():
-                        left = None if deadline is None else deadline - time.monotonic()
-                        if left is not None and left <= 0:
-                            for C in Cs:
-                                C[kn.C_ABORT] = kn.ABORT_TIME
-                        th.join(0.05 if left is None else max(0.0, min(left, 0.05)))
-            except KeyboardInterrupt:
-                for C in Cs:
-                    C[kn.C_ABORT] = kn.ABORT_TIME
-                for th in threads:
-                    th.join()
-                raise
+            for th in threads:
+                _wait(th, threads, Cs, deadline)
             reasons = [int(C[kn.C_ABORT]) for C in Cs]
             if any(r not in (0, kn.ABORT_GROW) for r in reasons):
                 reason = next(r for r in reasons if r not in (0, kn.ABORT_GROW))
