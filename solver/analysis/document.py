@@ -3,10 +3,14 @@ command line, the web API and the batch store print for one position."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .evaluation import Analysis
+
 from ..notation import format_position
 from ..numbers import deal_denominator, exact_fraction, fraction_text, plain, tidy
 from ..position import Position, seat_names
-from .evaluation import Analysis
 
 
 def pv_text(pos: Position, pv: list[str]) -> str:
@@ -17,6 +21,19 @@ def pv_text(pos: Position, pv: list[str]) -> str:
         out.append(f"{names[seat]}:{move}")
         seat = (seat + 1) % pos.players
     return " ".join(out)
+
+
+#: why a ``lead_z`` is null although the play was sampled (JSON has no infinity)
+LEAD_EVERY_SAMPLE = "the best play led by the same margin in every sample"
+
+
+def _lead_note(lead_z: float | None) -> dict:
+    """``{"lead_z_note": ...}`` when ``lead_z`` is infinite (the best play
+    led this one by the same margin in every sample: no spread to measure
+    the lead against, so a lead past any z), else nothing."""
+    if lead_z is not None and lead_z == float("inf"):
+        return {"lead_z_note": LEAD_EVERY_SAMPLE}
+    return {}
 
 
 def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
@@ -42,7 +59,8 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
                    "ci99": None if mv.stderr is None else
                    [plain(mv.value - 2.58 * mv.stderr, "rounded"),
                     plain(mv.value + 2.58 * mv.stderr, "rounded")],
-                   "lead_z": plain(mv.lead_z, "rounded")} for mv in a.moves],
+                   "lead_z": plain(mv.lead_z, "rounded"),
+                   **_lead_note(mv.lead_z)} for mv in a.moves],
         "best": a.best,
         "pv": a.pv,
         "nodes": a.nodes,

@@ -35,7 +35,7 @@ from ..search.compiled import (Budget, SearchAborted, Searcher, determinised,
                               ensure_compiled)
 from ..search.pimc import Z_99
 
-METHODS = ("auto", "exact", "expectimax", "equilibrium", "determinised")
+from .methods import METHODS  # noqa: E402  (re-exported)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from ..position import Position
 from .search import MatchSearch
 from .table import MatchTable, table_for
 
-OBJECTIVES = ("auto", "points", "match")
+from ..analysis.methods import OBJECTIVES  # noqa: E402  (re-exported)
 MATCH_METHODS = ("auto", "exact", "expectimax", "determinised")
 
 

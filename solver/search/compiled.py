@@ -454,6 +454,15 @@ class Sampler:
             jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
                          spec.mode, spec.cons, seeds, w, self.workers, count, K, TT, TF, C, OK,
                          OP, OR, D, stock, work, out, nodes, done, drawn))
+        try:
+            self._solve(jobs, deadline)
+        except KeyboardInterrupt as e:
+            # the samples finished before the stop are kept for the answer so far
+            e.finished = (out, nodes, done, drawn)
+            raise
+        return out, nodes, done, drawn
+
+    def _solve(self, jobs, deadline) -> None:
         if self.pool is None and deadline is None:
             for args in jobs:
                 kn.solve_samples(*args)
@@ -481,7 +490,6 @@ class Sampler:
                 for f in futures:
                     f.result()
                 raise
-        return out, nodes, done, drawn
 
 
 def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> list[SampledMove]:
@@ -553,39 +561,54 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
     nodes = 0
     stopped, partial = "samples", False
     result = None
+
+    def keep(vals, nds, ok, drawn) -> bool:
+        """Add the finished samples of a batch; whether all finished."""
+        nonlocal nodes
+        finished = ok == 1
+        new = list(vals[finished])
+        ws = [weigh(h) for h in drawn[finished]] if weigh is not None else []
+        rows.extend(new)
+        weights.extend(ws)
+        nodes += int(nds[finished].sum())
+        return bool(finished.all())
+
     try:
         done = 0
-        while done < samples:
-            n = min(batch, samples - done)
-            try:
-                vals, nds, ok, drawn = sampler.solve(list(range(done, done + n)), seed,
-                                                     deadline)
-            except KeyboardInterrupt:
-                stopped, partial = "interrupted", True
-                if not rows:
+        try:
+            while done < samples:
+                n = min(batch, samples - done)
+                try:
+                    got = sampler.solve(list(range(done, done + n)), seed, deadline)
+                except KeyboardInterrupt as e:
+                    if hasattr(e, "finished") and not (e.finished[2] < 0).any():
+                        keep(*e.finished)
                     raise
-                break
-            if (ok < 0).any():
-                raise CompileError("no drawing of the unknown cards agrees with declared=")
-            finished = ok == 1
-            rows.extend(vals[finished])
-            if weigh is not None:
-                weights.extend(weigh(h) for h in drawn[finished])
-            nodes += int(nds[finished].sum())
-            done += n
-            if not finished.all():
-                stopped = "time"
-                break
-            if weigh is None or sum(weights) > 0:
-                result = _result(rows, weights, nodes, stopped, partial, t0, workers)
-                if progress is not None:
-                    progress(result)
-                if z is not None and done >= min_samples and _separated(result, z):
-                    stopped = "separated"
+                if (got[2] < 0).any():
+                    raise CompileError("no drawing of the unknown cards agrees with declared=")
+                complete = keep(*got)
+                done += n
+                if not complete:
+                    stopped = "time"
                     break
-            if deadline is not None and time.monotonic() >= deadline:
-                stopped = "time"
-                break
+                if weigh is None or sum(weights) > 0:
+                    result = _result(rows, weights, nodes, stopped, partial, t0, workers)
+                    if progress is not None:
+                        progress(result)
+                    if z is not None and done >= min_samples and _separated(result, z):
+                        stopped = "separated"
+                        break
+                if deadline is not None and time.monotonic() >= deadline:
+                    stopped = "time"
+                    break
+        except KeyboardInterrupt:
+            # Ctrl-C, SIGTERM, SIGHUP: the samples finished so far are the
+            # answer so far (marked partial); with none there is no answer
+            stopped, partial = "interrupted", True
+            if weigh is not None:
+                del rows[len(weights):]
+            if not rows:
+                raise
         if not rows and not partial:
             # the budget ended before one sample: one is still needed for an
             # answer (a whole hand solves in about a millisecond)

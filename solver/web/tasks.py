@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..notation import NotationError, parse_position
-from ..numbers import tidy
+from ..numbers import plain, tidy
 
 Progress = Callable[[dict], None]
 
@@ -49,8 +49,8 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
         moves = result.moves
         progress({"samples": result.samples, "of": samples,
                   "best": str(RANKS[moves[0].move]) if moves else None,
-                  "lead_z": (round(moves[1].lead_z, 2)
-                             if len(moves) > 1 and moves[1].lead_z is not None else None)})
+                  "lead_z": (plain(moves[1].lead_z, "rounded")
+                             if len(moves) > 1 else None)})
 
     try:
         a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
