@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from .api import ApiError, router
@@ -45,42 +46,49 @@ class Config:
 
 class BodyLimit:
     """ASGI middleware: a request body larger than ``limit`` bytes gets
-    413 and a one-line error (by its Content-Length, or as it streams)."""
+    413 and a one-line error, whether it says its length (Content-Length)
+    or not (chunked): the body is read here, up to the limit, and handed
+    on whole."""
 
     def __init__(self, app, limit: int) -> None:
         self.app = app
         self.limit = limit
 
     async def __call__(self, scope, receive, send):
-        """Pass the request on, counting its body."""
+        """Pass the request on with its body read and counted."""
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         for k, v in scope.get("headers", []):
             if k == b"content-length" and v.isdigit() and int(v) > self.limit:
                 return await self._refuse(send)
-        seen = 0
-
-        async def counted():
-            nonlocal seen
+        chunks, seen = [], 0
+        while True:
             msg = await receive()
-            seen += len(msg.get("body", b""))
+            if msg["type"] != "http.request":        # the client left
+                return
+            body = msg.get("body", b"")
+            seen += len(body)
             if seen > self.limit:
-                raise _TooLarge()
-            return msg
+                return await self._refuse(send)
+            chunks.append(body)
+            if not msg.get("more_body", False):
+                break
+        whole = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        given = False
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._refuse(send)
+        async def replay():
+            nonlocal given
+            if not given:
+                given = True
+                return whole
+            return await receive()          # then: the disconnect, when it comes
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send) -> None:
         await JSONResponse({"error": f"the request is larger than {self.limit:,} bytes "
                                      f"(the server's --max-upload)"}, 413)(
             {"type": "http"}, None, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def _validation_message(err: RequestValidationError) -> str:
@@ -119,6 +127,18 @@ def create_app(config: Config | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError):
         return JSONResponse({"error": _validation_message(exc)}, 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException):
+        # 404 for an unknown address, 405 for a wrong method...: the same
+        # {"error": ...} shape as every other error
+        text = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        return JSONResponse({"error": text}, exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception):
+        from .tasks import one_line
+        return JSONResponse({"error": f"internal error: {one_line(exc)}"}, 500)
 
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
