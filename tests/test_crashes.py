@@ -207,3 +207,34 @@ def test_a_signal_while_a_command_loads_is_no_traceback(delay, signum):
     if p.returncode == 128 + signum:
         assert err.strip().splitlines()[-1].startswith(
             f"interrupted ({signal.Signals(signum).name})")
+
+
+# --- three-player voleur in whole games -----------------------------------------------
+
+
+VOLEUR_3 = ("whole games of Ronda voleur are played by two players, or four in "
+            "partnerships; with three players, write each position on its own line and "
+            "analyse it (ronda-solve FILE)")
+
+
+def test_a_three_player_voleur_record_is_refused_in_players_words(tmp_path):
+    """annotate, play and arena say it in one line, with no internal
+    phrase, and the position itself is answered."""
+    record = tmp_path / "v3.txt"
+    record.write_text(Path(ROOT / "positions/games/french-3p.txt").read_text()
+                      .replace('[Rules "french"]', '[Rules "french voleur=yes"]'))
+    r = CliRunner().invoke(main, ["annotate", str(record)])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.strip() == f"error: {record}: line 1, Rules: {VOLEUR_3}"
+    for args in (["play", "greedy", "greedy", "greedy", "--rules", "french", "--set",
+                  "voleur=yes", "--games", "1"],
+                 ["arena", "greedy", "random", "--rules", "french", "--set", "voleur=yes",
+                  "--players", "3", "--pairs", "1"]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2, r.output
+        assert r.output.strip() == f"error: {VOLEUR_3}"
+    r = CliRunner().invoke(main, ["--json", "-"],
+                           input="1.3.5.11 2.2.7/4.6.12/10.10.1 - S rules=french voleur=yes "
+                                 "taken=10,11,6 last=N\n")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["positions"][0]["best"]
