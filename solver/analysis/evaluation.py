@@ -386,9 +386,8 @@ def _exact(pos: Position, budget: Budget, t0: float, note: str) -> Analysis:
     P, D = params(game)
     searcher = Searcher(P, D, min(budget.memory_mb, 8.0))
     st = core_state(state)
-    values = searcher.root_values(st, budget.deadline)
+    values, pv = searcher.root_values_and_pv(st, budget.deadline)
     nodes = searcher.nodes
-    pv = searcher.principal_variation(st, budget.deadline)
     moves = _exact_moves(pos, game, state, {m: int(v) for m, v in values.items()},
                          pile_margin(pos))
     top = moves[0].value

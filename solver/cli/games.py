@@ -25,7 +25,7 @@ from rich.console import Console
 
 from .params import InputFile, read_input
 from ..numbers import tidy
-from ..analysis.evaluation import METHODS
+from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
 from ..runtime.interrupt import Signals
 from ..runtime.output import OutputError, check_output, is_stdout, write_output

@@ -73,6 +73,19 @@ LAZY = {
 }
 
 
+def _shortened(text: str, limit: int) -> str:
+    """``text`` cut at a word to at most ``limit`` characters, ``...``
+    marking the cut (as click shortens a command's help in a list)."""
+    if len(text) <= limit:
+        return text
+    words, out = text.split(), ""
+    for w in words:
+        if len(out) + len(w) + (1 if out else 0) + 3 > limit:
+            break
+        out = f"{out} {w}" if out else w
+    return out + "..."
+
+
 class DefaultGroup(click.Group):
     """A group whose default command is ``solve``: ``ronda-solve FILE``
     means ``ronda-solve solve FILE``. The other commands' modules are
@@ -96,10 +109,9 @@ class DefaultGroup(click.Group):
     def format_commands(self, ctx, formatter):
         """The command list of ``--help`` from :data:`LAZY`'s short helps
         (loading no command's module)."""
-        from click.utils import make_default_short_help
         names = self.list_commands(ctx)
         limit = formatter.width - 6 - max(len(n) for n in names)
-        rows = [(name, make_default_short_help(LAZY[name][2], limit) if name in LAZY
+        rows = [(name, _shortened(LAZY[name][2], limit) if name in LAZY
                  else self.commands[name].get_short_help_str(limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)

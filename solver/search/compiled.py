@@ -119,6 +119,7 @@ def _warm() -> None:
         st = core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
         s.root_values(st)
         s.principal_variation(st)
+        s.root_values_and_pv(st)
     spec = draw_spec(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
     sampler = Sampler(spec, 1.0)
     sampler.solve([0], seed=0)
@@ -382,6 +383,21 @@ class Searcher:
                     C[kn.C_ABORT] = 0
                 if self._may_grow(deadline):
                     self._grow()
+
+    def root_values_and_pv(self, st, deadline: float | None = None,
+                           max_plies: int = 200) -> tuple[dict[int, float], list[int]]:
+        """:meth:`root_values` and :meth:`principal_variation` of ``st`` in
+        one kernel call (one thread for the deadline, not one a ply): the
+        answer of an exact solve. Raises SearchAborted past ``deadline``."""
+        t0 = time.perf_counter()
+        out = np.full(10, np.nan)
+        pv = np.zeros(max(1, max_plies), dtype=np.int64)
+        n = self._call(kn.root_values_and_pv, lambda: (self.P, self.D, self.K, self.TT, self.TF,
+                                                       self.C, *self.O, st, out, pv,
+                                                       max_plies), deadline)
+        self._check(t0)
+        return ({m: float(out[m]) for m in range(10) if not math.isnan(out[m])},
+                [int(m) for m in pv[:int(n)]])
 
     def principal_variation(self, st, deadline: float | None = None,
                             max_plies: int = 200) -> list[int]:
