@@ -235,13 +235,20 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                     from ..engine.compile import CompileError
                     from ..match_equity.evaluate import evaluate_match, match_method
                     from .render import analysis_renderable, sampling_progress
+                    import time as _time
+                    started = _time.monotonic()
+                    left = time_budget
                     try:
                         a = None
                         if choose_objective(item, objective) == "match":
                             try:
                                 a = evaluate_match(item, method=match_method(method),
-                                                   samples=min(samples, 64), seed=seed)
+                                                   samples=min(samples, 64), seed=seed,
+                                                   time_budget=time_budget,
+                                                   memory_mb=memory_mb)
                             except SearchTooBig:
+                                # the points search has the time left (--time per line)
+                                left = max(0.05, time_budget - (_time.monotonic() - started))
                                 if objective == "match":
                                     raise
                                 err.print(Text(f"line {lineno}: the match search is too big "
@@ -249,7 +256,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                         if a is None:
                             with sampling_progress(err, samples) as progress:
                                 a = evaluate(item, method=method, samples=samples, seed=seed,
-                                             workers=workers, time_budget=time_budget,
+                                             workers=workers, time_budget=left,
                                              memory_mb=memory_mb, progress=progress,
                                              inference=inference, search=search)
                     except (CompileError, ValueError) as e:
