@@ -315,7 +315,7 @@ class _Bounded(MatchSearch):
         return super().value(state, *args, **kw)
 
     def _late(self) -> "SearchTooBig":
-        return SearchTooBig("the match search did not finish in its share of the time "
+        return SearchTooBig("the match search does not fit in its share of the time "
                             "(pure Python: late-hand positions only)")
 
     def _deals_fit(self, stock: int) -> None:
