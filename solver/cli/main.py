@@ -197,8 +197,6 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
     from rich.text import Text
     from ..notation import NotationError, parse_lines
     from ..search.pimc import default_workers
-    from ..match_equity.evaluate import MatchAnalysis, SearchTooBig, choose_objective
-    from .render_match import match_json, match_renderable
     out = Console(soft_wrap=False)
     err = Console(stderr=True, soft_wrap=True)
     workers = workers or default_workers()
@@ -233,7 +231,10 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                     from ..analysis.document import analysis_json
                     from ..analysis.suite import verdicts
                     from ..engine.compile import CompileError
-                    from ..match_equity.evaluate import evaluate_match, match_method
+                    from ..match_equity.evaluate import (MatchAnalysis, SearchTooBig,
+                                                         choose_objective, evaluate_match,
+                                                         match_method)
+                    from .render_match import match_json, match_renderable
                     from .render import analysis_renderable, sampling_progress
                     import time as _time
                     started = _time.monotonic()
