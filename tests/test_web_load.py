@@ -260,3 +260,18 @@ def test_cancels_at_every_moment_never_kill_a_worker():
             await pool.close()
 
     asyncio.run(run())
+
+
+def test_the_api_docs_need_no_internet(client):
+    """/docs loads its Swagger UI script and style sheet from this server
+    (the installed swagger-ui-bundle), never from a CDN."""
+    import re
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+    assert assets and all(a.startswith("/docs-assets/") for a in assets), assets
+    for a in assets:
+        r = client.get(a)
+        assert r.status_code == 200 and len(r.content) > 500, a
+    assert "http://" not in page.text.replace("http://127", "") and "https://" not in page.text
+    assert client.get("/openapi.json").json()["info"]["title"] == "ronda-solver"

@@ -114,6 +114,7 @@ def create_app(config: Config | None = None) -> FastAPI:
             await pool.close()
 
     app = FastAPI(title="ronda-solver", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,      # /docs below, its assets served here
                   description="The JSON API of `ronda-solve serve`: the analysis board, "
                               "the game viewer and the puzzle trainer. An analysis is "
                               "the document of `ronda-solve --json`; errors are "
@@ -142,10 +143,30 @@ def create_app(config: Config | None = None) -> FastAPI:
 
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _api_docs(app)
     for path, name in PAGES.items():
         app.add_api_route(path, _page(name), include_in_schema=False)
     app.add_middleware(BodyLimit, limit=config.max_body)
     return app
+
+
+def _api_docs(app: FastAPI) -> None:
+    """``/docs``: the API's Swagger UI with its script and style sheet
+    served from an installed package (``fastapi-offline``'s copy of
+    Swagger UI 5, which reads OpenAPI 3.1) at ``/docs-assets``: FastAPI's
+    default page loads them from a CDN, and is blank without internet."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    import fastapi_offline
+    assets = Path(fastapi_offline.__file__).resolve().parent / "static"
+    app.mount("/docs-assets", StaticFiles(directory=assets), name="docs-assets")
+
+    async def docs():
+        return get_swagger_ui_html(openapi_url=app.openapi_url, title="ronda-solver API",
+                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                                   swagger_css_url="/docs-assets/swagger-ui.css",
+                                   swagger_favicon_url="/docs-assets/favicon.png")
+
+    app.add_api_route("/docs", docs, include_in_schema=False)
 
 
 def _page(name: str):
