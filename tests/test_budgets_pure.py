@@ -126,9 +126,9 @@ def test_the_first_search_of_a_process_does_not_pay_for_loading_the_core(monkeyp
     from solver.analysis import evaluation
     from solver.search import compiled
 
-    def slow_load(stream=None):
+    def slow_load(stream=None, parts=compiled.PARTS):
         time.sleep(0.3)
-        compiled.ensure_compiled(stream)
+        compiled.ensure_compiled(stream, parts)
 
     monkeypatch.setattr(evaluation, "ensure_compiled", slow_load)
     a = evaluate(parse_position("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"),

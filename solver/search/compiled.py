@@ -71,25 +71,33 @@ def outcome_cap(memory_mb: float) -> int:
     return max(50_000, int(memory_mb * 0.1 * (1 << 20) / 6 / 160))
 
 
-_compiled = False
+#: the groups of kernels :func:`ensure_compiled` loads: ``exact`` (an
+#: exact solve's values and line), ``search`` (root scoring, values and
+#: lines with and without chance nodes), ``samples`` (determinised batches)
+PARTS = ("exact", "search", "samples")
+_warmed: set[str] = set()
 
 
-def ensure_compiled(stream=None) -> None:
-    """Compile (or load from numba's on-disk cache) every kernel, once per
-    process. When the cache is missing (the first run after installing),
-    say on ``stream`` (stderr by default) that the search core is being
-    compiled, and how long it took."""
-    global _compiled
-    if _compiled:
+def ensure_compiled(stream=None, parts=PARTS) -> None:
+    """Compile (or load from numba's on-disk cache) the kernels of
+    ``parts`` (all by default), once per process: a search loads only what
+    it needs before its clock starts (a one-line exact solve does not load
+    the sampling kernels). When the cache is missing (the first run after
+    installing), every kernel is compiled at once, saying so on ``stream``
+    (stderr by default) and how long it took."""
+    need = [p for p in parts if p not in _warmed]
+    if not need:
         return
     stream = stream if stream is not None else sys.stderr
     fresh = not _cache_present()
     if fresh:
+        need = [p for p in PARTS if p not in _warmed]
         print("compiling the search core (once; later runs load it from the cache)...",
               file=stream, flush=True)
     t0 = time.perf_counter()
-    _warm()
-    _compiled = True
+    for part in need:
+        _WARM[part]()
+        _warmed.add(part)
     if fresh:
         print(f"search core compiled in {time.perf_counter() - t0:.1f} s", file=stream,
               flush=True)
@@ -104,26 +112,42 @@ def _cache_present() -> bool:
     return os.path.exists(index)
 
 
-def _warm() -> None:
-    """Run every kernel once on tiny inputs: a known and a shuffled stock,
-    and a determinised batch."""
+def _tiny_game(shuffled: bool):
     from ..engine.game import Game
-    from ..engine.sampling import draw_spec
     from ..engine.tables import core_state, params
-    from ..notation import parse_position
     from ..rules import PRESETS
+    g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], shuffled)
+    P, D = params(g)
+    return Searcher(P, D, 1.0), core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+
+
+def _warm_exact() -> None:
+    s, st = _tiny_game(False)
+    s.root_values_and_pv(st)
+
+
+def _warm_search() -> None:
+    """Every root move, a value and a line, with and without chance nodes."""
+    from ..engine.core import outcome_count
     for shuffled in (False, True):
-        g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], shuffled)
-        P, D = params(g)
-        s = Searcher(P, D, 1.0)
-        st = core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+        s, st = _tiny_game(shuffled)
         s.root_values(st)
         s.principal_variation(st)
-        s.root_values_and_pv(st)
+        s.value(st)
+        outcome_count(s.P, st[9], 10)       # auto's estimate of expectimax's cost
+
+
+def _warm_samples() -> None:
+    """A determinised batch."""
+    from ..engine.sampling import draw_spec
+    from ..notation import parse_position
     spec = draw_spec(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
     sampler = Sampler(spec, 1.0)
     sampler.solve([0], seed=0)
     sampler.close()
+
+
+_WARM = {"exact": _warm_exact, "search": _warm_search, "samples": _warm_samples}
 
 
 def _run(fn, args, C, deadline: float | None):
