@@ -181,14 +181,17 @@ def main() -> None:
               help="Also give each value as an exact fraction (exact and expectimax methods).")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="auto", show_default=True,
               help="points: the points of the hand; match: the chance of winning the match "
-                   "(docs/match.md); auto: match when the score makes the target reachable "
-                   "in this hand and a table is shipped for the rules.")
+                   "(docs/match.md); auto: points, unless the line writes a score= and the "
+                   "target can be reached in this hand (then the match, and it says so).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also print the engineering detail of each answer: how the method ran, "
+                   "nodes, seconds.")
 @click.option("--search", type=click.Choice(("maxn", "paranoid")), default="maxn",
               show_default=True,
               help="Three players: maxn (each seat maximises its own points) or paranoid "
                    "(the other two minimise the mover's); ignored, with a note, for two sides.")
 def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget, memory_mb,
-          inference, exact, objective, search) -> None:
+          inference, exact, objective, verbose, search) -> None:
     """Evaluate every position line in FILES (`-` for standard input), each
     as it is read."""
     if as_json and as_jsonl:
@@ -204,6 +207,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
     failed = mismatch = interrupted = False
     agree = disagree = 0
     machine = as_json or as_jsonl
+    explained: set[str] = set()     # the columns whose legend is on screen already
 
     def error(entry: dict, text: str) -> None:
         nonlocal failed
@@ -227,39 +231,17 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                         error({"file": name, "line": lineno, "error": str(item)},
                               f"{name}: {item}")
                         continue
-                    from ..analysis.evaluation import evaluate
                     from ..analysis.document import analysis_json
                     from ..analysis.suite import verdicts
                     from ..engine.compile import CompileError
-                    from ..match_equity.evaluate import (MatchAnalysis, SearchTooBig,
-                                                         choose_objective, evaluate_match,
-                                                         match_method)
-                    from .render_match import match_json, match_renderable
+                    from ..match_equity.objective import analyse
                     from .render import analysis_renderable, sampling_progress
-                    import time as _time
-                    started = _time.monotonic()
-                    left = time_budget
                     try:
-                        a = None
-                        if choose_objective(item, objective) == "match":
-                            try:
-                                a = evaluate_match(item, method=match_method(method),
-                                                   samples=min(samples, 64), seed=seed,
-                                                   time_budget=time_budget,
-                                                   memory_mb=memory_mb)
-                            except SearchTooBig:
-                                # the points search has the time left (--time per line)
-                                left = max(0.05, time_budget - (_time.monotonic() - started))
-                                if objective == "match":
-                                    raise
-                                err.print(Text(f"line {lineno}: the match search is too big "
-                                               "here; points objective", style="yellow"))
-                        if a is None:
-                            with sampling_progress(err, samples) as progress:
-                                a = evaluate(item, method=method, samples=samples, seed=seed,
-                                             workers=workers, time_budget=left,
-                                             memory_mb=memory_mb, progress=progress,
-                                             inference=inference, search=search)
+                        with sampling_progress(err, samples) as progress:
+                            a = analyse(item, objective, method=method, samples=samples,
+                                        seed=seed, workers=workers, time_budget=time_budget,
+                                        memory_mb=memory_mb, progress=progress,
+                                        inference=inference, search=search)
                     except (CompileError, ValueError) as e:
                         msg = f"line {lineno}, position: {e}"
                         error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")
@@ -269,8 +251,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                     disagree += sum(1 for _op, ok, _s in checks if not ok)
                     mismatch = mismatch or disagree > 0
                     if machine:
-                        doc = (match_json(a, lineno) if isinstance(a, MatchAnalysis)
-                               else analysis_json(a, lineno, exact))
+                        doc = analysis_json(a, lineno, exact)
                         doc["file"] = name
                         doc["suite"] = [{"opcode": op, "agrees": ok, "text": s}
                                         for op, ok, s in checks]
@@ -280,9 +261,8 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                             results.append(doc)
                     else:
                         texts = [s for _op, _ok, s in checks]
-                        out.print(match_renderable(a, lineno, texts)
-                                  if isinstance(a, MatchAnalysis)
-                                  else analysis_renderable(a, lineno, texts, exact))
+                        out.print(analysis_renderable(a, lineno, texts, exact,
+                                                      verbose=verbose, explained=explained))
                         out.print()
                     if getattr(a, "partial", False):
                         interrupted = partial = True
