@@ -260,3 +260,19 @@ def test_fast_mode_is_labelled():
     r = CliRunner().invoke(main, ["-", "--method", "expectimax", "--fast", "100", "--time",
                                   "0.1"], input=line)
     assert r.exit_code == 1 and "expectimax did not finish" in r.output
+
+
+def test_two_threads_sharing_outcomes_agree_with_one():
+    """The helper thread (solver.search.parallel) solving the outcomes of
+    the chance node the search is in: the same root values as one thread,
+    twice over (a torn table entry or a wrong board would show)."""
+    for seed in range(3):
+        game, state = start_of_deal(12, f"helper-{seed}")
+        P, D = params(game)
+        st = core_state(state)
+        one = Searcher(P, D, 64.0).root_values(st)
+        for _ in range(2):
+            two = Searcher(P, D, 64.0, 2)
+            assert two.split == "outcomes"
+            assert same(two.root_values(st), one)
+            assert two.stats()["threads"] == 2
