@@ -135,12 +135,15 @@ def test_root_values_do_not_depend_on_the_table_history():
         assert a == b
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_expectimax_across_two_deals_is_stable(workers):
+@pytest.mark.slow
+@pytest.mark.parametrize("workers,split", [(1, "moves"), (2, "moves"), (2, "outcomes")])
+def test_expectimax_across_two_deals_is_stable(workers, split):
     """Two deals to come (12 cards in the stock): with two threads sharing
-    one table, each position is solved twice and must give the same values
-    as one thread (a torn table entry would not)."""
-    rng = random.Random(f"nested-{workers}")
+    one table (one root move a thread, or a helper solving the outcomes of
+    the chance node the search is in), each position is solved twice and
+    must give the same values as one thread (a torn table entry would
+    not)."""
+    rng = random.Random(f"nested-{workers}-{split}")
     done = 0
     while done < 4:
         preset = ["lmodire", "pagat", "mod", "french"][done % 4]
@@ -151,7 +154,9 @@ def test_expectimax_across_two_deals_is_stable(workers):
         g, s = shuffled_twin(game, state)
         one = values(g, s, 1)
         for _ in range(2):
-            got = values(g, s, workers)
+            searcher = Searcher(g.P, g.D, 16.0, workers)
+            searcher.split = split
+            got = searcher.root_values(s)
             assert got.keys() == one.keys()
             assert all(math.isclose(got[m], one[m], abs_tol=1e-9) for m in one)
         done += 1

@@ -110,6 +110,7 @@ def test_cli_expectimax_json_agrees_with_plain_expectimax():
         assert abs(mv["value"] - slow[int(mv["move"])]) <= 1e-6
 
 
+@pytest.mark.slow
 def test_exact_fractions_equal_expectimax_in_fractions():
     """``--exact``: each expectimax value as a fraction, equal to plain
     expectimax over every dealing of the 6-card stock computed in

@@ -259,3 +259,14 @@ def test_board_analyses_a_voleur_position(server, page, shots):
     # the board of the principal variation shows N's pile with its top
     assert page.query_selector("#pvboard .pile[data-side='N'] .card.top") is not None
     page.screenshot(path=str(shots / "web-board-voleur.png"), full_page=True)
+
+
+def test_the_api_docs_render_without_internet(server, page):
+    """/docs draws the API's operations with the Swagger UI served by the
+    server itself: every request the page makes stays on 127.0.0.1."""
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url))
+    page.goto(server + "/docs")
+    page.wait_for_selector(".opblock", timeout=30_000)
+    assert page.locator(".opblock").count() >= 10
+    assert asked and all(url.startswith(server) for url in asked), asked

@@ -43,7 +43,7 @@ from ..search.pimc import Z_99
 from ..search.vectors import (SEARCHES, VectorSearcher, choose, determinised_vec,
                               paranoid_choice, ranked)
 
-METHODS = ("auto", "exact", "expectimax", "equilibrium", "determinised")
+from .methods import METHODS  # noqa: E402  (re-exported)
 
 
 @dataclass
@@ -208,7 +208,8 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
              min_samples: int = 30, progress=None, inference: bool = True,
-             search: str = "maxn", match=None) -> Analysis:
+             search: str = "maxn", match=None, cluster=None,
+             fast: int | None = None) -> Analysis:
     """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
@@ -232,6 +233,13 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     sampling result after each batch. ``inference``: weigh the
     determinisations by how likely the other seats' plays of this deal
     (``hist=``) are under :data:`solver.analysis.inference.FITTED`.
+    ``cluster``: with ``"expectimax"``, the search runs split over a
+    cluster (:class:`solver.batch.expectimax.Cluster`: ``solve(P, D,
+    state, deadline)``) instead of this machine's threads. ``fast``: with
+    ``"expectimax"``, the fast mode (method ``"expectimax-fast"``,
+    approximate): the next deal drawn ``fast`` times by probability, every
+    later deal exact, each value with its standard error and the error
+    measured on the bench in the note (both: two sides playing for points).
 
     Three players: value vectors, one entry per seat, searched by
     ``search`` (``"maxn"`` or ``"paranoid"``); ``search`` is ignored (with
@@ -250,13 +258,20 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     if search not in SEARCHES:
         raise ValueError(f"unknown search {search!r} (expected maxn or paranoid)")
     three = pos.players == 3
-    ensure_compiled()       # before the budget starts (a first run compiles)
     if match is not None and three:
         raise CompileError("the match objective takes two sides (three players: no "
                            "match-equity table of win chances per seat yet)")
+    if (cluster is not None or fast is not None) and (three or match is not None):
+        raise CompileError("the cluster and the fast mode take two sides playing for points")
+    # loading the compiled core (the first search of a process) is start-up,
+    # not search: the clock starts after it; only what the method needs
+    chosen = choose_method(pos) if method == "auto" else method
+    parts = {"exact": ("exact",), "expectimax": ("search", "samples"),
+             "determinised": ("samples",)}.get(chosen, ("samples",))
+    ensure_compiled(parts=("vectors",) if three else parts)
     a = _evaluate(_Run(pos, samples, seed, workers, Budget(time_budget, memory_mb), z,
-                       min_samples, progress, inference, search if three else "maxn", match),
-                  method)
+                       min_samples, progress, inference, search if three else "maxn", match,
+                       cluster, fast), method)
     if search != "maxn" and not three:
         a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)
@@ -284,6 +299,8 @@ class _Run:
     inference: bool
     search: str
     match: object
+    cluster: object = None
+    fast: int | None = None
     t0: float = field(default_factory=time.perf_counter)
 
     @property
@@ -321,8 +338,10 @@ def _evaluate(run: _Run, method: str) -> Analysis:
             return _exact(run, known_problem(pos, match=run.match), "exact",
                           f"every card is known: exact {run.label}", budget.deadline)
         except SearchAborted as e:
-            raise BudgetError(f"exact search did not finish in {budget.seconds:g} s "
-                              f"({e.nodes:,} nodes)") from None
+            why = f"exact search did not finish in {budget.seconds:g} s ({e.nodes:,} nodes)"
+            if method == "auto" and run.match is None:
+                return one_ply(run, why)
+            raise BudgetError(why) from None
     if chosen == "determinised":
         why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
                else "determinised search")
@@ -331,11 +350,16 @@ def _evaluate(run: _Run, method: str) -> Analysis:
     label = "exact expectimax" + ("" if pos.players != 3 else f" of {run.label} vectors")
     if method == "expectimax":
         try:
+            if run.cluster is not None:
+                return _expectimax_cluster(run)
+            if run.fast is not None:
+                return _expectimax_fast(run)
             return _exact(run, shuffled_problem(pos, match=run.match), "expectimax",
                           f"stock order unknown: {label}", budget.deadline)
         except SearchAborted as e:
-            raise BudgetError(_unfinished(pos, e, budget) + ": raise --time or --memory, "
-                              "or use --method auto to sample instead") from None
+            kept = f"; {run.cluster.kept()}" if run.cluster is not None else ""
+            raise BudgetError(_unfinished(pos, e, budget) + kept + ": raise --time or "
+                              "--memory, or use --method auto to sample instead") from None
     prob = shuffled_problem(pos, match=run.match)     # raises CompileError now
     seconds, why = estimate_expectimax(pos)
     allotted = EXPECTIMAX_SHARE * budget.seconds
@@ -350,6 +374,39 @@ def _evaluate(run: _Run, method: str) -> Analysis:
     except SearchAborted as e:
         return _sampled(run, _unfinished(pos, e, budget) + "; determinised search for the "
                         "time left", expectimax_nodes=e.nodes)
+
+
+def one_ply(run: _Run, why: str) -> Analysis:
+    """``auto``'s answer when its time ran out before any search finished
+    (a budget smaller than one search of the position): each play valued
+    by what it scores at once (the cards it takes and its points: a
+    search one ply deep; three players, each seat's points of the play),
+    method ``one-ply``, the note saying so. Keeps ``auto``'s promise to
+    answer within ``--time``."""
+    pos = run.pos
+    prob = sampled_problem(pos, run.seed)
+    values = {}
+    vectors = {}
+    hand = prob.st[1 + prob.st[5]]
+    for m in range(10):
+        if not (hand >> (4 * m)) & 1:
+            continue
+        child, gain, ev = core.play(prob.P, prob.D, prob.st, m)
+        values[m] = float(gain)
+        if prob.nsides == 3:
+            vectors[m] = tuple(float(g) for g in core.play_points(prob.P, prob.D, prob.st,
+                                                                   child, ev))
+    if prob.nsides == 3:
+        moves = _moves_vector(prob, vectors, "maxn")
+    else:
+        moves = _moves_scalar(prob, values)
+    top = moves[0]
+    note = (f"{why}: each play valued by what it takes and scores now only (one ply, no "
+            f"look-ahead); raise --time for a search")
+    return Analysis(pos, "one-ply", top.value, moves,
+                    [mv.move for mv in moves if abs(mv.value - top.value) <= 1e-9], None,
+                    len(moves), time.perf_counter() - run.t0, note=note,
+                    values=list(top.values) if prob.nsides == 3 else None)
 
 
 def _equilibrium_refusal(run: _Run) -> str | None:
@@ -489,11 +546,15 @@ def _exact(run: _Run, prob: Problem, method: str, note: str, deadline: float) ->
     else:
         searcher = Searcher(prob.P, prob.D, mem,
                             run.workers if method == "expectimax" else 1)
-        raw = searcher.root_values(prob.st, deadline)
+        if method == "exact" and not prob.match:
+            # the values and the line in one kernel call
+            raw, pv = searcher.root_values_and_pv(prob.st, deadline)
+        else:
+            raw = searcher.root_values(prob.st, deadline)
+            pv = (_match_pv(searcher, prob, deadline) if prob.match
+                  else searcher.principal_variation(prob.st, deadline))
         nodes = searcher.nodes
         stats = searcher.stats()
-        pv = (_match_pv(searcher, prob, deadline) if prob.match
-              else searcher.principal_variation(prob.st, deadline))
         moves = _moves_scalar(prob, raw)
     if method == "expectimax":
         extra = dict(stats, tt_mb=round(stats["tt_entries"] * 32 / 2 ** 20, 1),
@@ -522,6 +583,52 @@ def _match_pv(searcher: Searcher, prob: Problem, deadline: float) -> list[int]:
         if ev & core.EV_WON:
             break
     return pv
+
+
+def _expectimax_cluster(run: _Run) -> Analysis:
+    """Exact expectimax split at the first chance level over a cluster."""
+    prob = shuffled_problem(run.pos)
+    values, pv, stats = run.cluster.solve(prob.P, prob.D, prob.st, run.budget.deadline)
+    moves = _moves_scalar(prob, values)
+    top = moves[0].value
+    return Analysis(run.pos, "expectimax", top, moves,
+                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],
+                    [str(RANKS[m]) for m in pv], stats["nodes"], time.perf_counter() - run.t0,
+                    note=("stock order unknown: exact expectimax, its first chance level's "
+                          f"{stats['outcomes']:,} outcomes solved on {run.cluster.where}; "
+                          "pv up to the next deal"),
+                    extra={"cluster": stats})
+
+
+#: the fast mode's largest error of a value (points) measured on the bench
+#: (bench/bench_fast.py, docs/performance.md): deals drawn -> (unseen
+#: cards, error) over the positions measured
+FAST_ERROR = {100: (12, 0.47), 300: (12, 0.28), 1000: (12, 0.15)}
+
+
+def _expectimax_fast(run: _Run) -> Analysis:
+    """The fast mode: :func:`solver.search.split.sampled_root_values`."""
+    from ..search.split import sampled_root_values
+    prob = shuffled_problem(run.pos)
+    samples = run.fast
+    values, stderr, solved, nodes = sampled_root_values(prob.P, prob.D, prob.st, samples,
+                                                        run.seed, run.budget.memory_mb,
+                                                        run.workers, run.budget.deadline)
+    moves = _moves_scalar(prob, values)
+    for mv in moves:
+        se = stderr.get(mv.rank)
+        mv.stderr = None if se is None else se / 2
+    top = moves[0].value
+    near = min(FAST_ERROR, key=lambda n: abs(n - samples))
+    unseen, err = FAST_ERROR[near]
+    note = (f"FAST MODE, approximate: the next deal drawn {samples} times by probability "
+            f"({solved:,} deals solved), every later deal exact; ± is the standard error "
+            f"over the deals drawn; on the bench with {near} deals at {unseen} unseen cards "
+            f"the values were off by at most {err:g} points (bench/bench_fast.py)")
+    return Analysis(run.pos, "expectimax-fast", top, moves,
+                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None, nodes,
+                    time.perf_counter() - run.t0, samples=samples, stderr=moves[0].stderr,
+                    note=note, seed=run.seed)
 
 
 def _peak_rss_mb() -> float:

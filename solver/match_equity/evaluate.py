@@ -21,7 +21,7 @@ from ..engine.compile import CompileError, is_perfect_information
 from ..position import Position
 from .table import MatchTable, equity_array, table_for
 
-OBJECTIVES = ("auto", "points", "match")
+from ..analysis.methods import OBJECTIVES  # noqa: E402  (re-exported)
 MATCH_METHODS = ("auto", "exact", "expectimax", "determinised")
 
 
@@ -307,7 +307,7 @@ def _card_text(pos: Position, rank: int) -> str:
 
 def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed: int = 0,
                    *, points: bool = True, table: MatchTable | None = None,
-                   time_budget: float = 10.0, memory_mb: float = 2048.0,
+                   time_budget: float | None = 10.0, memory_mb: float | None = 2048.0,
                    workers: int = 1) -> MatchAnalysis:
     """Value every play of ``pos`` for the match (probabilities that the
     mover's side wins it) on the compiled search: ``method`` ``exact``
@@ -315,14 +315,17 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     ``determinised`` (the unknown cards sampled, at most ``samples``
     drawings with ``seed``), ``auto`` as :func:`solver.analysis.evaluation.
     evaluate` picks. ``points``: also each play's points value. The budgets
-    (``time_budget`` seconds, ``memory_mb``) are kept as by ``evaluate``
-    (each of the two searches gets the whole budget).
+    (``time_budget`` seconds, ``memory_mb``) are kept as by ``evaluate``:
+    with ``points`` the match search takes :data:`MATCH_SHARE` of the
+    time, the points search the rest.
 
     Raises ValueError (CompileError) for a position it cannot search, when
     no table is shipped for the rules, player count and target, and
     SearchTooBig when an exact method asked for by name does not finish
     within the budget."""
     t0 = time.perf_counter()
+    time_budget = 10.0 if time_budget is None else time_budget
+    memory_mb = 2048.0 if memory_mb is None else memory_mb
     if pos.players not in (2, 4):
         raise CompileError(f"the match objective takes two sides (this position has "
                            f"{pos.players} players)")
@@ -338,18 +341,23 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     if method not in MATCH_METHODS:
         raise ValueError(f"unknown method {method!r} (methods: {', '.join(MATCH_METHODS)})")
     leaves = equity_array(pos.rules, pos.players, table=table)
+    start = time.monotonic()
     try:
         a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
-                     time_budget=time_budget, memory_mb=memory_mb, match=leaves,
-                     inference=False)
+                     time_budget=(MATCH_SHARE if points else 1.0) * time_budget,
+                     memory_mb=memory_mb, match=leaves, inference=False)
     except BudgetError as e:
         raise SearchTooBig(f"the match search {e}") from None
     pts: dict[int, float] = {}
     if points:
         pm = "determinised" if a.method == "determinised" else a.method
-        p = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed, workers=workers,
-                     time_budget=time_budget, memory_mb=memory_mb)
-        pts = {mv.rank: mv.value for mv in p.moves}
+        try:
+            p = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed,
+                         workers=workers, memory_mb=memory_mb,
+                         time_budget=max(0.05, start + time_budget - time.monotonic()))
+            pts = {mv.rank: mv.value for mv in p.moves}
+        except BudgetError:         # the time went to the match search: no points
+            pts = {}
     moves = [MatchMove(mv.move, mv.rank, mv.value, mv.stderr, pts.get(mv.rank))
              for mv in a.moves]
     moves.sort(key=lambda x: (-x.chance, -(x.points or 0.0), x.rank))
@@ -363,3 +371,8 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
 
 class SearchTooBig(BudgetError):
     """The match search did not finish within its budget."""
+
+
+#: the share of ``time_budget`` the match search may take when the points
+#: are searched too (they have the rest)
+MATCH_SHARE = 0.7

@@ -23,6 +23,8 @@ either way; its ``objective`` says which was searched.
 
 from __future__ import annotations
 
+import time
+
 from ..analysis.evaluation import Analysis, evaluate
 from ..position import Position
 from .evaluate import (MatchAnalysis, SearchTooBig, evaluate_match, match_method,
@@ -31,13 +33,17 @@ from .evaluate import (MatchAnalysis, SearchTooBig, evaluate_match, match_method
 #: the match search's most determinisations by default (its sampling stops
 #: when the best chance is separated, as the points search's does)
 MATCH_SAMPLES = 1000
+#: the share of ``--time`` the points search may take when the match is
+#: searched too (the match search has the rest)
+POINTS_SHARE = 0.4
 
 
 def analyse(pos: Position, objective: str = "auto", method: str = "auto",
             samples: int = 1000, seed: int = 0, *, workers: int = 1,
             time_budget: float = 10.0, memory_mb: float = 2048.0, progress=None,
             inference: bool = True, search: str = "maxn",
-            match_samples: int = MATCH_SAMPLES) -> Analysis:
+            match_samples: int = MATCH_SAMPLES, cluster=None, fast: int | None = None
+            ) -> Analysis:
     """The answer for ``pos``: :func:`~solver.analysis.evaluation.evaluate`'s
     points analysis (every option passed on), and under the match
     objective each play's chance of winning the match too (the match
@@ -50,17 +56,21 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     and cannot be searched, and what ``evaluate`` and ``evaluate_match``
     raise (CompileError, BudgetError, SearchTooBig with ``match``)."""
     choice = objective_choice(pos, objective, method)
+    # one --time for both searches: the points search takes POINTS_SHARE of
+    # it when the match is searched too, the match search what is left
+    started = time.monotonic()
+    share = POINTS_SHARE if choice.objective == "match" else 1.0
     a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
-                 time_budget=time_budget, memory_mb=memory_mb, progress=progress,
-                 inference=inference, search=search)
+                 time_budget=time_budget * share, memory_mb=memory_mb, progress=progress,
+                 inference=inference, search=search, cluster=cluster, fast=fast)
     a.objective_note = choice.note
     if choice.objective == "points" or a.partial:
         return a
     try:
         m = evaluate_match(pos, method=match_method(method),
                            samples=max(1, min(samples, match_samples)), seed=seed,
-                           points=False, time_budget=time_budget, memory_mb=memory_mb,
-                           workers=workers)
+                           points=False, memory_mb=memory_mb, workers=workers,
+                           time_budget=max(0.05, time_budget - (time.monotonic() - started)))
     except SearchTooBig as e:
         if objective == "match":
             raise
@@ -96,7 +106,8 @@ def with_match(a: Analysis, m: MatchAnalysis, note: str = "") -> Analysis:
     t = m.table
     sampled = f", {m.samples} determinisations" if m.samples else ""
     a.note = (f"match objective: {m.method} search of the chance of winning the match "
-              f"(the compiled core, {m.nodes:,} nodes{sampled}), the end of the hand valued by the "
+              f"(the compiled core, {m.nodes:,} nodes{sampled}), the end of the hand valued by "
+              f"the "
               f"{t['rules']} {t['players']}-player table to {t['target']} "
               f"({t['hands']:,} self-play hands); points by {a.method}: {a.note}")
     return a
