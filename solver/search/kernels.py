@@ -535,7 +535,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
         r = K[ply, pr, j]
         if K[ply, r, K_KIND] != KIND_LEAF:
             ch = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
-                  K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9])
+                  K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
+                  K[ply, r, 10])
             if is_chance(P, ch) or work_left(P, ch) > C[C_TTMIN]:
                 ck, _c = state_key(ch)
                 _prefetch(TT, np.int64(ck & np.uint64((TT.shape[0] >> 1) - 1)) << 1)
