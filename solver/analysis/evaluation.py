@@ -345,7 +345,7 @@ def _evaluate(run: _Run, method: str) -> Analysis:
     if chosen == "determinised":
         why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
                else "determinised search")
-        return _sampled(run, why)
+        return _sampled(run, why, named=method == "determinised")
     # expectimax
     label = "exact expectimax" + ("" if pos.players != 3 else f" of {run.label} vectors")
     if method == "expectimax":
@@ -636,10 +636,23 @@ def _peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
-def _sampled(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
+def _sampled(run: _Run, why: str, expectimax_nodes: int = 0, named: bool = False) -> Analysis:
     """Determinised search: the unknown cards drawn by the compiled game,
     every play solved exactly in each drawing, the values averaged (with
-    inference, weighted)."""
+    inference, weighted). When no drawing finished within the budget:
+    ``auto`` (not ``named``) answers with :func:`one_ply` (points), else
+    BudgetError."""
+    try:
+        return _determinised(run, why, expectimax_nodes)
+    except SearchAborted:
+        budget = run.budget
+        stop = f"no determinisation finished in {budget.seconds:g} s"
+        if not named and run.match is None:
+            return one_ply(run, f"{why}: {stop}")
+        raise BudgetError(f"{stop}: raise --time, or use fewer cards") from None
+
+
+def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     pos = run.pos
     spec = draw_spec(pos, match=run.match)      # raises CompileError before any sampling
     weigh = None

@@ -41,13 +41,16 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from ..cards import RANKS, SUITS, Card, format_cards
-from ..engine.hand import PREV, SEAT, SHOW, Hand
 from ..engine.scoring import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
                               EV_MISSA, TRINGA, best_declaration, declaration_points,
                               event_points, ranks_of)
 from ..position import (DealHistory, Declaration, Position, Show, n_sides, seat_names,
                        side_names, side_of)
 from ..rules import PRESETS, Rules, deal_sizes
+
+#: fields of a core state (solver.engine.hand; the core itself is loaded
+#: only when a hand is played, so that reading records stays fast)
+SEAT, PREV, SHOW = 5, 6, 7
 
 #: a full Spanish deck with suits, in rank order (40 cards)
 DECK: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in SUITS)
@@ -164,9 +167,6 @@ class HandState:
                  stock: Sequence[Card] | None = None) -> None:
         if players not in (2, 3, 4):
             raise PlayError(f"2, 3 or 4 players, not {players}")
-        if rules.voleur and players == 3:
-            from ..engine.voleur import THREE_PLAYERS
-            raise PlayError(THREE_PLAYERS)
         self.rules = rules
         self.players = players
         self.dealer = dealer % players
@@ -201,7 +201,7 @@ class HandState:
         self.winner: int | None = None
         self.finished = False
         self.awaiting_deal = True
-        self.game: Hand | None = None
+        self.game = None                # a solver.engine.hand.Hand
         self.state: tuple = ()
         #: Ronda voleur: the pile tops and sizes when the deal was dealt
         self.deal_tops: tuple = ()
@@ -324,6 +324,7 @@ class HandState:
                 left = Counter({r: 4 for r in range(10)})
                 left.subtract(self._seen)
                 stock_ranks = sorted(left.elements())[:rest]
+            from ..engine.hand import Hand
             self.game = Hand(self.rules, p, self.leader, stock_ranks, track=True)
             self.state = self.game.initial_state([c.index for c in self.table], ranks,
                                                  self.leader)
@@ -527,6 +528,7 @@ class HandState:
             raise PlayError(f"{self.names[seat]} holds {len(self.hands[seat])} cards, "
                             f"not {len(cards)}")
         self.hands[seat] = list(cards)
+        from ..engine.hand import Hand
         self.state = Hand.with_hand(self.state, seat, [c.index for c in cards])
 
     # --- what the seats see ------------------------------------------------
