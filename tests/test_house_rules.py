@@ -2,11 +2,11 @@
 ``deal_size``, ``table_cards`` and the ``online`` preset.
 
 Each parameter on hand-checked declarations and positions (the expected
-values worked out in the comments), the three engines (reference Game,
-compiled core, tests/reference.py) agreeing on them, the validation, the
+values worked out in the comments), the two engines (the compiled core
+and tests/reference.py) agreeing on them, the validation, the
 notation, a whole ``online`` hand in the arena, and the shipped
 ``positions/house-rules.txt``. The random cross-checks of the engines with
-these rules are in test_core, test_crosscheck and test_properties (their
+these rules are in test_core, test_systems and test_properties (their
 rule sets come from tests/rulesets.py).
 """
 

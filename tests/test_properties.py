@@ -171,7 +171,7 @@ def test_values_are_zero_sum(seed, case):
 
 def _parses(line: str) -> bool:
     """Whether the notation takes the line (the random positions of
-    test_crosscheck are consistent card-wise, but a few break a rule of
+    the cross-checks are consistent card-wise, but a few break a rule of
     the notation, e.g. a show whose cards cannot have been played)."""
     try:
         parse_position(line)

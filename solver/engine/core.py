@@ -1,7 +1,9 @@
-"""The compiled engine: :class:`~solver.engine.game.Game` in numba.
+"""The compiled engine: the rules of Ronda in numba, for every rule system
+(two, three or four players, Ronda voleur, the house rules) and objective
+(points, the match).
 
-The same encoding and the same arithmetic as the reference engine, on
-int64 only, so that every kernel can be checked against it play by play:
+One encoding on int64 only, checked against the plain references of
+tests/ (``reference.py``, ``reference3.py``) position by position:
 
 - a *card set* is a 40-bit int, one nibble a rank index 0..9, the count in
   unary (0, 1, 3, 7, 15);
@@ -98,7 +100,7 @@ D_NEXT = 5           # the stock position after the deal
 D_DS = 6             # 3 entries: the declarations' points of each side
 D_COLS = 9
 
-# --- event bits (as solver.engine.game) --------------------------------------
+# --- event bits (as solver.engine.scoring) -----------------------------------
 EV_CAPTURE = 1
 EV_HIT = 2
 EV_ANSWER5 = 4
@@ -152,9 +154,8 @@ def hand_of(h0, h1, h2, h3, seat):
 
 @njit(cache=True)
 def play(P, D, st, r):
-    """Play rank index ``r`` from the mover's hand: ``(child, gain, ev)``,
-    exactly as :meth:`solver.engine.game.Game.play` (gain in half-points
-    for the mover's side, ev the event bits). Rule systems that track the
+    """Play rank index ``r`` from the mover's hand: ``(child, gain, ev)``
+    (gain in half-points for the mover's side, ev the event bits). Rule systems that track the
     x word (three sides, Ronda voleur, the match objective) are played by
     :func:`play_general`."""
     if P[P_GENERAL] != 0:
@@ -770,8 +771,7 @@ def gen_children_vec(P, D, K, ply, st):
 @njit(cache=True)
 def sum_bound(P, st):
     """An upper bound on the sum of the entries of the value of ``st`` for
-    three sides (every entry >= 0), for max^n shallow pruning (as
-    :meth:`solver.engine.game3.Game3.sum_bound`): of the plays left, ``L``
+    three sides (every entry >= 0), for max^n shallow pruning: of the plays left, ``L``
     lay a card and the rest capture (capture point each); a hit takes a
     card just laid, a missa empties a table that only lays refill (with
     answers each play counts ``capture + missa + max(hit)``); each deal to
@@ -825,7 +825,7 @@ def sum_bound(P, st):
 @njit(cache=True)
 def best_declaration(P, hand):
     """The best declaration of a card set as ``kind*16 + rank`` (kind 1
-    Ronda, 2 Tringa), or -1; as :func:`solver.engine.game.best_declaration`."""
+    Ronda, 2 Tringa), or -1; as :func:`solver.engine.scoring.best_declaration`."""
     if P[P_RONDA] == 0:
         return -1
     best = -1
@@ -846,7 +846,7 @@ def best_declaration(P, hand):
 def declaration_gain(P, h0, h1, h2, h3):
     """Half-points for side 0 less side 1 of the declarations of a deal
     (two sides; 0 otherwise), as
-    :func:`solver.engine.game.declaration_points`."""
+    :func:`solver.engine.scoring.declaration_points`."""
     if P[P_TWO_SIDED] == 0 or P[P_RONDA] == 0:
         return 0
     players = P[P_PLAYERS]
@@ -884,7 +884,7 @@ def declaration_gain(P, h0, h1, h2, h3):
 @njit(cache=True)
 def declaration_sides(P, h0, h1, h2, h3):
     """The points each side scores by the declarations of a deal (hands
-    ``h0..h3``, card sets), as :func:`solver.engine.game.declaration_points`
+    ``h0..h3``, card sets), as :func:`solver.engine.scoring.declaration_points`
     for any number of sides: only the single best hand scores, for its side
     (partners tying count once); opposing sides tying follow the split
     rule; ``declare_contested`` when another side declared too;
@@ -971,8 +971,8 @@ def build_deals(P, stock, nstock, D):
 def _multisets(avail, n, start, cur, out, count):
     """Write every count vector of ``n`` more cards from ``avail`` (ranks
     ``start`` on; ``cur`` holds the counts chosen so far) into ``out`` from
-    row ``count``, in the reference's order
-    (:func:`solver.engine.game._multisets`); returns the new row count."""
+    row ``count``, in rank order (the reference's ``_deals_of``); returns
+    the new row count."""
     if n == 0:
         for q in range(NRANKS):
             out[count, q] = cur[q]
@@ -1171,9 +1171,10 @@ def deal_outcomes(P, st, limit):
 @njit(cache=True)
 def chance_bounds(P, st):
     """Sure bounds ``(lo, hi)`` on a chance node's value, half-points for
-    the side to move, as :meth:`solver.engine.game.Game.bounds` (Ronda
-    voleur: a stolen card moves two half-points, so the piles count twice
-    more; the match objective: an equity, within +-``EQ_SCALE``)."""
+    the side to move (every card left, every missa and hit the ranks still
+    allow, the best declaration of each deal; Ronda voleur: a stolen card
+    moves two half-points, so the piles count twice more; the match
+    objective: an equity, within +-``EQ_SCALE``)."""
     if P[P_MATCH] != 0:
         return -float(EQ_SCALE), float(EQ_SCALE)
     t = st[0]

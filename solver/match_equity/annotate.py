@@ -8,8 +8,8 @@ match-winning chance against the best play, with thresholds kept as data
 (:data:`MATCH_THRESHOLDS`, as GNU Backgammon marks by equity lost:
 doubtful ``?!``, bad ``?``, very bad ``??``). Earlier plays, where the
 match cannot end in the hand, are left to the points annotation: they
-are counted, not marked. Positions the pure-Python match search cannot
-finish within its node budget are counted as too big.
+are counted, not marked. Positions the match search cannot finish
+within its budget are counted as too big.
 
 Each hand also gets its match-equity swing: side 0's chance of winning
 the match (the table, :mod:`.table`) before the hand, at its score and

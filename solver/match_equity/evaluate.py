@@ -236,8 +236,8 @@ def objective_choice(pos: Position, objective: str = "auto",
     - ``auto``: points unless the line writes a score (``score=``); with a
       score, the match when the target can be reached in this hand
       (:func:`target_reachable`, a sure bound), a table is shipped for the
-      rules, player count and target, and the pure-Python match search
-      fits (:data:`AUTO_MATCH_CARDS`); otherwise points, and the note says
+      rules, player count and target, and the hand is late
+      (:data:`AUTO_MATCH_CARDS`); otherwise points, and the note says
       why (never silently).
     - ``match``: the match, or :class:`ObjectiveError` (one line, what to
       do instead) when it cannot be searched.
