@@ -1,7 +1,8 @@
 """The package has no import cycle: every ``import`` of a ``solver`` module
 by another, at module level or inside a function (a lazy import hides a
 cycle, it does not remove it), read from the sources, makes a graph
-without cycles; and the search package knows nothing of the game's rules
+without cycles (a module's ``if __name__ == "__main__"`` block, run only
+as a script, is not an import of the package); and the search package knows nothing of the game's rules
 (it imports the engine's interface only)."""
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ def imports_of(path: Path) -> set[str]:
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    tree.body = [n for n in tree.body if not _script_block(n)]
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name.startswith("solver"))
         elif isinstance(node, ast.ImportFrom):
@@ -44,6 +47,12 @@ def imports_of(path: Path) -> set[str]:
                 out.add(sub if _exists(sub) else mod)
     out.discard(name)
     return {m for m in out if _exists(m)}
+
+
+def _script_block(node: ast.stmt) -> bool:
+    """``if __name__ == "__main__":`` at module level."""
+    return (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+            and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__")
 
 
 def _exists(mod: str) -> bool:

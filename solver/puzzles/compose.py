@@ -610,7 +610,7 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
         raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(VARIANTS)})")
     rules = preset(rules_name)
     if players == 3:
-        from .mine import THREE_PLAYERS
+        from .themes import THREE_PLAYERS
         raise ValueError(THREE_PLAYERS)
     if players not in (2, 4):
         raise ValueError(f"composed puzzles have 2 players or 4, not {players}")

@@ -33,13 +33,10 @@ from ..engine.scoring import TRINGA, best_declaration, ranks_of
 from ..notation import NotationError
 from ..position import Declaration, Position, Show
 from ..rules import Rules, deal_sizes, preset
+from .themes import THREE_PLAYERS
 
 NR = len(RANKS)
 POLICIES = ("greedy", "random")
-#: why puzzles take two or four players
-THREE_PLAYERS = ("three-player puzzles are not made: a puzzle's values, themes and lines are "
-                 "two-sided (one side's gain is the other's loss), and three players each "
-                 "score their own (analyse, annotate and play take three players)")
 
 
 def opening(rules: Rules, rng: random.Random) -> tuple[list[int], list[int]]:

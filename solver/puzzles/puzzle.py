@@ -281,7 +281,7 @@ def idea_for(pos: Position) -> tuple[Game, State, Idea]:
     if not is_perfect_information(pos):
         raise NotAPuzzle("hidden", "a puzzle needs every card known (exact method)")
     if pos.players == 3:
-        from .mine import THREE_PLAYERS
+        from .themes import THREE_PLAYERS
         raise CompileError(THREE_PLAYERS)
     game, state = compile_known(pos)
     return game, state, idea_of(game, state, _declared(pos))

@@ -54,6 +54,11 @@ from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, EV_HI
 from ..rules import Rules
 from ..search.compiled import Searcher
 
+#: why puzzles take two or four players
+THREE_PLAYERS = ("three-player puzzles are not made: a puzzle's values, themes and lines are "
+                 "two-sided (one side's gain is the other's loss), and three players each "
+                 "score their own (analyse, annotate and play take three players)")
+
 
 @dataclass(frozen=True)
 class Ply:
