@@ -296,14 +296,14 @@ def test_no_peeking(setup):
 
 
 def test_out_of_time_falls_back_to_greedy(monkeypatch):
-    """A search that overruns the alarm (the server's --time plus a
-    second) gives the greedy card and says so."""
+    """A search that overruns the alarm (the server's --time plus 5 s)
+    gives the greedy card and says so."""
     import time as _time
     from solver.games import levels
 
     class Slow:
         def choose(self, view, rng):
-            _time.sleep(3)
+            _time.sleep(8)
 
     monkeypatch.setattr(levels, "player", lambda spec, cap: Slow() if spec != "greedy"
                         else GreedyPlayer())
@@ -311,7 +311,7 @@ def test_out_of_time_falls_back_to_greedy(monkeypatch):
     view = g.hs.view()
     t0 = _time.perf_counter()
     card, note = choose(4, view, 1, 0.2)
-    assert _time.perf_counter() - t0 < 2.5
+    assert _time.perf_counter() - t0 < 7
     assert card in g.hs.hands[0]
     assert note.startswith("level 4 (strong) ran out of time") and "greedy card" in note
 

@@ -101,6 +101,13 @@ def player(spec: str, cap: float):
     return p
 
 
+def hard_limit(cap: float) -> float:
+    """Seconds after which a decision of budget ``cap`` is stopped: the
+    budget plus a margin (5 s, or ``cap`` when longer) for a loaded
+    machine, where a search may return late without overrunning."""
+    return cap + max(5.0, cap)
+
+
 class OutOfTime(Exception):
     """A decision overran its alarm."""
 
@@ -136,7 +143,7 @@ def choose(number: int, view: Position, seed: int, cap: float) -> tuple[Card, st
     rng = random.Random(seed)
     t0 = time.perf_counter()
     try:
-        with alarm(cap + 1.0):
+        with alarm(hard_limit(cap)):
             return player(lv.spec, cap).choose(view, rng), ""
     except OutOfTime:
         spent = time.perf_counter() - t0

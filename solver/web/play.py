@@ -29,7 +29,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
-from ..games.levels import LEVELS
+from ..games.levels import LEVELS, hard_limit
 from ..games.live import LiveGame, MoveError, Setup, SetupError
 from ..games.record import dumps
 from ..position import side_of
@@ -273,7 +273,7 @@ async def advance(gid: str, request: Request) -> dict:
         req = g.engine_request()
         job = _submit(request, "engine_move", {"line": req["line"], "level": req["level"],
                                               "seed": req["seed"], "cap": cfg.time},
-                      cfg.time + 2)
+                      hard_limit(cfg.time) + 1)
         job = await _wait(request, job)
         if job.state != "done":
             raise ApiError(f"the engine could not play: {job.error or job.state}", 503)
@@ -304,7 +304,7 @@ async def hint(gid: str, request: Request) -> dict:
             return _doc(gid, entry, analysis=entry.hint[1])
         cap = min(HINT_TIME, cfg.time)
         job = _submit(request, "hint", {"line": req["line"], "seed": req["seed"], "cap": cap},
-                      cap + 2)
+                      hard_limit(cap) + 1)
         job = await _wait(request, job)
         if job.state != "done":
             raise ApiError(f"no hint: {job.error or job.state}", 503)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -69,19 +70,24 @@ def digest(text: str) -> str:
 
 class PlayStore:
     """The ``played`` table of the store at ``path`` (None: a store in
-    memory, gone when the server stops). Raises StoreError (one line)."""
+    memory, gone when the server stops). One connection, shared by the
+    server's threads under a lock. Raises StoreError (one line)."""
 
     def __init__(self, path: str | Path | None) -> None:
         self.path = None if path is None else str(path)
-        if self.path is None:
-            self.store = None
-            self.db = sqlite3.connect(":memory:")
-            self.db.executescript(_TABLE)
-            return
-        self.store = Store(self.path)
-        self.db = self.store.db
+        self.lock = threading.Lock()
+        self._reviews: dict = {}
+        if self.path is not None:
+            Store(self.path).close()    # the batch tables, the file's checks
         try:
+            self.db = sqlite3.connect(self.path or ":memory:", timeout=30,
+                                      check_same_thread=False)
+            if self.path is not None:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_TABLE)
+            if self.path is None:
+                return
             with self.db:
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('played', ?)",
                                 (str(PLAYED),))
@@ -94,18 +100,20 @@ class PlayStore:
 
     def close(self) -> None:
         """Close the file."""
-        self.db.close()
+        with self.lock:
+            self.db.close()
 
     # --- games -----------------------------------------------------------------
 
     def save(self, gid: str, owner: str, game, created: float | None = None) -> None:
         """Write game ``gid`` (a :class:`solver.games.live.LiveGame`) as it
         is now."""
-        now = time.time()
-        row = self.db.execute("SELECT created FROM played WHERE id=?", (gid,)).fetchone()
-        made = row[0] if row else (created or now)
         from ..games.record import dumps
-        with self.db:
+        now = time.time()
+        record = dumps(game.record(full=True))
+        with self.lock, self.db:
+            row = self.db.execute("SELECT created FROM played WHERE id=?", (gid,)).fetchone()
+            made = row[0] if row else (created or now)
             self.db.execute(
                 "INSERT OR REPLACE INTO played (id, owner, setup, seed, moves, started, hints, "
                 "notes, status, score, record, created, updated) "
@@ -113,13 +121,14 @@ class PlayStore:
                 (gid, owner, json.dumps(game.setup.to_json()), game.seed,
                  json.dumps(game.moves), len(game.logs), json.dumps(game.hints),
                  json.dumps(game.notes), game.status(), "-".join(map(str, game.score_now())),
-                 dumps(game.record(full=True)), made, now))
+                 record, made, now))
 
     def load(self, gid: str) -> dict | None:
         """The stored row of game ``gid`` (JSON fields decoded), or None."""
-        row = self.db.execute(
-            "SELECT id, owner, setup, seed, moves, started, hints, notes, status, score, "
-            "created, updated FROM played WHERE id=?", (gid,)).fetchone()
+        with self.lock:
+            row = self.db.execute(
+                "SELECT id, owner, setup, seed, moves, started, hints, notes, status, score, "
+                "created, updated FROM played WHERE id=?", (gid,)).fetchone()
         if row is None:
             return None
         d = dict(zip(("id", "owner", "setup", "seed", "moves", "started", "hints", "notes",
@@ -132,9 +141,11 @@ class PlayStore:
         """The games of a browser, the latest first: ``id``, ``setup``,
         ``status``, ``score``, ``plays``, ``created``, ``updated``."""
         out = []
-        for row in self.db.execute(
+        with self.lock:
+            rows = self.db.execute(
                 "SELECT id, setup, status, score, moves, created, updated FROM played "
-                "WHERE owner=? ORDER BY updated DESC", (owner,)):
+                "WHERE owner=? ORDER BY updated DESC", (owner,)).fetchall()
+        for row in rows:
             gid, setup, status, score, moves, created, updated = row
             out.append({"id": gid, "setup": json.loads(setup), "status": status,
                         "score": score, "plays": len(json.loads(moves)),
@@ -146,26 +157,30 @@ class PlayStore:
     def review(self, gid: str, text: str) -> dict | None:
         """The stored review of game ``gid`` when it was made of this
         record ``text`` (its digest), else None."""
-        if self.store is None:
-            return getattr(self, "_reviews", {}).get((gid, digest(text)))
-        row = self.db.execute(
-            "SELECT result FROM games WHERE source=? AND number=1 AND job='annotate' "
-            "AND params=? AND digest=?",
-            (f"play:{gid}", json.dumps(REVIEW, sort_keys=True), digest(text))).fetchone()
+        if self.path is None:
+            return self._reviews.get((gid, digest(text)))
+        with self.lock:
+            row = self.db.execute(
+                "SELECT result FROM games WHERE source=? AND number=1 AND job='annotate' "
+                "AND params=? AND digest=?",
+                (f"play:{gid}", json.dumps(REVIEW, sort_keys=True), digest(text))).fetchone()
         return None if row is None else json.loads(row[0])
 
     def save_review(self, gid: str, text: str, out: dict) -> None:
         """Keep a review (``out``: :func:`solver.web.play_tasks.review`'s
         result) and the evaluations it searched."""
         doc = out["result"]
-        if self.store is None:
-            if not hasattr(self, "_reviews"):
-                self._reviews: dict = {}
+        if self.path is None:
             self._reviews[(gid, digest(text))] = doc
             return
-        self.store.write_game(f"play:{gid}", 1, digest(text), "annotate",
-                              json.dumps(REVIEW, sort_keys=True), doc, doc.get("record"),
-                              out.get("seconds", 0.0), out.get("computed", {}))
+        with self.lock:
+            store = Store(self.path)
+            try:
+                store.write_game(f"play:{gid}", 1, digest(text), "annotate",
+                                 json.dumps(REVIEW, sort_keys=True), doc, doc.get("record"),
+                                 out.get("seconds", 0.0), out.get("computed", {}))
+            finally:
+                store.close()
 
 
 __all__ = ["PlayStore", "StoreError", "owner_of", "digest", "REVIEW", "PLAYED"]

@@ -30,15 +30,15 @@ def hint(line: str, seed: int, cap: float, progress=None) -> dict:
     two-player hand, else determinised search weighted by the plays seen),
     within ``cap`` seconds. Raises ValueError (one line) when the search
     overruns its time anyway."""
-    from ..games.levels import OutOfTime, alarm
+    from ..games.levels import OutOfTime, alarm, hard_limit
     from .tasks import analyse
     try:
-        with alarm(cap + 1.0):
+        with alarm(hard_limit(cap)):
             return analyse(line, method="auto", samples=1000, seed=seed, time_budget=cap,
                            progress=progress)
     except OutOfTime:
-        raise ValueError(f"the hint's search took longer than the server's --time "
-                         f"({cap:g} s); try again, or play on") from None
+        raise ValueError(f"the hint's search took far longer than its {cap:g} s (the "
+                         f"server's --time); try again, or play on") from None
 
 
 def review(text: str, db: str | None, view: str = "player", samples: int = 32,

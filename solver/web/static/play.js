@@ -227,7 +227,7 @@ async function engine() {
   while (doc && doc.state.status === "engine" && !busy) {
     busy = true;
     try {
-      await new Promise(r => setTimeout(r, 250));
+      await new Promise(r => setTimeout(r, 120));
       const next = await api(`/api/play/${gid}/advance`, {});
       doc = next;
       render();
@@ -255,7 +255,7 @@ async function askHint() {
     render();
     const best = d.analysis.best.join(" or ");
     $("status").textContent = `Hint: ${best} (${d.analysis.method}). Each card shows what it is worth to the end of the hand.`;
-    document.body.dataset.hint = d.analysis.best[0];
+    document.body.dataset.hint = d.analysis.best.join(" ");
   } catch (e) { showError($("error"), e.message); render(); }
   busy = false;
 }
