@@ -191,10 +191,13 @@ def test_a_restarted_server_resumes_the_game(browser, tmp_path):  # noqa: F811
     try:
         gid = _setup(page, url, preset="lmodire", players=2, seats={"S": "human", "N": "2"},
                      seed="restart")
-        for _ in range(4):
+        for k in range(4):      # by the keys: 1 plays the first card, 2 the second
             _, index = _turn(page)
-            page.click("#hand span.card")
+            want = page.get_attribute(f"#hand span.card[data-key='{k % 2 + 1}']", "data-card")
+            page.keyboard.press(str(k % 2 + 1))
             page.wait_for_function(f"document.body.dataset.index !== '{index}'")
+            assert want not in [c.get_attribute("data-card")
+                                for c in page.query_selector_all("#hand span.card")]
         _turn(page)
         before = (page.evaluate("document.body.dataset.index"), page.inner_text("#hand"),
                   page.inner_text("#table"), page.inner_text("#score"))

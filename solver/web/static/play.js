@@ -86,7 +86,7 @@ function render() {
     for (const c of s.hands[seat]) hand.append(cardBox(c, c === "?" ? "back" : "declared"));
     if (!s.hands[seat].length) hand.append(el("span", {class: "note"}, "no cards"));
     row.append(hand);
-    row.append(el("span", {class: "count"}, `${s.hands[seat].length} in hand`));
+    if (s.hands[seat].length) row.append(el("span", {class: "count"}, `${s.hands[seat].length} in hand`));
     others.append(row);
   }
   // the table
