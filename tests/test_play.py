@@ -47,7 +47,7 @@ def test_levels_are_specs_the_arena_takes():
     assert [lv.number for lv in LEVELS] == [1, 2, 3, 4, 5]
     for lv in LEVELS:
         make_player(lv.spec)
-    assert level(3).label == "level 3 (club)"
+    assert level(3).label == "level 3 (regular)"
     with pytest.raises(ValueError, match=r"level 6 does not exist \(levels 1 to 5\)"):
         level(6)
     assert isinstance(make_player("greedy:0.5"), NoisyGreedyPlayer)
@@ -253,8 +253,8 @@ def test_no_peeking(setup):
     cannot see differently (a card of another seat's hand swapped with a
     card of a later deal; same seed, same plays so far) and its input is
     the same line and the same decision seed, and every deterministic
-    level plays the same card; a clairvoyant search, which sees the
-    cards, values the two deals differently."""
+    level plays the same card, where a clairvoyant search, which sees the
+    cards, values the plays of the two deals differently."""
     from solver.analysis.evaluation import evaluate
     checked = 0
     for trial in range(12):
@@ -286,8 +286,9 @@ def test_no_peeking(setup):
                        for r in (a, b)]
                 assert got[0] == got[1]
             full = [evaluate(g.hs.full_position(), method="exact") for g in (base, alt)]
-            assert [m.value for m in full[0].moves] != [m.value for m in full[1].moves] \
-                or full[0].value != full[1].value
+            if [(m.move, m.value) for m in full[0].moves] == \
+                    [(m.move, m.value) for m in full[1].moves]:
+                continue        # the swap does not matter to this play: try another
             checked += 1
             break
         if checked >= 2:
@@ -313,7 +314,7 @@ def test_out_of_time_falls_back_to_greedy(monkeypatch):
     card, note = choose(4, view, 1, 0.2)
     assert _time.perf_counter() - t0 < 7
     assert card in g.hs.hands[0]
-    assert note.startswith("level 4 (strong) ran out of time") and "greedy card" in note
+    assert note.startswith("level 4 (club) ran out of time") and "greedy card" in note
 
 
 def test_three_players_and_voleur_play_to_the_end():

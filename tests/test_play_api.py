@@ -121,7 +121,7 @@ def test_setup_errors(client):
     r = client.post("/api/play/new", json={"seed": "a b"})
     assert r.status_code == 422 and r.json()["error"].startswith("seed: ")
     levels = client.get("/api/play/levels").json()["levels"]
-    assert [lv["spec"] for lv in levels] == ["greedy:0.5", "greedy", "mc:50", "engine:20",
+    assert [lv["spec"] for lv in levels] == ["greedy:0.5", "greedy:0.2", "greedy", "mc:50",
                                              "engine:0.05s"]
 
 

@@ -8,7 +8,7 @@ a game resumes it from the store; another browser is refused the game;
 the page at 1280 x 900 and at 390 x 844 (screenshots, no horizontal
 scrolling). The engine plays at level 1 (greedy with noise: instant) so
 that the games are quick; the hints are the engine's (``auto``, at most
-the server's ``--time``, 0.3 s here)."""
+the server's ``--time``, 0.2 s here)."""
 
 import json
 import subprocess
@@ -19,7 +19,7 @@ import pytest
 from test_web_browser import (ROOT, browser, shots, start_server,  # noqa: F401
                               stop_server)
 
-TIME = "0.3"
+TIME = "0.2"
 
 
 @pytest.fixture(scope="module")

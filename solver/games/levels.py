@@ -9,9 +9,10 @@ the next):
  no.  name      spec              how it plays
 ====  ========  ================  ==========================================
  1    beginner  ``greedy:0.5``    greedy, but half its plays are any card
- 2    casual    ``greedy``        the most points now, else the safest lay
- 3    club      ``mc:50``         flat Monte Carlo, 50 playouts a play
- 4    strong    ``engine:20``     determinised search, 20 deals a play
+ 2    casual    ``greedy:0.2``    greedy, but one play in five is any card
+ 3    regular   ``greedy``        the most points now, else the safest lay
+ 4    club      ``mc:50``         flat Monte Carlo, 50 playouts a play (as
+                                  the strongest Ronda apps play)
  5    expert    ``engine:0.05s``  the full engine: inference, the equilibrium
                                   of the last two deals, 0.05 s a decision
 ====  ========  ================  ==========================================
@@ -53,19 +54,19 @@ class Level:
 
     @property
     def label(self) -> str:
-        """``level 3 (club)``."""
+        """``level 4 (club)``."""
         return f"level {self.number} ({self.name})"
 
 
 LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", "greedy:0.5",
           "greedy, but half its plays are any card of its hand"),
-    Level(2, "casual", "greedy",
+    Level(2, "casual", "greedy:0.2",
+          "greedy, but one play in five is any card of its hand"),
+    Level(3, "regular", "greedy",
           "takes the most points now, else lays the card least likely to be hit"),
-    Level(3, "club", "mc:50",
+    Level(4, "club", "mc:50",
           "flat Monte Carlo, like the strongest Ronda apps: 50 random playouts a play"),
-    Level(4, "strong", "engine:20",
-          "determinised search: 20 deals of the hidden cards, each solved exactly"),
     Level(5, "expert", "engine:0.05s",
           "the full engine: determinised search weighted by the plays seen, the "
           "equilibrium of the last two deals, 0.05 s a decision"),

@@ -140,7 +140,7 @@ class Setup:
 
     def seat_names(self) -> list[str]:
         """The player name of every seat: the people's names, and
-        ``level 3 (club)`` for an engine seat."""
+        ``level 4 (club)`` for an engine seat."""
         names = list(self.names) or ["you"] * self.seats.count("human")
         out = []
         k = 0

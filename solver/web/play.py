@@ -23,7 +23,9 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+import time
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
@@ -35,7 +37,7 @@ from ..games.record import dumps
 from ..position import side_of
 from ..rules import PRESETS
 from .api import ApiError, _submit, _wait
-from .play_store import REVIEW, PlayStore, owner_of
+from .play_store import REVIEW, PlayStore, digest, owner_of
 
 COOKIE = "ronda_browser"
 #: seconds a hint may search (at most the server's --time)
@@ -73,16 +75,17 @@ class Games:
             return None
         try:
             game = LiveGame.restore(Setup.from_json(row["setup"]), row["seed"], row["moves"],
-                                    row["started"], row["hints"], row["notes"])
+                                    row["started"], row["hints"], row["notes"],
+                                    created=_date(row["created"]))
         except (SetupError, MoveError) as e:
             raise ApiError(f"game {gid} cannot be restored: {e}", 500) from None
         entry = Entry(game, row["owner"])
         self.live[gid] = entry
         return entry
 
-    def save(self, gid: str, entry: Entry) -> None:
-        """Write the game to the store."""
-        self.store.save(gid, entry.owner, entry.game)
+    def save(self, gid: str, entry: Entry, created: float | None = None) -> None:
+        """Write the game to the store (``created``: a new game's time)."""
+        self.store.save(gid, entry.owner, entry.game, created)
 
     def close(self) -> None:
         """Close the store."""
@@ -111,6 +114,11 @@ class Move(BaseModel):
 
     card: str = Field(max_length=4, examples=["7e"])
     seat: str | None = Field(None, max_length=1, examples=["S"])
+
+
+def _date(t: float) -> str:
+    """A record's ``Date`` (``2026.03.14``) of a Unix time, local."""
+    return time.strftime("%Y.%m.%d", time.localtime(t))
 
 
 def _games(request: Request) -> Games:
@@ -180,7 +188,7 @@ def _doc(gid: str, entry: Entry, **extra) -> dict:
             "setup": g.setup.to_json(), **extra}
 
 
-def _fail(e: Exception, status: int = 400):
+def _fail(e: Exception, status: int = 400) -> NoReturn:
     raise ApiError(str(e), status) from None
 
 
@@ -199,8 +207,9 @@ async def new_game(body: NewGame, request: Request, response: Response) -> dict:
     setup = Setup(body.rules.strip() or "lmodire", body.players, tuple(body.seats),
                   body.target, tuple(n.strip() for n in body.names))
     seed = body.seed or secrets.token_hex(8)
+    now = time.time()
     try:
-        game = LiveGame(setup, seed)
+        game = LiveGame(setup, seed, created=_date(now))
     except SetupError as e:
         _fail(e)
     key = request.cookies.get(COOKIE)
@@ -212,7 +221,7 @@ async def new_game(body: NewGame, request: Request, response: Response) -> dict:
     entry = Entry(game, owner_of(key))
     games = _games(request)
     games.live[gid] = entry
-    games.save(gid, entry)
+    games.save(gid, entry, created=now)
     return _doc(gid, entry)
 
 
@@ -357,7 +366,6 @@ async def review(gid: str, request: Request) -> dict:
     if g.hands_done() == 0:
         raise ApiError("no hand is finished yet: nothing to review", 409)
     text = dumps(g.record(full=False))
-    from .play_store import digest
     key = (gid, digest(text))
     pending = games.reviews.get(key)
     if pending is not None and pending.state == "done" and pending.result is not None:
