@@ -34,7 +34,11 @@ def test_json_document_shape():
     # seed 002: the greedy run 5x5.6.7.10 loses 7 points against laying 1 or 2
     assert first["value"] == 6.0 and sorted(first["best"]) == ["1", "2"]
     assert {m["move"]: m["value"] for m in first["moves"]}["5"] == -1.0
-    assert first["pv"][0] in first["best"]
+    assert first["pv"][0]["move"] in first["best"] and first["pv"][0]["seat"] == "S"
+    assert first["objective"] == "points"
+    assert first["summary"] in ("exact: every card is known; 1 and 2 are equal",
+                                "exact: every card is known; 2 and 1 are equal")
+    assert {m["move"]: m["loss"] for m in first["moves"]}["5"] == 7
 
 
 def test_suite_file_agrees_with_the_reference_and_the_engine():

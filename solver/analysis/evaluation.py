@@ -56,6 +56,11 @@ class MoveValue:
     lead_z: float | None = None
     #: three players: the value vector, one entry per seat (S, E, N)
     values: list[float] | None = None
+    #: match objective: P(the mover's side wins the match) after this play
+    #: (None when the match was not searched), and its standard error when
+    #: sampled
+    chance: float | None = None
+    chance_stderr: float | None = None
 
 
 @dataclass
@@ -73,6 +78,20 @@ class Analysis:
     ``stopped``: why the sampling stopped; ``workers``: threads used;
     ``ess``: with inference, the effective sample size of the weighted
     determinisations (else None).
+
+    The objective (:func:`solver.match_equity.objective.analyse` fills
+    these; :func:`evaluate` always answers in points): ``objective``
+    ``"points"`` or ``"match"``, what ``best``, the order of ``moves`` and
+    ``pv`` follow (``value`` and each play's ``value`` stay in points
+    either way); ``objective_note`` one line in words saying why this
+    objective ("" when points were never in question: no score written);
+    ``chance`` the best play's P(the mover's side wins the match) and
+    ``chance_stderr`` its standard error when sampled (None under
+    points); ``match_method`` the match search's method (``exact``,
+    ``expectimax`` or ``determinised``; ``method`` stays the points
+    search's); ``match_samples`` the match search's determinisations
+    (None when not sampled); ``table`` the match-equity table used (``rules``,
+    ``players``, ``target``, ``hands``), None under points.
     """
 
     position: Position
@@ -94,6 +113,13 @@ class Analysis:
     ess: float | None = None
     #: three players: the best play's value vector, one entry per seat
     values: list[float] | None = None
+    objective: str = "points"
+    objective_note: str = ""
+    chance: float | None = None
+    chance_stderr: float | None = None
+    match_method: str | None = None
+    match_samples: int | None = None
+    table: dict | None = None
 
 
 def move_text(pos: Position, rank_index: int) -> str:

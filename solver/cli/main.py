@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .. import __version__
-from ..analysis.evaluation import METHODS, evaluate
+from ..analysis.evaluation import METHODS
 from ..engine.compile import CompileError
 from ..runtime.interrupt import Signals
 from ..notation import NotationError, parse_lines
@@ -27,9 +27,8 @@ from ..analysis.document import analysis_json
 from .render import analysis_renderable, sampling_progress
 from ..search.pimc import default_workers
 from ..analysis.suite import verdicts
-from ..match_equity.evaluate import OBJECTIVES, MatchAnalysis, SearchTooBig, \
-    choose_objective, evaluate_match, match_method
-from .render_match import match_json, match_renderable
+from ..match_equity.evaluate import OBJECTIVES
+from ..match_equity.objective import analyse
 
 
 class Positive(click.FloatRange):
@@ -94,14 +93,17 @@ def main() -> None:
               help="Also give each value as an exact fraction (exact and expectimax methods).")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="auto", show_default=True,
               help="points: the points of the hand; match: the chance of winning the match "
-                   "(docs/match.md); auto: match when the score makes the target reachable "
-                   "in this hand and a table is shipped for the rules.")
+                   "(docs/match.md); auto: points, unless the line writes a score= and the "
+                   "target can be reached in this hand (then the match, and it says so).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also print the engineering detail of each answer: how the method ran, "
+                   "nodes, seconds.")
 @click.option("--search", type=click.Choice(("maxn", "paranoid")), default="maxn",
               show_default=True,
               help="Three players: maxn (each seat maximises its own points) or paranoid "
                    "(the other two minimise the mover's); ignored, with a note, for two sides.")
 def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget, memory_mb,
-          inference, exact, objective, search) -> None:
+          inference, exact, objective, verbose, search) -> None:
     """Evaluate every position line in FILES (`-` for standard input), each
     as it is read."""
     if as_json and as_jsonl:
@@ -113,6 +115,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
     failed = mismatch = interrupted = False
     agree = disagree = 0
     machine = as_json or as_jsonl
+    explained: set[str] = set()     # the columns whose legend is on screen already
 
     def error(entry: dict, text: str) -> None:
         nonlocal failed
@@ -137,22 +140,11 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                               f"{name}: {item}")
                         continue
                     try:
-                        a = None
-                        if choose_objective(item, objective) == "match":
-                            try:
-                                a = evaluate_match(item, method=match_method(method),
-                                                   samples=min(samples, 64), seed=seed)
-                            except SearchTooBig:
-                                if objective == "match":
-                                    raise
-                                err.print(Text(f"line {lineno}: the match search is too big "
-                                               "here; points objective", style="yellow"))
-                        if a is None:
-                            with sampling_progress(err, samples) as progress:
-                                a = evaluate(item, method=method, samples=samples, seed=seed,
-                                             workers=workers, time_budget=time_budget,
-                                             memory_mb=memory_mb, progress=progress,
-                                             inference=inference, search=search)
+                        with sampling_progress(err, samples) as progress:
+                            a = analyse(item, objective, method=method, samples=samples,
+                                        seed=seed, workers=workers, time_budget=time_budget,
+                                        memory_mb=memory_mb, progress=progress,
+                                        inference=inference, search=search)
                     except (CompileError, ValueError) as e:
                         msg = f"line {lineno}, position: {e}"
                         error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")
@@ -162,8 +154,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                     disagree += sum(1 for _op, ok, _s in checks if not ok)
                     mismatch = mismatch or disagree > 0
                     if machine:
-                        doc = (match_json(a, lineno) if isinstance(a, MatchAnalysis)
-                               else analysis_json(a, lineno, exact))
+                        doc = analysis_json(a, lineno, exact)
                         doc["file"] = name
                         doc["suite"] = [{"opcode": op, "agrees": ok, "text": s}
                                         for op, ok, s in checks]
@@ -173,9 +164,8 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                             results.append(doc)
                     else:
                         texts = [s for _op, _ok, s in checks]
-                        out.print(match_renderable(a, lineno, texts)
-                                  if isinstance(a, MatchAnalysis)
-                                  else analysis_renderable(a, lineno, texts, exact))
+                        out.print(analysis_renderable(a, lineno, texts, exact,
+                                                      verbose=verbose, explained=explained))
                         out.print()
                     if getattr(a, "partial", False):
                         interrupted = partial = True

@@ -8,6 +8,7 @@ import sys
 import click
 from rich.console import Console
 
+from ..numbers import tidy
 from ..rules import PRESETS
 from .render_match import met_renderable, met_svg
 from ..match_equity.table import load
@@ -48,7 +49,7 @@ def met_command(rules_name, players, target, deals, step, as_json, svg) -> None:
                 sys.exit(2)
         return
     if as_json:
-        json.dump(t.to_json(), sys.stdout)
+        json.dump(tidy(t.to_json()), sys.stdout)
         sys.stdout.write("\n")
         return
     step = step or max(1, -(-t.target // 20))

@@ -23,6 +23,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from ..analysis.evaluation import METHODS
+from ..match_equity.evaluate import OBJECTIVES
 from ..notation import NotationError, parse_position
 from ..rules import PRESETS
 from .boards import board, card_svgs, play_line
@@ -60,6 +61,9 @@ class AnalyseRequest(Line):
     time: float | None = Field(None, gt=0, description="seconds; at most the server's --time")
     exact: bool = False
     inference: bool = True
+    objective: Literal[OBJECTIVES] = Field(  # type: ignore[valid-type]
+        "auto", description="points, match, or auto: points unless the line writes a score= "
+                            "and the target can be reached in this hand (as the command line)")
 
 
 class Record(BaseModel):
@@ -179,7 +183,8 @@ def _analyse_args(request: Request, body: AnalyseRequest) -> tuple[dict, float]:
     t = min(body.time or cfg.time, cfg.time)
     return ({"line": body.line, "method": body.method, "samples": body.samples,
              "seed": body.seed, "time_budget": t, "memory_mb": cfg.memory,
-             "workers": cfg.workers, "inference": body.inference, "exact": body.exact}, t)
+             "workers": cfg.workers, "inference": body.inference, "exact": body.exact,
+             "objective": body.objective}, t)
 
 
 @router.post("/analyse", summary="Evaluate a position (waits for the answer)")

@@ -103,9 +103,10 @@ class Job:
         elapsed = None
         if self.started is not None:
             elapsed = round((self.finished or now) - self.started, 3)
-        return {"id": self.id, "task": self.task, "state": self.state,
-                "progress": self.progress, "elapsed": elapsed, "limit": self.limit,
-                "result": self.result, "error": self.error}
+        from ..numbers import tidy
+        return tidy({"id": self.id, "task": self.task, "state": self.state,
+                     "progress": self.progress, "elapsed": elapsed, "limit": self.limit,
+                     "result": self.result, "error": self.error})
 
 
 class _Worker:

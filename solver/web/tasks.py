@@ -26,14 +26,15 @@ def one_line(e: BaseException) -> str:
 
 def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
             time_budget: float = 10.0, memory_mb: float = 2048.0, workers: int = 1,
-            inference: bool = True, exact: bool = False,
+            inference: bool = True, exact: bool = False, objective: str = "auto",
             progress: Progress | None = None) -> dict:
-    """Evaluate one position line as ``ronda-solve --json`` does: the
-    document ``{"positions": [...], "errors": [...]}`` with the position
-    (:func:`solver.analysis.document.analysis_json` and its ``suite`` verdicts) or
-    the line's one error. ``progress`` gets ``{"samples", "best",
-    "lead_z"}`` after each sampling batch."""
-    from ..analysis.evaluation import evaluate
+    """Evaluate one position line as ``ronda-solve --json`` does (the same
+    :func:`solver.match_equity.objective.analyse`, so the same objective,
+    best play and values): the document ``{"positions": [...], "errors":
+    [...]}`` with the position (:func:`solver.analysis.document.analysis_json`
+    and its ``suite`` verdicts) or the line's one error. ``progress`` gets
+    ``{"samples", "best", "lead_z"}`` after each sampling batch."""
+    from ..match_equity.objective import analyse as answer
     from ..cards import RANKS
     from ..engine.compile import CompileError
     from ..analysis.document import analysis_json
@@ -53,9 +54,9 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
                              if len(moves) > 1 and moves[1].lead_z is not None else None)})
 
     try:
-        a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
-                     time_budget=time_budget, memory_mb=memory_mb, progress=update,
-                     inference=inference)
+        a = answer(pos, objective, method=method, samples=samples, seed=seed, workers=workers,
+                   time_budget=time_budget, memory_mb=memory_mb, progress=update,
+                   inference=inference)
     except (CompileError, ValueError) as e:
         return {"positions": [], "errors": [{"file": "-", "line": 1,
                                              "error": f"line 1, position: {one_line(e)}"}]}
