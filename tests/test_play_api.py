@@ -271,3 +271,41 @@ def test_the_pool_bounds_the_engine(db):
             time.sleep(0.05)
         doc = c.post(f"/api/play/{gid}/advance").json()
         assert doc["played"]["seat"] == "N"
+
+
+def test_answers_follow_the_schema(client):
+    """Every answer of the play API against docs/schema/web.json (and the
+    numbers rule), as tests/test_schema.py checks the rest of the API."""
+    pytest.importorskip("jsonschema")
+    from test_schema import check
+    check(client.get("/api/play/levels").json(), "web.json#/$defs/play_levels")
+    doc = _new(client, seed="schema", seats=["human", "3"])
+    check(doc, "web.json#/$defs/play_game")
+    gid = doc["id"]
+    hint = client.post(f"/api/play/{gid}/hint").json()
+    check(hint, "web.json#/$defs/play_game")
+    doc = client.post(f"/api/play/{gid}/move",
+                      json={"card": hint["analysis"]["best"][0], "seat": "S"}).json()
+    check(doc, "web.json#/$defs/play_game")
+    doc = client.post(f"/api/play/{gid}/advance").json()
+    check(doc, "web.json#/$defs/play_game")
+    doc = _play_on(client, doc, lambda d: d["state"]["status"] == "hand-over")
+    check(doc, "web.json#/$defs/play_game")
+    r = client.post(f"/api/play/{gid}/review").json()
+    check(r, "web.json#/$defs/play_review")
+    while (job := client.get(f"/api/jobs/{r['job']['id']}").json())["state"] in ("queued",
+                                                                               "running"):
+        time.sleep(0.2)
+    check(job, "web.json#/$defs/job")
+    check(client.post(f"/api/play/{gid}/review").json(), "web.json#/$defs/play_review")
+    check(client.post(f"/api/play/{gid}/next").json(), "web.json#/$defs/play_game")
+    check(client.get("/api/play/mine").json(), "web.json#/$defs/play_mine")
+    for r in (client.get("/api/play/nosuchgame0000"),
+              client.post(f"/api/play/{gid}/move", json={"card": "8o"}),
+              client.post("/api/play/new", json={"rules": "x"})):
+        check(r.json(), "web.json#/$defs/error")
+    # the viewer's steps carry the plays' comments (the hints)
+    text = client.get(f"/api/play/{gid}/record").text
+    opened = client.post("/api/games/open", json={"text": text}).json()
+    check(opened, "web.json#/$defs/games_open")
+    assert opened["game"]["steps"][0]["comments"] == ["[%hint " + hint["analysis"]["best"][0] + "]"]

@@ -34,6 +34,7 @@ from pydantic import BaseModel, Field
 from ..games.levels import LEVELS, hard_limit
 from ..games.live import LiveGame, MoveError, Setup, SetupError
 from ..games.record import dumps
+from ..numbers import tidy
 from ..position import side_of
 from ..rules import PRESETS
 from .api import ApiError, _submit, _wait
@@ -184,8 +185,8 @@ def equity(game: LiveGame) -> dict:
 
 def _doc(gid: str, entry: Entry, **extra) -> dict:
     g = entry.game
-    return {"id": gid, "state": g.state(), "equity": equity(g),
-            "setup": g.setup.to_json(), **extra}
+    return tidy({"id": gid, "state": g.state(), "equity": equity(g),
+                 "setup": g.setup.to_json(), **extra})
 
 
 def _fail(e: Exception, status: int = 400) -> NoReturn:
@@ -232,7 +233,7 @@ async def mine(request: Request) -> dict:
     key = request.cookies.get(COOKIE)
     if key is None:
         return {"games": []}
-    return {"games": _games(request).store.mine(owner_of(key))}
+    return tidy({"games": _games(request).store.mine(owner_of(key))})
 
 
 @router.get("/{gid}", summary="A game's state")
