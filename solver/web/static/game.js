@@ -96,7 +96,7 @@ function draw() {
     for (const m of n.moves) byRank[m.move.replace(/[oceb]$/, "")] = m;
     $("board").querySelectorAll(".seat.mover span.card").forEach(ce => {
       const m = byRank[ce.dataset.card.replace(/[oceb]$/, "")];
-      if (m) addBadge(ce, m.value, null, Math.abs(m.value - n.best_value) < 1e-9, ce.dataset.card === s.card);
+      if (m) addBadge(ce, m.value, m.stderr, Math.abs(m.value - n.best_value) < 1e-9, ce.dataset.card === s.card);
     });
   }
   $("play-text").textContent = `${s.seat} plays ${s.card}`;

@@ -127,9 +127,11 @@ function render() {
   const st = $("status");
   const turnWho = s.turn ? who[s.turn] : null;
   const keys = s.hands[s.you].length > 1 ? `1-${s.hands[s.you].length}` : "1";
-  if (s.status === "play") st.textContent = s.who.filter(w => w.human).length > 1
+  const last = s.plays.length ? s.plays[s.plays.length - 1] : null;
+  const heard = last && last.seat !== s.you ? `${last.seat} played ${last.card}: ${last.effect}. ` : "";
+  if (s.status === "play") st.textContent = heard + (s.who.filter(w => w.human).length > 1
     ? `${s.turn} (${turnWho.name}) to play: click a card or press ${keys}`
-    : `Your turn: click a card or press ${keys}`;
+    : `Your turn: click a card or press ${keys}`);
   else if (s.status === "engine") st.textContent = `${s.turn} (${turnWho.name}) is thinking…`;
   else if (s.status === "hand-over") st.textContent = handOverText(s);
   else st.textContent = overText(s);
