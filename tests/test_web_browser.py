@@ -233,3 +233,14 @@ def test_puzzle_solved_right_and_wrong(server, page, shots):
     values = {r.query_selector("td").inner_text(): r.query_selector_all("td")[1].inner_text()
               for r in page.query_selector_all("#values tbody tr")}
     assert values == {"6": "+4", "10": "+0"} or values["6"] == "+4"
+
+
+def test_the_api_docs_render_without_internet(server, page):
+    """/docs draws the API's operations with the Swagger UI served by the
+    server itself: every request the page makes stays on 127.0.0.1."""
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url))
+    page.goto(server + "/docs")
+    page.wait_for_selector(".opblock", timeout=30_000)
+    assert page.locator(".opblock").count() >= 10
+    assert asked and all(url.startswith(server) for url in asked), asked

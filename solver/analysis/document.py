@@ -24,6 +24,19 @@ def pv_text(pos: Position, pv: list[str]) -> str:
     return " ".join(f"{p['seat']}:{p['move']}" for p in pv_seats(pos, pv))
 
 
+#: why a ``lead_z`` is null although the play was sampled (JSON has no infinity)
+LEAD_EVERY_SAMPLE = "the best play led by the same margin in every sample"
+
+
+def _lead_note(lead_z: float | None) -> dict:
+    """``{"lead_z_note": ...}`` when ``lead_z`` is infinite (the best play
+    led this one by the same margin in every sample: no spread to measure
+    the lead against, so a lead past any z), else nothing."""
+    if lead_z is not None and lead_z == float("inf"):
+        return {"lead_z_note": LEAD_EVERY_SAMPLE}
+    return {}
+
+
 def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
     """The JSON document of one analysed position, whatever the method
     and the objective (README; docs/schema/solve.json). Values are printed
@@ -54,7 +67,7 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
                 plain(mv.value + Z_CI99 * mv.stderr, "rounded")],
                "loss": plain(max(0.0, a.value - mv.value), m),
                "effect": mv.effect, "best_rate": plain(mv.best_rate, "rounded"),
-               "lead_z": plain(mv.lead_z, "rounded")}
+               "lead_z": plain(mv.lead_z, "rounded"), **_lead_note(mv.lead_z)}
         if match:
             out["chance"] = plain(mv.chance, "rounded")
             out["chance_stderr"] = plain(mv.chance_stderr, "rounded")

@@ -23,8 +23,9 @@ import time
 import click
 from rich.console import Console
 
+from .params import InputFile, read_input
 from ..numbers import tidy
-from ..analysis.evaluation import METHODS
+from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
 from ..runtime.interrupt import Signals
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
@@ -239,7 +240,7 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, as_jso
 
 
 @click.command("annotate", context_settings=_SETTINGS)
-@click.argument("game", type=click.File("r", encoding="utf-8"))
+@click.argument("game", type=InputFile("r", encoding="utf-8"))
 @click.option("--view", type=click.Choice(["player", "full"]), default="player",
               show_default=True,
               help="player: what the mover could know (sampled); full: every card known.")
@@ -287,10 +288,7 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
         except ValueError as err:
             _fail(str(err), 2)
     name = getattr(game, "name", "-")
-    try:
-        text = game.read()
-    except UnicodeDecodeError as err:
-        _fail(f"{name}: not UTF-8 text ({err.reason})")
+    text = read_input(game)
     items = parse_games(text)
     if not items:
         _fail(f"{name}: no game in the file")

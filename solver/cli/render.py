@@ -3,6 +3,11 @@ computes a value; the JSON form is :mod:`solver.analysis.document`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..analysis.evaluation import Analysis
+
 from contextlib import contextmanager
 
 from rich.console import Console, Group
@@ -12,7 +17,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis.evaluation import Analysis
 from ..analysis.document import exact_values, pv_text
 from ..analysis.words import legend_lines, summary_line
 from ..cards import RANKS, Card, format_cards
@@ -236,7 +240,9 @@ def sampling_progress(console: Console, samples: int):
     def update(result) -> None:
         moves = result.moves
         lead = ""
-        if len(moves) > 1 and moves[1].lead_z is not None:
+        if len(moves) > 1 and moves[1].lead_z == float("inf"):
+            lead = ", ahead in every sample"
+        elif len(moves) > 1 and moves[1].lead_z is not None:
             lead = f", lead {moves[1].lead_z:.1f} s.e."
         progress.update(task, completed=result.samples,
                         best=f"best so far: {RANKS[moves[0].move]}{lead}")

@@ -163,6 +163,9 @@ class HandState:
                  stock: Sequence[Card] | None = None) -> None:
         if players not in (2, 3, 4):
             raise PlayError(f"2, 3 or 4 players, not {players}")
+        if rules.voleur and players == 3:
+            from ..engine.voleur import THREE_PLAYERS
+            raise PlayError(THREE_PLAYERS)
         self.rules = rules
         self.players = players
         self.dealer = dealer % players

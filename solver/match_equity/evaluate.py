@@ -21,7 +21,7 @@ from ..position import Position
 from .search import MatchSearch
 from .table import MatchTable, table_for
 
-OBJECTIVES = ("auto", "points", "match")
+from ..analysis.methods import OBJECTIVES  # noqa: E402  (re-exported)
 MATCH_METHODS = ("auto", "exact", "expectimax", "determinised")
 
 
@@ -297,7 +297,8 @@ def _card_text(pos: Position, rank: int) -> str:
 
 def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed: int = 0,
                    *, points: bool = True, table: MatchTable | None = None,
-                   max_nodes: int = 3_000_000) -> MatchAnalysis:
+                   max_nodes: int = 3_000_000, time_budget: float | None = None,
+                   memory_mb: float | None = None) -> MatchAnalysis:
     """Value every play of ``pos`` for the match (probabilities that the
     mover's side wins it). ``method``: ``exact`` (every card known),
     ``expectimax`` (hands known, stock order not), ``determinised`` (the
@@ -305,11 +306,22 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     solved exactly in each, averaged), ``auto`` the first that applies.
     ``points``: also each play's points value (the compiled search).
     ``max_nodes``: positions the search may visit (all samples together)
-    before it gives up with SearchTooBig.
+    before it gives up with SearchTooBig. ``time_budget`` (seconds): the
+    match search may take :data:`MATCH_SHARE` of it (past that,
+    SearchTooBig), the points search the rest; ``memory_mb`` caps the
+    search's table.
 
     Raises ValueError (CompileError) for a position it cannot search and
     when no table is shipped for the rules, player count and target."""
     t0 = time.perf_counter()
+    start = time.monotonic()
+    # with ``points`` the points search has the rest of the time
+    deadline = None if time_budget is None else \
+        start + (MATCH_SHARE if points else 1.0) * time_budget
+    cap = None
+    if memory_mb is not None:
+        from ..search.guard import entries_for
+        cap = entries_for(memory_mb)
     if pos.players not in (2, 4):
         raise CompileError(f"the match objective takes two sides (this position has "
                            f"{pos.players} players)")
@@ -335,7 +347,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     stderr: dict[int, float] = {}
     if method in ("exact", "expectimax"):
         game, state = compile_known(pos) if method == "exact" else compile_shuffled(pos)
-        s = _Bounded(game, table, max_nodes)
+        s = _Bounded(game, table, max_nodes, deadline, cap)
         chances = s.root(state, sa, sb, ka, kb)
         nodes = s.nodes
         searched = (s, state)
@@ -345,7 +357,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
         sums: dict[int, list[float]] = {}
         for _ in range(samples):
             game, state = sample(rng)
-            s = _Bounded(game, table, max_nodes - nodes)   # one budget for all samples
+            s = _Bounded(game, table, max_nodes - nodes, deadline, cap)  # one budget for all
             for m, v in s.root(state, sa, sb, ka, kb).items():
                 sums.setdefault(m, []).append(v)
             nodes += s.nodes
@@ -360,9 +372,18 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     pts: dict[int, float] = {}
     if points:
         from ..analysis.evaluation import evaluate
+        from ..analysis.evaluation import BudgetError
         pm = "determinised" if method == "determinised" else method
-        a = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed)
-        pts = {mv.rank: mv.value for mv in a.moves}
+        kw = {}
+        if time_budget is not None:
+            kw["time_budget"] = max(0.05, start + time_budget - time.monotonic())
+        if memory_mb is not None:
+            kw["memory_mb"] = memory_mb
+        try:
+            a = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed, **kw)
+            pts = {mv.rank: mv.value for mv in a.moves}
+        except BudgetError:         # the time went to the match search: no points
+            pts = {}
     moves = [MatchMove(_card_text(pos, m), m, v, stderr.get(m), pts.get(m))
              for m, v in chances.items()]
     moves.sort(key=lambda x: (-x.chance, -(x.points or 0.0), x.rank))
@@ -411,15 +432,59 @@ class SearchTooBig(ValueError):
     """The match search visited more positions than allowed."""
 
 
-class _Bounded(MatchSearch):
-    """MatchSearch that stops with SearchTooBig past ``max_nodes``."""
+#: the share of ``time_budget`` the match search may take (the points
+#: search, which is fast, has the rest)
+MATCH_SHARE = 0.7
+#: seconds the reference engine takes to list one deal of a chance node
+#: (with its declarations): about 30 us on this project's machine
+SECONDS_PER_DEAL = 30e-6
 
-    def __init__(self, game, table, max_nodes: int) -> None:
+
+class _Bounded(MatchSearch):
+    """MatchSearch that stops with SearchTooBig past ``max_nodes`` or past
+    ``deadline`` (``time.monotonic()``, read every 1024 positions), and
+    empties its table past ``max_entries`` (a cache: the values stay
+    exact)."""
+
+    def __init__(self, game, table, max_nodes: int, deadline: float | None = None,
+                 max_entries: int | None = None) -> None:
         super().__init__(game, table)
         self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.max_entries = max_entries
+        self._calls = 0
 
-    def value(self, *args, **kw):  # noqa: D102 - see MatchSearch.value
+    def value(self, state, *args, **kw):  # noqa: D102 - see MatchSearch.value
         if self.nodes > self.max_nodes:
             raise SearchTooBig(f"the match search passed {self.max_nodes:,} positions "
                                f"(pure Python: late-hand positions only)")
-        return super().value(*args, **kw)
+        self._calls += 1
+        game = self.game
+        chance = game.shuffled and game.is_chance(state)
+        if chance or not self._calls & 63:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise self._late()
+            if self.max_entries is not None and len(self.tt) > self.max_entries:
+                self.tt.clear()
+        if chance and self.deadline is not None:
+            self._deals_fit(state[6])
+        return super().value(state, *args, **kw)
+
+    def _late(self) -> "SearchTooBig":
+        return SearchTooBig("the match search does not fit in its share of the time "
+                            "(pure Python: late-hand positions only)")
+
+    def _deals_fit(self, stock: int) -> None:
+        """Refuse, before listing them, the deals of a chance node that
+        would take past the deadline to list (SECONDS_PER_DEAL each,
+        counted by the compiled core)."""
+        known = getattr(self.game, "_outcomes", {})
+        if stock in known:
+            return
+        from ..engine.core import outcome_count
+        from ..engine.tables import params
+        if not hasattr(self, "_P"):
+            self._P = params(self.game)[0]
+        k = outcome_count(self._P, stock, 10 ** 7)
+        if time.monotonic() + k * SECONDS_PER_DEAL > self.deadline:
+            raise self._late()

@@ -23,6 +23,8 @@ either way; its ``objective`` says which was searched.
 
 from __future__ import annotations
 
+import time
+
 from ..analysis.evaluation import Analysis, evaluate
 from ..position import Position
 from .evaluate import (MatchAnalysis, SearchTooBig, evaluate_match, match_method,
@@ -30,6 +32,9 @@ from .evaluate import (MatchAnalysis, SearchTooBig, evaluate_match, match_method
 
 #: the match search's most determinisations (pure Python: each is a whole search)
 MATCH_SAMPLES = 64
+#: the share of ``--time`` the points search may take when the match is
+#: searched too (the match search has the rest)
+POINTS_SHARE = 0.4
 
 
 def analyse(pos: Position, objective: str = "auto", method: str = "auto",
@@ -49,8 +54,12 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     and cannot be searched, and what ``evaluate`` and ``evaluate_match``
     raise (CompileError, BudgetError, SearchTooBig with ``match``)."""
     choice = objective_choice(pos, objective, method)
+    # one --time for both searches: the points search takes POINTS_SHARE of
+    # it when the match is searched too, the match search what is left
+    started = time.monotonic()
+    share = POINTS_SHARE if choice.objective == "match" else 1.0
     a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
-                 time_budget=time_budget, memory_mb=memory_mb, progress=progress,
+                 time_budget=time_budget * share, memory_mb=memory_mb, progress=progress,
                  inference=inference, search=search)
     a.objective_note = choice.note
     if choice.objective == "points" or a.partial:
@@ -58,7 +67,8 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     try:
         m = evaluate_match(pos, method=match_method(method),
                            samples=max(1, min(samples, match_samples)), seed=seed,
-                           points=False)
+                           points=False, memory_mb=memory_mb,
+                           time_budget=max(0.05, time_budget - (time.monotonic() - started)))
     except SearchTooBig as e:
         if objective == "match":
             raise
