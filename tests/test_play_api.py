@@ -309,3 +309,15 @@ def test_answers_follow_the_schema(client):
     opened = client.post("/api/games/open", json={"text": text}).json()
     check(opened, "web.json#/$defs/games_open")
     assert opened["game"]["steps"][0]["comments"] == ["[%hint " + hint["analysis"]["best"][0] + "]"]
+
+
+def test_serve_refuses_a_store_that_cannot_keep_games(tmp_path):
+    import subprocess
+    import sys
+    bad = tmp_path / "notes.db"
+    bad.write_text("not a database, just text\n" * 100)
+    r = subprocess.run([sys.executable, "-m", "solver.cli.main", "serve", "--port", "0",
+                        "--db", str(bad)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"error: {bad}: not an analysis store")
+    assert r.stderr.count("\n") == 1
