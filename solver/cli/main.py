@@ -68,8 +68,8 @@ LAZY = {
              "their records."),
     "puzzles": (".puzzles", "puzzles", "Teaching puzzles: generate, check, quiz, print."),
     "serve": (".serve", "serve",
-              "Serve the analysis board, the game viewer and the puzzle trainer at "
-              "http://HOST:PORT/ (nothing is opened: point a browser there)."),
+              "Serve the analysis board, the game viewer, the puzzle trainer and the play "
+              "page at http://HOST:PORT/ (nothing is opened: point a browser there)."),
 }
 
 
