@@ -191,7 +191,3 @@ def open_puzzles(text: str, progress: Progress | None = None) -> dict:
     if not out and not errors:
         errors.append("no puzzle in the file")
     return {"puzzles": out, "errors": errors}
-
-
-# the play page's tasks (solver/web/play_tasks.py)
-from .play_tasks import engine_move, hint, review  # noqa: E402,F401
