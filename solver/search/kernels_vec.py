@@ -40,7 +40,7 @@ from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, 
                            is_terminal, state_key, sum_bound, work_left)
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
                       C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
-                      C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _prefetch, _store)
+                      C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _prefetch, _store, borrow)
 
 _NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
 _ZERO = np.float64(0.0)
@@ -348,6 +348,8 @@ def maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out, prune=True):
     """Every legal move of ``st`` with its max^n vector (the play's points
     plus the vector after it, each exact): ``out[m, k]`` for rank index
     ``m`` (rows of illegal moves left alone). Returns the number of moves."""
+    P, D, K, V, VT, C = borrow(P), borrow(D), borrow(K), borrow(V), borrow(VT), borrow(C)
+    OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
     n = gen_children_vec(P, D, K, 0, st)
     for i in range(n):
         m = K[0, i, KV_MOVE]
@@ -586,6 +588,8 @@ def paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out, scal, root):
     ``root`` (-1: the mover's): ``scal[m]`` its exact paranoid value (the
     root side's points), ``out[m, k]`` the vector the paranoid policy leads
     to after it (the play's points included). Returns the number of moves."""
+    P, D, K, V, VT, C = borrow(P), borrow(D), borrow(K), borrow(V), borrow(VT), borrow(C)
+    TT, TF, OK, OP, OR = borrow(TT), borrow(TF), borrow(OK), borrow(OP), borrow(OR)
     if root < 0:
         root = P[P_SIDE + st[5]]
     n = gen_children_vec(P, D, K, 0, st)
