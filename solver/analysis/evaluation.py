@@ -28,6 +28,7 @@ from ..engine.sampling import draw_spec
 from ..engine.view_game import ViewGame
 from ..engine.view_game import fits as view_game_fits
 from .inference import Evidence
+from .deal import fits as deal_fits
 from ..engine.tables import core_state, params
 from ..notation import unwritten_piles
 from ..position import Position
@@ -35,7 +36,7 @@ from ..search.compiled import (Budget, SearchAborted, Searcher, determinised,
                               ensure_compiled)
 from ..search.pimc import Z_99
 
-METHODS = ("auto", "exact", "expectimax", "equilibrium", "determinised")
+METHODS = ("auto", "exact", "expectimax", "equilibrium", "deal", "determinised")
 
 
 @dataclass
@@ -200,15 +201,26 @@ SECONDS_PER_NODE = 4e-7
 def choose_method(pos: Position) -> str:
     """The first method ``auto`` tries for ``pos``: ``exact`` when every
     card is known; when a hand is hidden (the mover's view),
-    ``equilibrium`` in the last two deals of a two-player hand, else
+    ``equilibrium`` in the last two deals of a two-player hand, else the
+    deal search (``deal``: the current deal exact, a learned value of the
+    deals to come) where a model covers the rules, else
     ``determinised``; when only the stock order is unknown, ``expectimax``
-    (each falls back to determinised search if it cannot finish in the
-    budget)."""
+    (which falls back to the deal search, or determinised search, if it
+    cannot finish in the budget)."""
     if is_perfect_information(pos):
         return "exact"
     if any(c is None for h in pos.hands for c in h):
-        return "equilibrium" if view_game_fits(pos) else "determinised"
+        if view_game_fits(pos):
+            return "equilibrium"
+        return "deal" if deal_fits(pos) else "determinised"
     return "expectimax"
+
+
+def _fallback(pos: Position) -> str:
+    """What ``auto`` runs when exact expectimax does not fit the budget:
+    the deal search where a model covers the rules, else determinised
+    search."""
+    return "deal" if deal_fits(pos) else "determinised"
 
 
 class BudgetError(ValueError):
@@ -309,9 +321,19 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
                     raise BudgetError(f"the equilibrium did not finish in {time_budget:g} s: "
                                       "raise --time, or use --method auto") from None
                 raise
-            why = f"a hand is hidden; the equilibrium did not fit ({e}): determinised search"
-            return _sampled(pos, budget, t0, why, samples, seed, workers, z, min_samples,
-                            progress, inference=inference)
+            why = f"a hand is hidden; the equilibrium did not fit ({e})"
+            if deal_fits(pos):
+                return _deal(pos, budget, t0, why + ": the deal search", seed, inference)
+            return _sampled(pos, budget, t0, why + ": determinised search", samples, seed,
+                            workers, z, min_samples, progress, inference=inference)
+    if chosen == "deal":
+        from .deal import why_not
+        reason = why_not(pos)
+        if reason is not None:
+            raise CompileError(f"the deal search cannot take this position: {reason}")
+        why = ("a hand is hidden: the deal search (the mover's view)" if method == "auto"
+               else "the deal search")
+        return _deal(pos, budget, t0, why, seed, inference)
     if chosen == "determinised":
         why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
                else "determinised search")
@@ -330,14 +352,19 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
     allotted = EXPECTIMAX_SHARE * time_budget
     if seconds > TRY_FACTOR * allotted:
         note = (f"stock order unknown; expectimax would take about {seconds:.2g} s "
-                f"({why}), far over the {allotted:.2g} s it may have: determinised search")
-        return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
-                        progress)
+                f"({why}), far over the {allotted:.2g} s it may have")
+        if _fallback(pos) == "deal":
+            return _deal(pos, budget, t0, note + ": the deal search", seed, inference)
+        return _sampled(pos, budget, t0, note + ": determinised search", samples, seed,
+                        workers, z, min_samples, progress)
     try:
         return _expectimax(pos, budget, budget.start + allotted, t0,
                            "stock order unknown: exact expectimax, finished within the budget",
                            workers)
     except SearchAborted as e:
+        if _fallback(pos) == "deal":
+            note = _unfinished(pos, e, budget) + "; the deal search for the time left"
+            return _deal(pos, budget, t0, note, seed, inference, expectimax_nodes=e.nodes)
         note = _unfinished(pos, e, budget) + "; determinised search for the time left"
         return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
                         progress, expectimax_nodes=e.nodes)
@@ -473,3 +500,82 @@ def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, s
                     result.nodes + expectimax_nodes, time.perf_counter() - t0, n, seed, note,
                     top.stderr, partial=result.partial, stopped=result.stopped,
                     workers=result.workers, ess=result.ess)
+
+
+def _deal(pos: Position, budget: Budget, t0: float, why: str, seed: int, inference: bool,
+          expectimax_nodes: int = 0) -> Analysis:
+    """The deal search (:mod:`solver.analysis.deal`): the current deal
+    solved exactly for every completion of what is hidden in it, the deals
+    to come valued at its end by the learned boundary value; close plays
+    (within the estimate's error) are listed as best, the one chosen among
+    them first."""
+    from .deal import TIE_Z, DealProblem, choose, search, tolerance
+    problem = DealProblem(pos, inference=inference, seed=seed)
+    result = search(problem, budget.deadline)
+    chosen, close = choose(problem, result)
+    game, state = sampler(pos)(random.Random(seed))
+    base = pile_margin(pos)
+    sampled = not result.enumerated or result.coverage < 1.0
+    moves = [MoveValue(move_text(pos, m), m, (v + base) / 2,
+                       result.stderr[m] / 2 if sampled else None, describe(game, state, m))
+             for m, v in result.values.items()]
+    moves.sort(key=lambda mv: (-mv.value, mv.rank))
+    tol = tolerance(result)
+    best = [move_text(pos, chosen)] + [move_text(pos, m) for m in close if m != chosen]
+    note = f"{why}; {_deal_note(pos, problem, result)}"
+    if len(close) > 1:
+        names = ", ".join(str(RANKS[m]) for m in close)
+        note += (f"; {names} are close (within {TIE_Z:g} times the estimate's error): "
+                 f"{RANKS[chosen]} chosen")
+        if result.exposure:
+            note += (f" (the next player can hit or make a missa after it in "
+                     f"{result.exposure[chosen]:.0%} of the hands, "
+                     + ", ".join(f"{RANKS[m]} {result.exposure[m]:.0%}" for m in close
+                                 if m != chosen) + ")")
+    top = max(mv.value for mv in moves)
+    extra = {"close": [move_text(pos, m) for m in close], "chosen": move_text(pos, chosen),
+             "tolerance": {move_text(pos, m): tol[m] / 2 for m in tol},
+             "model": None if result.model is None else result.model.name,
+             "deal_end_stock": result.level, "model_error": result.model_error,
+             "completions": result.completions, "hands": result.total,
+             "coverage": result.coverage, "enumerated": result.enumerated,
+             "exposure": {move_text(pos, m): p for m, p in result.exposure.items()}}
+    return Analysis(pos, "deal", top, moves, best, None, result.nodes + expectimax_nodes,
+                    time.perf_counter() - t0, result.completions, seed, note,
+                    None, extra=extra, stopped="time" if result.coverage < 1.0 else None,
+                    ess=result.ess)
+
+
+def _deal_note(pos: Position, problem, result) -> str:
+    """What the deal search did, in words."""
+    hidden = problem.seats
+    names = "/".join(pos.seat_name(s) for s in hidden)
+    if not hidden:
+        what = "every hand is known: the current deal solved exactly (alpha-beta)"
+    elif result.enumerated:
+        what = (f"the current deal solved exactly (alpha-beta) for each of the "
+                f"{result.total} hands {names} may hold, weighted by the ways to draw it")
+    else:
+        what = (f"the current deal solved exactly (alpha-beta) for {result.completions} "
+                f"draws of the hands of {names}")
+    if result.evidence:
+        what += (f" and by the likelihood of {result.evidence} play(s) this deal "
+                 f"(inference; worth {result.ess:.0f} unweighted hands)")
+    if result.coverage < 1.0:
+        what += (f"; the time ran out after {result.completions} of {result.total} "
+                 f"({result.coverage:.0%} of the weight)")
+    left = result.level
+    if left == 0:
+        rest = "the hand ends with this deal"
+    elif result.model_error == 0.0:
+        rest = (f"the last deal ({left} cards) searched exactly over every way it can "
+                "be dealt (expectimax)")
+    else:
+        rmse = result.model.rmse(left) if result.model is not None else None
+        rest = (f"the deals to come ({left} cards, order unknown to both players) valued "
+                f"at the deal's end by a learned model (held-out error against exact "
+                f"expectimax: {rmse:.2f} point; of a difference between two plays: "
+                f"{result.model_error:.2f})" if rmse is not None else
+                f"the deals to come ({left} cards) valued at the deal's end by a learned "
+                f"model")
+    return f"{what}; {rest}; no drawn stock order (no clairvoyance)"

@@ -63,6 +63,7 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
     ``exact``, an ``exact`` column holding each value as a fraction (exact
     and expectimax methods)."""
     sampled = a.method == "determinised"
+    estimated = sampled or a.method == "deal"
     fractions = exact_values(a) if exact else {}
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
@@ -81,7 +82,7 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
     for mv in a.moves:
         loss = a.value - mv.value
         row = [Text(mv.move, style="bold green" if mv.move in a.best else ""),
-               f"{mv.value:+.2f}" if sampled else f"{mv.value:+g}"]
+               f"{mv.value:+.2f}" if estimated else f"{mv.value:+g}"]
         if vectors:
             row.extend(_entry(x, sampled) for x in (mv.values or []))
         if fractions:
@@ -90,7 +91,10 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
         if sampled:
             row.append("-" if mv.stderr is None else f"{mv.stderr:.2f}")
             row.append(f"{100 * (mv.best_rate or 0):.0f}%")
-        row.append("" if loss <= 1e-9 else (f"{loss:.2f}" if sampled else f"{loss:g}"))
+        if a.method == "deal" and mv.move in a.best:
+            row.append("close" if loss > 1e-9 else "")
+        else:
+            row.append("" if loss <= 1e-9 else (f"{loss:.2f}" if estimated else f"{loss:g}"))
         row.append(mv.effect)
         t.add_row(*row)
     return t
@@ -117,7 +121,8 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
     pos = a.position
     parts = [position_panel(pos, position_title(pos, line)), analysis_table(a, exact)]
     best = ", ".join(a.best)
-    value = f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None else f"{a.value:+g}"
+    value = (f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None else
+             f"{a.value:+.2f}" if a.method == "deal" else f"{a.value:+g}")
     summary = Text()
     summary.append("best ", style="bold")
     summary.append(best, style="bold green")

@@ -17,6 +17,10 @@ what the seat has seen (and the declarations it heard).
   :func:`solver.analysis.evaluation.evaluate` with ``K`` determinisations.
 - :class:`TimedEnginePlayer` (``engine:0.1s``): our engine with a time per
   decision: inference, the compiled core, the equilibrium where it fits.
+- ``deal:0.05s``: the same with the deal search
+  (:mod:`solver.analysis.deal`) before the last two deals: the current
+  deal exact for every hand the other seats may hold, a learned value of
+  the deals to come, close plays broken by the least exposure.
 
 Two, three or four players (three: the vector-valued game of
 :mod:`solver.engine.game3`, each seat scoring its own points; ``mc`` then
@@ -217,18 +221,23 @@ class TimedEnginePlayer:
     """Our engine with a time per decision (``engine:0.1s``): in the last two
     deals of a two-player hand the equilibrium of the deal as this seat
     sees it (:mod:`solver.engine.view_game`), its mixed policy sampled with
-    the player's RNG; elsewhere :func:`solver.analysis.evaluation.evaluate` with
-    ``auto`` (determinised search weighted by inference, on one thread)
-    within ``seconds``, the best play (the lowest rank among equal
-    values)."""
+    the player's RNG; elsewhere :func:`solver.analysis.evaluation.evaluate`
+    with ``method`` within ``seconds`` on one thread:
+    ``"determinised"`` (``engine:Ts``: determinised search weighted by
+    inference, the engine of issue 9) or ``"deal"`` (``deal:Ts``: the deal
+    search, falling back to determinised search where no boundary model
+    covers the rules), the first of the best plays (for the deal search,
+    the one chosen among the close plays)."""
 
     seconds: float = 0.1
     name: str = ""
+    method: str = "determinised"
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
             raise ValueError("engine needs a positive time per decision")
-        self.name = self.name or f"engine:{self.seconds:g}s"
+        kind = "deal" if self.method == "deal" else "engine"
+        self.name = self.name or f"{kind}:{self.seconds:g}s"
 
     def choose(self, view: Position, rng: random.Random) -> Card:
         """The engine's card for ``view``."""
@@ -247,14 +256,23 @@ class TimedEnginePlayer:
                 ranks = sorted(policy)
                 pick = rng.choices(ranks, weights=[max(0.0, policy[r]) for r in ranks])[0]
                 return card_of_rank(view, pick)
-        a = evaluate(view, method="auto", samples=1_000_000, seed=rng.randrange(1 << 31),
+        method = self.method
+        if method == "deal":
+            from ..analysis.deal import fits as deal_fits
+            if not deal_fits(view):
+                method = "determinised"
+        elif all(c is not None for h in view.hands for c in h):
+            method = "auto"         # every hand seen (declared): expectimax if it fits
+        a = evaluate(view, method=method, samples=1_000_000, seed=rng.randrange(1 << 31),
                      time_budget=self.seconds, workers=1)
         if a.partial:       # the search was interrupted: stop the game too
             raise KeyboardInterrupt("search interrupted")
+        if a.method == "deal":
+            return card_of_rank(view, next(mv.rank for mv in a.moves if mv.move == a.best[0]))
         return card_of_rank(view, a.moves[0].rank)
 
 
-PLAYER_KINDS = ("random", "greedy", "mc:N", "engine:K", "engine:Ts", "human")
+PLAYER_KINDS = ("random", "greedy", "mc:N", "engine:K", "engine:Ts", "deal:Ts", "human")
 
 
 def make_player(spec: str):
@@ -262,7 +280,8 @@ def make_player(spec: str):
     playouts per play, default 100), ``engine:K`` (K determinisations,
     default 50; the engine of the first sessions), ``engine:Ts`` (T seconds
     a decision, e.g. ``engine:0.1s``: :class:`TimedEnginePlayer`), ``human``
-    (a person at the keyboard: :class:`solver.games.human.HumanPlayer`). Raises
+    (a person at the keyboard: :class:`solver.games.human.HumanPlayer`),
+    ``deal:Ts`` (the deal search, T seconds a decision, default 0.05s). Raises
     ValueError naming the spec and the kinds."""
     kind, colon, arg = spec.strip().partition(":")
     if kind == "human" and not colon:
@@ -272,6 +291,10 @@ def make_player(spec: str):
         return RandomPlayer() if kind == "random" else GreedyPlayer()
     if kind == "engine" and re.fullmatch(r"[0-9]*\.?[0-9]+s", arg):
         return TimedEnginePlayer(float(arg[:-1]))
+    if kind == "deal":
+        if not re.fullmatch(r"[0-9]*\.?[0-9]+s", arg or "0.05s"):
+            raise ValueError(f"player {spec!r}: {arg!r} is not a time a decision like 0.05s")
+        return TimedEnginePlayer(float((arg or "0.05s")[:-1]), method="deal")
     if kind in ("mc", "engine"):
         if colon and not re.fullmatch(r"[1-9][0-9]*", arg):
             raise ValueError(f"player {spec!r}: {arg!r} is not a whole number of "
