@@ -147,7 +147,7 @@ class DealProblem:
     """The completions of ``pos`` and the game they are searched in."""
 
     def __init__(self, pos: Position, inference: bool = True, seed: int = 0,
-                 max_draws: int = MAX_DRAWS) -> None:
+                 max_draws: int = MAX_DRAWS, model=None) -> None:
         reason = why_not(pos)
         if reason is not None:
             raise CompileError(reason)
@@ -169,7 +169,8 @@ class DealProblem:
         self.P, self.D = params(self.game)
         self.base = np.array(core_state(state), dtype=np.int64)
         self.model = find(self.P)
-        self.evidence = Evidence(pos) if inference else None
+        self.evidence = ((Evidence(pos) if model is None else Evidence(pos, model))
+                         if inference else None)
         if self.evidence is not None and self.evidence.empty:
             self.evidence = None
         self.enumerated = True

@@ -241,7 +241,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
              min_samples: int = 30, progress=None, inference: bool = True,
-             search: str = "maxn") -> Analysis:
+             search: str = "maxn", play_model=None) -> Analysis:
     """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
@@ -261,8 +261,9 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     result does not depend on their number). ``progress`` gets the
     sampling result after each batch. ``inference``: weigh the
     determinisations by how likely the other seats' plays of this deal
-    (``hist=``) are under :data:`solver.analysis.inference.FITTED`
-    (:mod:`solver.analysis.inference`).
+    (``hist=``) are under ``play_model`` (a name of
+    :data:`solver.analysis.inference.MODELS`, a model, or None for
+    :data:`~solver.analysis.inference.FITTED`; :mod:`solver.analysis.inference`).
 
     Three players: value vectors, one entry per seat, searched by
     ``search`` (``"maxn"`` or ``"paranoid"``), see
@@ -285,7 +286,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
                        "count over 20 needs the real piles)")
         return a
     a = _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z,
-                  min_samples, progress, inference)
+                  min_samples, progress, inference, play_model)
     if search != "maxn":
         a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)
@@ -296,7 +297,13 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
 
 
 def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, min_samples,
-              progress, inference) -> Analysis:
+              progress, inference, play_model=None) -> Analysis:
+    if isinstance(play_model, str):
+        from .inference import MODELS
+        if play_model not in MODELS:
+            raise ValueError(f"unknown play model {play_model!r} (expected one of "
+                             f"{', '.join(MODELS)})")
+        play_model = MODELS[play_model]
     if pos.rules.voleur:
         from .pure import evaluate_pure
         return evaluate_pure(pos, method, samples, seed, time_budget, z, min_samples, progress)
@@ -323,9 +330,11 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
                 raise
             why = f"a hand is hidden; the equilibrium did not fit ({e})"
             if deal_fits(pos):
-                return _deal(pos, budget, t0, why + ": the deal search", seed, inference)
+                return _deal(pos, budget, t0, why + ": the deal search", seed, inference,
+                             play_model)
             return _sampled(pos, budget, t0, why + ": determinised search", samples, seed,
-                            workers, z, min_samples, progress, inference=inference)
+                            workers, z, min_samples, progress, inference=inference,
+                            play_model=play_model)
     if chosen == "deal":
         from .deal import why_not
         reason = why_not(pos)
@@ -333,12 +342,12 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
             raise CompileError(f"the deal search cannot take this position: {reason}")
         why = ("a hand is hidden: the deal search (the mover's view)" if method == "auto"
                else "the deal search")
-        return _deal(pos, budget, t0, why, seed, inference)
+        return _deal(pos, budget, t0, why, seed, inference, play_model)
     if chosen == "determinised":
         why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
                else "determinised search")
         return _sampled(pos, budget, t0, why, samples, seed, workers, z, min_samples,
-                        progress, inference=inference)
+                        progress, inference=inference, play_model=play_model)
     # expectimax
     if method == "expectimax":
         try:
@@ -354,7 +363,8 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
         note = (f"stock order unknown; expectimax would take about {seconds:.2g} s "
                 f"({why}), far over the {allotted:.2g} s it may have")
         if _fallback(pos) == "deal":
-            return _deal(pos, budget, t0, note + ": the deal search", seed, inference)
+            return _deal(pos, budget, t0, note + ": the deal search", seed, inference,
+                         play_model)
         return _sampled(pos, budget, t0, note + ": determinised search", samples, seed,
                         workers, z, min_samples, progress)
     try:
@@ -364,7 +374,8 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
     except SearchAborted as e:
         if _fallback(pos) == "deal":
             note = _unfinished(pos, e, budget) + "; the deal search for the time left"
-            return _deal(pos, budget, t0, note, seed, inference, expectimax_nodes=e.nodes)
+            return _deal(pos, budget, t0, note, seed, inference, play_model,
+                         expectimax_nodes=e.nodes)
         note = _unfinished(pos, e, budget) + "; determinised search for the time left"
         return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
                         progress, expectimax_nodes=e.nodes)
@@ -464,10 +475,12 @@ def sampled_moves(pos: Position, result, seed: int) -> list[MoveValue]:
 
 def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, seed: int,
              workers: int, z: float | None, min_samples: int, progress,
-             expectimax_nodes: int = 0, inference: bool = True) -> Analysis:
+             expectimax_nodes: int = 0, inference: bool = True,
+             play_model=None) -> Analysis:
     spec = draw_spec(pos)           # raises CompileError before any sampling
     weigh = None
-    evidence = Evidence(pos) if inference else None
+    evidence = (Evidence(pos) if play_model is None else Evidence(pos, play_model)) \
+        if inference else None
     if evidence is not None and not evidence.empty:
         players = pos.players
 
@@ -503,14 +516,14 @@ def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, s
 
 
 def _deal(pos: Position, budget: Budget, t0: float, why: str, seed: int, inference: bool,
-          expectimax_nodes: int = 0) -> Analysis:
+          play_model=None, expectimax_nodes: int = 0) -> Analysis:
     """The deal search (:mod:`solver.analysis.deal`): the current deal
     solved exactly for every completion of what is hidden in it, the deals
     to come valued at its end by the learned boundary value; close plays
     (within the estimate's error) are listed as best, the one chosen among
     them first."""
     from .deal import TIE_Z, DealProblem, choose, search, tolerance
-    problem = DealProblem(pos, inference=inference, seed=seed)
+    problem = DealProblem(pos, inference=inference, seed=seed, model=play_model)
     result = search(problem, budget.deadline)
     chosen, close = choose(problem, result)
     game, state = sampler(pos)(random.Random(seed))

@@ -238,9 +238,23 @@ class TimedEnginePlayer:
             raise ValueError("engine needs a positive time per decision")
         kind = "deal" if self.method == "deal" else "engine"
         self.name = self.name or f"{kind}:{self.seconds:g}s"
+        # the deal player learns which play model its opponent follows
+        self.chooser = None
+        if self.method == "deal":
+            from ..analysis.inference import MODELS, ModelChooser
+            if len(MODELS) > 1:
+                self.chooser = ModelChooser()
 
     def choose(self, view: Position, rng: random.Random) -> Card:
         """The engine's card for ``view``."""
+        if self.chooser is not None:
+            self.chooser.observe(view)
+        card = self._choose(view, rng)
+        if self.chooser is not None:
+            self.chooser.record(view, card.index)
+        return card
+
+    def _choose(self, view: Position, rng: random.Random) -> Card:
         from ..engine.compile import CompileError
         from ..engine.view_game import ViewGame, fits
         from ..search.equilibrium import solve
@@ -263,8 +277,9 @@ class TimedEnginePlayer:
                 method = "determinised"
         elif all(c is not None for h in view.hands for c in h):
             method = "auto"         # every hand seen (declared): expectimax if it fits
+        model = self.chooser.mixture() if self.chooser is not None else None
         a = evaluate(view, method=method, samples=1_000_000, seed=rng.randrange(1 << 31),
-                     time_budget=self.seconds, workers=1)
+                     time_budget=self.seconds, workers=1, play_model=model)
         if a.partial:       # the search was interrupted: stop the game too
             raise KeyboardInterrupt("search interrupted")
         if a.method == "deal":
