@@ -35,7 +35,7 @@ def random_model(seed: int, levels=(12, 18, 24, 30), H1: int = 8, H2: int = 6):
 
 def kernel_value(P, D, vm, st) -> float:
     return dk.negamax(P, D, dk.new_scratch(), *dk.new_table(12), dk.new_counters(), vm,
-                      np.zeros(256), 0, tuple(int(x) for x in st), -math.inf, math.inf)
+                      net.scratch(vm), 0, tuple(int(x) for x in st), -math.inf, math.inf)
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def test_boundary_value_matches_numpy(boundaries):
     training's) on boundary states of every level."""
     vm = random_model(1)
     P, _D = params(shuffled_game(LMODIRE, 2))
-    X = np.zeros(64)
+    X = net.scratch(vm)
     for stock, rows in boundaries.items():
         feats = np.array([net.features_py(P, chance_state(*r)) for r in rows])
         if stock not in (12, 18, 24, 30):
@@ -70,6 +70,22 @@ def test_features_by_hand():
     assert list(x[10:20]) == [1, 0, 0, 0, 1, 0, 0, 0, 0, 0]
     assert list(x[20:23]) == [0, 1, 2]          # last capture: the other side; 2 on the table
     assert list(x[23:33]) == [0, 0, 0, 0, 2, 0, 0, 0, 0, 0]
+    onehot = x[33:83].reshape(5, 10)            # [k copies to come, rank]
+    assert onehot[4, 9] == onehot[2, 4] == 1 and onehot[0].sum() == 8 and onehot.sum() == 10
+    assert list(x[83:93]) == [1, 0, 0, 0, 1, 0, 0, 0, 0, 0]      # runs: 1 alone, 5 alone
+    assert list(x[93:103]) == [0, 0, 0, 0, 1, 0, 0, 0, 0, 0]     # a 5 is still to come
+    tx = x[103:143].reshape(4, 10)
+    assert tx[0, 0] == tx[2, 4] == 1 and tx.sum() == 2
+
+
+def test_runs_follow_the_rules():
+    """Table 6 7 10 11: a capture of 6 takes 6 7 10 11 where 7 and 10 are
+    adjacent (lmodire), 6 7 only where they are not (french)."""
+    st = chance_state(cardset([5, 6, 7, 8]), -1, cardset([0] * 4))
+    x = net.features_py(params(shuffled_game(LMODIRE, 2))[0], st)
+    assert list(x[83:93]) == [0, 0, 0, 0, 0, 4, 3, 2, 1, 0]
+    x = net.features_py(params(shuffled_game(PRESETS["french"], 2))[0], st)
+    assert list(x[83:93]) == [0, 0, 0, 0, 0, 2, 1, 2, 1, 0]
 
 
 def test_exact_where_the_model_has_no_level(boundaries):
@@ -229,3 +245,55 @@ def test_deal_method_equals_expectimax_in_the_second_to_last_deal():
             total += w
         assert {mv.rank: mv.value for mv in h.moves} == pytest.approx(
             {r: v / total for r, v in sums.items()}, abs=1e-9)
+
+
+EXAMPLE = "1.6.7.10.12 6.2.3/4.5.11 ~1.1.2.3.4.5.11.12.12.10.10.7 S taken=7,10 last=N"
+
+
+def test_the_shipped_model_loads_and_says_what_it_is():
+    """lmodire with two players has a model with no training step: its
+    levels are the stock sizes of deals 1 to 4's ends, its held-out error
+    at 12 cards against exact expectimax is within half a point, and it
+    names the command that rebuilt it."""
+    from solver.value.model import find_for
+    m = find_for(LMODIRE, 2)
+    assert m is not None and m.levels == [12, 18, 24, 30]
+    assert m.exact_level == 12
+    assert m.rmse() is not None and m.rmse() <= 0.5
+    assert m.play_error() is not None and m.play_error() <= m.rmse()
+    assert m.meta["command"].startswith("python -m solver.value.train")
+    assert find_for(PRESETS["french"], 3) is None
+    # a rule that changes what the deals to come are worth: no model
+    import dataclasses
+    assert find_for(dataclasses.replace(LMODIRE, decl_cumulative=True), 2) is None
+
+
+def test_the_issue_example_lists_2_3_and_6_as_equal():
+    """Plays 2, 3 and 6 are worth exactly the same (+0.40895, expectimax):
+    by default (exact expectimax within the budget, or the deal search
+    when it does not fit) all three are best; the deal search, which
+    sees no stock order, finds them equal too."""
+    from solver.analysis.evaluation import evaluate
+    from solver.notation import parse_position
+    pos = parse_position(EXAMPLE)
+    a = evaluate(pos)
+    assert sorted(a.best) == ["2", "3", "6"]
+    d = evaluate(pos, method="deal")
+    assert d.method == "deal" and sorted(d.best) == ["2", "3", "6"]
+    assert "no clairvoyance" in d.note
+    short = evaluate(pos, time_budget=0.3)
+    assert short.method in ("expectimax", "deal") and sorted(short.best) == ["2", "3", "6"]
+
+
+def test_the_mover_s_view_early_in_the_hand():
+    """A hidden hand in deal 2: auto runs the deal search over every hand
+    the other player may hold, says so, and scores every play."""
+    from solver.analysis.evaluation import evaluate
+    for view, _full in views_in_deal(2, 3, "early"):
+        a = evaluate(view)
+        assert a.method == "deal"
+        assert "valued at the deal's end by a learned model" in a.note
+        assert {mv.rank for mv in a.moves} == {c.index for c in view.hands[view.turn]}
+        assert a.best[0] in [mv.move for mv in a.moves]
+        hidden = any(c is None for c in view.hands[1 - view.turn])
+        assert a.extra["completions"] == a.extra["hands"] >= (2 if hidden else 1)

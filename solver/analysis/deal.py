@@ -252,9 +252,9 @@ class DealProblem:
         model at the deal's end (0 where the rest is exact)."""
         if self.left == 0 or self.left <= _last_deal_cards(self.game) or self.model is None:
             return 0.0
-        e = self.model.play_error(self.left)
+        e = self.model.play_error()
         if e is None:
-            r = self.model.rmse(self.left)
+            r = self.model.rmse()
             e = DIFF_FROM_RMSE * (r if r is not None else 0.5)
         return float(e)
 

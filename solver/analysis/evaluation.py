@@ -584,11 +584,13 @@ def _deal_note(pos: Position, problem, result) -> str:
         rest = (f"the last deal ({left} cards) searched exactly over every way it can "
                 "be dealt (expectimax)")
     else:
-        rmse = result.model.rmse(left) if result.model is not None else None
+        model = result.model
+        rmse = model.rmse() if model is not None else None
+        where = model.exact_level if model is not None else None
         rest = (f"the deals to come ({left} cards, order unknown to both players) valued "
-                f"at the deal's end by a learned model (held-out error against exact "
-                f"expectimax: {rmse:.2f} point; of a difference between two plays: "
-                f"{result.model_error:.2f})" if rmse is not None else
+                f"at the deal's end by a learned model (its held-out error against exact "
+                f"expectimax: {rmse:.2f} point at {where} cards to deal; of a difference "
+                f"between two plays: {result.model_error:.2f})" if rmse is not None else
                 f"the deals to come ({left} cards) valued at the deal's end by a learned "
                 f"model")
     return f"{what}; {rest}; no drawn stock order (no clairvoyance)"

@@ -36,7 +36,8 @@ class DealSearcher:
         self.K = dk.new_scratch()
         self.TK, self.TV = dk.new_table(table_bits)
         self.C = dk.new_counters()
-        self.X = np.zeros(max(256, int(vm[1] + vm[2] + vm[3]) + 1))
+        from ..value.net import scratch
+        self.X = scratch(vm)
 
     @property
     def nodes(self) -> int:

@@ -35,20 +35,33 @@ class ValueModel:
         """The stock sizes the model values."""
         return list(self.meta.get("levels", []))
 
-    def rmse(self, stock: int) -> float | None:
-        """The held-out RMSE in points of the level of ``stock`` cards, or
-        None (no such level, or not measured)."""
-        fig = self.meta.get("figures", {}).get(str(stock))
-        return None if fig is None else fig.get("test_rmse_points")
+    @property
+    def exact_level(self) -> int | None:
+        """The level fitted to exact expectimax labels (the others are
+        fitted to sampled labels with the next level's model inside)."""
+        for k, fig in sorted(self.meta.get("figures", {}).items(), key=lambda kv: int(kv[0])):
+            if fig.get("labels") == "exact expectimax":
+                return int(k)
+        return None
 
-    def play_error(self, stock: int) -> float | None:
-        """The measured RMSE in points of the difference between two plays'
-        values at a position whose deal ends with ``stock`` cards to deal
-        (the search's error when it compares plays), or None."""
-        fig = self.meta.get("figures", {}).get(str(stock))
-        if fig is None:
+    def _exact_figure(self, name: str) -> float | None:
+        lv = self.exact_level
+        if lv is None:
             return None
-        return fig.get("play_diff_rmse_points")
+        return self.meta["figures"][str(lv)].get(name)
+
+    def rmse(self, stock: int | None = None) -> float | None:
+        """The held-out RMSE in points against exact expectimax, measured
+        at the exact level (the only one where exact values are affordable
+        for thousands of states), or None."""
+        return self._exact_figure("test_rmse_points")
+
+    def play_error(self, stock: int | None = None) -> float | None:
+        """The measured RMSE in points of the difference between two plays'
+        values by the deal search against exact expectimax (decisions of
+        the deal that ends at the exact level): the search's error when it
+        compares plays, or None."""
+        return self._exact_figure("play_diff_rmse_points")
 
 
 def _load(path: Path) -> ValueModel:

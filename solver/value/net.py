@@ -21,9 +21,12 @@ so that compiled searches take it as a plain argument:
 
 The features (:func:`features`) are what both players know at the
 boundary: the stock by rank (the cards not yet seen by anybody: the 40
-less the table and the cards gone), the table by rank, who captured last
-(the leader's side, the other, or nobody), the table's size, and for each
-rank whether the table holds it times the copies left to come.
+less the table and the cards gone), as counts and one-hot (0 to 4
+copies), the table by rank, who captured last (the leader's side, the
+other, or nobody), the table's size, and for each rank on the table the
+copies left to come (as a count and one-hot), the run a capture of it
+would take (the upward run, as the rules make it) and that run again
+where a copy is still to come.
 
 >>> import numpy as np
 >>> vm = empty_model()
@@ -36,11 +39,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..engine.core import NRANKS, P_LEADER, P_SIDE, popcount
+from ..engine.core import NRANKS, P_BRK, P_LEADER, P_SIDE, popcount
 
 LAYOUT = 1.0
 #: the features of a boundary state (see the module docstring)
-NFEAT = 33
+NFEAT = 143
 #: entries before the first level's block
 HEADER = 4 + 41
 
@@ -56,6 +59,12 @@ def empty_model(H1: int = 1, H2: int = 1) -> np.ndarray:
     vm[0], vm[1], vm[2], vm[3] = LAYOUT, NFEAT, H1, H2
     vm[4:] = -1
     return vm
+
+
+def scratch(vm: np.ndarray) -> np.ndarray:
+    """The scratch :func:`boundary_value` needs for model ``vm`` (the
+    features, then each hidden layer)."""
+    return np.zeros(int(vm[1] + vm[2] + vm[3]) + 1)
 
 
 def level_of(vm: np.ndarray, stock: int) -> int:
@@ -106,22 +115,45 @@ def unpack(vm: np.ndarray) -> dict[int, list[np.ndarray]]:
 
 @njit(cache=True)
 def features(P, st, x):
-    """Write the NFEAT features of boundary state ``st`` into ``x``."""
+    """Write the NFEAT features of boundary state ``st`` into ``x``:
+    0-9 the stock by rank, 10-19 the table by rank, 20 and 21 the last
+    capture by the leader's side or the other, 22 the table's size, 23-32
+    the stock's copies of each rank on the table, 33-82 the stock's count
+    of each rank one-hot (``33 + 10 k + r``: k copies of rank r), 83-92
+    the run a capture of each rank on the table takes, 93-102 that run
+    where a copy is still to come, 103-142 each rank on the table with k
+    copies to come one-hot (``103 + 10 k + r``, k = 0..3)."""
     stock = st[9]
     table = st[0]
+    for i in range(NFEAT):
+        x[i] = 0.0
     n = 0
     for r in range(NRANKS):
         s = popcount((stock >> (4 * r)) & 15)
         t = popcount((table >> (4 * r)) & 15)
         x[r] = s
         x[NRANKS + r] = t
-        x[2 * NRANKS + 3 + r] = s if t > 0 else 0.0
+        x[33 + 10 * s + r] = 1.0
+        if t > 0:
+            x[23 + r] = s
+            if s < 4:
+                x[103 + 10 * s + r] = 1.0
         n += t
     lead_side = P[P_SIDE + P[P_LEADER]]
     last = st[8]
-    x[2 * NRANKS] = 1.0 if last == lead_side else 0.0
-    x[2 * NRANKS + 1] = 1.0 if (last >= 0 and last != lead_side) else 0.0
-    x[2 * NRANKS + 2] = n
+    x[20] = 1.0 if last == lead_side else 0.0
+    x[21] = 1.0 if (last >= 0 and last != lead_side) else 0.0
+    x[22] = n
+    for r in range(NRANKS):
+        if x[NRANKS + r] > 0:
+            # the capture run as the rules make it: consecutive ranks up,
+            # a rank the rules break the run at (P_BRK) counting as absent
+            k = r
+            while k < NRANKS and x[NRANKS + k] > 0 and not (P[P_BRK + r] >> (4 * k)) & 1:
+                k += 1
+            x[83 + r] = k - r
+            if x[r] > 0:
+                x[93 + r] = k - r
 
 
 def features_py(P, st) -> np.ndarray:

@@ -285,7 +285,7 @@ def sampled_labels(rules: Rules, players: int, rows: np.ndarray, vm: np.ndarray,
     K = dk.new_scratch()
     TK, TV = dk.new_table(18)
     C = dk.new_counters()
-    X = np.zeros(256)
+    X = net.scratch(vm)
     hands = np.zeros((deals, 4), dtype=np.int64)
     stocks = np.zeros(deals, dtype=np.int64)
     gains = np.zeros(deals, dtype=np.int64)
@@ -310,15 +310,17 @@ def features_of(rules: Rules, players: int, rows: np.ndarray) -> np.ndarray:
     return np.array([net.features_py(P, chance_state(*r)) for r in rows])
 
 
-def fit_level(X: np.ndarray, y: np.ndarray, hidden: tuple[int, int], seed: int):
+def fit_level(X: np.ndarray, y: np.ndarray, hidden: tuple[int, int], seed: int,
+              alpha: float = 1.0):
     """Fit one level: ``[W1, b1, W2, b2, w3, b3]`` on raw features,
-    half-points out (standardisation folded in)."""
+    half-points out (standardisation folded in); ``alpha`` the L2 penalty
+    (on standardised inputs and outputs: strong, the data being small)."""
     from sklearn.neural_network import MLPRegressor
     mu = X.mean(axis=0)
     sd = X.std(axis=0)
     sd[sd == 0] = 1.0
     ymu, ysd = float(y.mean()), float(y.std() or 1.0)
-    reg = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", alpha=1e-3,
+    reg = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", alpha=alpha,
                        learning_rate_init=1e-3, max_iter=600, early_stopping=True,
                        validation_fraction=0.1, n_iter_no_change=30, random_state=seed)
     reg.fit((X - mu) / sd, (y - ymu) / ysd)
@@ -346,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=48, help="sampled deals a label")
     ap.add_argument("--play-positions", type=int, default=300,
                     help="decisions whose play values are checked against exact expectimax")
-    ap.add_argument("--hidden", default="32,32")
+    ap.add_argument("--hidden", default="64,32")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     rules = PRESETS[args.rules]
