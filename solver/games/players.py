@@ -232,12 +232,16 @@ class TimedEnginePlayer:
     seconds: float = 0.1
     name: str = ""
     method: str = "determinised"
+    #: the deal search: among close plays choose the robust one
+    #: ("robust", the default) or the top value ("value", for measurements)
+    ties: str = "robust"
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
             raise ValueError("engine needs a positive time per decision")
         kind = "deal" if self.method == "deal" else "engine"
-        self.name = self.name or f"{kind}:{self.seconds:g}s"
+        self.name = self.name or (f"{kind}:{self.seconds:g}s"
+                                  + (":value" if self.ties == "value" else ""))
         # the deal player learns which play model its opponent follows
         self.chooser = None
         if self.method == "deal":
@@ -282,7 +286,7 @@ class TimedEnginePlayer:
                      time_budget=self.seconds, workers=1, play_model=model)
         if a.partial:       # the search was interrupted: stop the game too
             raise KeyboardInterrupt("search interrupted")
-        if a.method == "deal":
+        if a.method == "deal" and self.ties == "robust":
             return card_of_rank(view, next(mv.rank for mv in a.moves if mv.move == a.best[0]))
         return card_of_rank(view, a.moves[0].rank)
 
@@ -307,9 +311,12 @@ def make_player(spec: str):
     if kind == "engine" and re.fullmatch(r"[0-9]*\.?[0-9]+s", arg):
         return TimedEnginePlayer(float(arg[:-1]))
     if kind == "deal":
-        if not re.fullmatch(r"[0-9]*\.?[0-9]+s", arg or "0.05s"):
-            raise ValueError(f"player {spec!r}: {arg!r} is not a time a decision like 0.05s")
-        return TimedEnginePlayer(float((arg or "0.05s")[:-1]), method="deal")
+        arg, _c, ties = arg.partition(":")
+        if not re.fullmatch(r"[0-9]*\.?[0-9]+s", arg or "0.05s") or ties not in ("", "value"):
+            raise ValueError(f"player {spec!r}: expected a time a decision like deal:0.05s "
+                             "(deal:0.05s:value chooses close plays by value alone)")
+        return TimedEnginePlayer(float((arg or "0.05s")[:-1]), method="deal",
+                                 ties=ties or "robust")
     if kind in ("mc", "engine"):
         if colon and not re.fullmatch(r"[1-9][0-9]*", arg):
             raise ValueError(f"player {spec!r}: {arg!r} is not a whole number of "
