@@ -122,7 +122,7 @@ def test_the_chooser_scores_the_opponent_s_finished_deals(monkeypatch):
                 continue
             if view.hist is not None and _deal_of(view) == 6:
                 continue
-            for name, m in (("greedy", FITTED), ("flat", flat)):
+            for name, m in (("greedy", inference.MODELS["greedy"]), ("flat", flat)):
                 want[name] += math.log(decision(view, m)[rank])
             decisions += 1
         for name in got:

@@ -291,9 +291,21 @@ def decision(pos: Position, model=FITTED) -> dict[int, float]:
     return model.play_probabilities(*decision_setup(pos))
 
 
-#: the play models by name (``--play-model``; the engine player chooses
-#: among them, :class:`ModelChooser`)
-MODELS: dict[str, object] = {"greedy": FITTED}
+#: linear play models fitted by bench/bench_inference.py --hands 60
+#: --selfplay (lmodire; greedy v deal:0.05s and deal:0.05s v itself,
+#: seat-swapped; even hands fit, odd hands held out). Held-out mean
+#: log-likelihood a decision: on greedy's 676 decisions GREEDY_FITTED
+#: -0.217 (FITTED -0.299, uniform -0.855); on the deal player's 2,060
+#: ENGINE_FITTED -0.678 (FITTED -0.762, uniform -0.851): strong play is
+#: harder to predict from the play alone, but not unpredictable.
+GREEDY_FITTED = LinearPlayModel((1.6468, 3.0615, -5.0113, -1.0088, 0.452, 0.0505, -0.0298,
+                                 -0.6123, -2.006), noise=0.01, name="greedy")
+ENGINE_FITTED = LinearPlayModel((0.491, 0.4904, -3.2767, -0.1709, 0.4838, 0.7111, 0.1577,
+                                 -0.1007, -0.8924), noise=0.2, name="engine")
+
+#: the play models by name (``play_model=`` of evaluate; the deal player
+#: chooses among them for each opponent, :class:`ModelChooser`)
+MODELS: dict[str, object] = {"greedy": GREEDY_FITTED, "engine": ENGINE_FITTED}
 
 
 class ModelChooser:
