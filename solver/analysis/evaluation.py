@@ -36,7 +36,7 @@ from ..search.compiled import (Budget, SearchAborted, Searcher, determinised,
                               ensure_compiled)
 from ..search.pimc import Z_99
 
-METHODS = ("auto", "exact", "expectimax", "equilibrium", "deal", "determinised")
+from .methods import METHODS  # noqa: E402  (re-exported)
 
 
 @dataclass
@@ -57,6 +57,11 @@ class MoveValue:
     lead_z: float | None = None
     #: three players: the value vector, one entry per seat (S, E, N)
     values: list[float] | None = None
+    #: match objective: P(the mover's side wins the match) after this play
+    #: (None when the match was not searched), and its standard error when
+    #: sampled
+    chance: float | None = None
+    chance_stderr: float | None = None
 
 
 @dataclass
@@ -74,6 +79,20 @@ class Analysis:
     ``stopped``: why the sampling stopped; ``workers``: threads used;
     ``ess``: with inference, the effective sample size of the weighted
     determinisations (else None).
+
+    The objective (:func:`solver.match_equity.objective.analyse` fills
+    these; :func:`evaluate` always answers in points): ``objective``
+    ``"points"`` or ``"match"``, what ``best``, the order of ``moves`` and
+    ``pv`` follow (``value`` and each play's ``value`` stay in points
+    either way); ``objective_note`` one line in words saying why this
+    objective ("" when points were never in question: no score written);
+    ``chance`` the best play's P(the mover's side wins the match) and
+    ``chance_stderr`` its standard error when sampled (None under
+    points); ``match_method`` the match search's method (``exact``,
+    ``expectimax`` or ``determinised``; ``method`` stays the points
+    search's); ``match_samples`` the match search's determinisations
+    (None when not sampled); ``table`` the match-equity table used (``rules``,
+    ``players``, ``target``, ``hands``), None under points.
     """
 
     position: Position
@@ -95,6 +114,13 @@ class Analysis:
     ess: float | None = None
     #: three players: the best play's value vector, one entry per seat
     values: list[float] | None = None
+    objective: str = "points"
+    objective_note: str = ""
+    chance: float | None = None
+    chance_stderr: float | None = None
+    match_method: str | None = None
+    match_samples: int | None = None
+    table: dict | None = None
 
 
 def move_text(pos: Position, rank_index: int) -> str:
@@ -223,6 +249,7 @@ def _fallback(pos: Position) -> str:
     return "deal" if deal_fits(pos) else "determinised"
 
 
+
 class BudgetError(ValueError):
     """An exact method could not finish within ``--time``/``--memory``."""
 
@@ -241,7 +268,8 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
              min_samples: int = 30, progress=None, inference: bool = True,
-             search: str = "maxn", play_model=None) -> Analysis:
+             search: str = "maxn", cluster=None, fast: int | None = None,
+             play_model=None) -> Analysis:
     """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
@@ -264,6 +292,14 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     (``hist=``) are under ``play_model`` (a name of
     :data:`solver.analysis.inference.MODELS`, a model, or None for
     :data:`~solver.analysis.inference.FITTED`; :mod:`solver.analysis.inference`).
+    ``cluster``: with ``"expectimax"``,
+    the search runs split over a cluster
+    (:class:`solver.batch.expectimax.Cluster`: ``solve(P, D, state,
+    deadline)``) instead of this machine's threads. ``fast``: with
+    ``"expectimax"``, the fast mode (method ``"expectimax-fast"``,
+    approximate): the next deal drawn ``fast`` times by probability, every
+    later deal exact, each value with its standard error and the error
+    measured on the bench in the note.
 
     Three players: value vectors, one entry per seat, searched by
     ``search`` (``"maxn"`` or ``"paranoid"``), see
@@ -280,13 +316,13 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     if pos.players == 3:
         from .threep import evaluate3
         a = evaluate3(pos, method, samples, seed, time_budget=time_budget, search=search,
-                      min_samples=min_samples, z=z)
+                      min_samples=min_samples, z=z, memory_mb=memory_mb)
         if unwritten_piles(pos):
             a.note += ("; taken= not given: every pile counts from 0 cards (the card "
                        "count over 20 needs the real piles)")
         return a
     a = _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z,
-                  min_samples, progress, inference, play_model)
+                  min_samples, progress, inference, cluster, fast, play_model)
     if search != "maxn":
         a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)
@@ -297,7 +333,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
 
 
 def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, min_samples,
-              progress, inference, play_model=None) -> Analysis:
+              progress, inference, cluster=None, fast=None, play_model=None) -> Analysis:
     if isinstance(play_model, str):
         from .inference import MODELS
         if play_model not in MODELS:
@@ -306,17 +342,27 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
         play_model = MODELS[play_model]
     if pos.rules.voleur:
         from .pure import evaluate_pure
-        return evaluate_pure(pos, method, samples, seed, time_budget, z, min_samples, progress)
+        return evaluate_pure(pos, method, samples, seed, time_budget, z, min_samples, progress,
+                             memory_mb)
+    chosen = choose_method(pos) if method == "auto" else method
+    # loading the compiled core (the first search of a process) is start-up,
+    # not search: the clock starts after it; only what the method needs
+    ensure_compiled(parts={"exact": ("exact",), "expectimax": ("search", "samples"),
+                           "determinised": ("samples",)}.get(chosen, ("samples",)))
+    if chosen == "deal" or (chosen == "expectimax" and method == "auto"):
+        from ..search.deal_search import warm
+        warm()
     budget = Budget(time_budget, memory_mb)
     t0 = time.perf_counter()
-    ensure_compiled()
-    chosen = choose_method(pos) if method == "auto" else method
     if chosen == "exact":
         if not is_perfect_information(pos):
             raise CompileError("exact search needs every card known (stock order and hands)")
         try:
             return _exact(pos, budget, t0, "every card is known: exact alpha-beta")
         except SearchAborted as e:
+            if method == "auto":
+                return one_ply(pos, t0, f"exact search did not finish in {time_budget:g} s "
+                                        f"({e.nodes:,} nodes)")
             raise BudgetError(f"exact search did not finish in {time_budget:g} s "
                               f"({e.nodes:,} nodes)") from None
     if chosen == "equilibrium":
@@ -351,10 +397,15 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
     # expectimax
     if method == "expectimax":
         try:
+            if cluster is not None:
+                return _expectimax_cluster(pos, budget, t0, cluster)
+            if fast is not None:
+                return _expectimax_fast(pos, budget, t0, fast, seed, workers)
             return _expectimax(pos, budget, budget.deadline, t0,
                                "stock order unknown: exact expectimax", workers)
         except SearchAborted as e:
-            raise BudgetError(_unfinished(pos, e, budget) + ": raise --time or --memory, "
+            kept = f"; {cluster.kept()}" if cluster is not None else ""
+            raise BudgetError(_unfinished(pos, e, budget) + kept + ": raise --time or --memory, "
                               "or use --method auto to sample instead") from None
     compile_shuffled(pos)       # raises CompileError now for what it cannot take
     seconds, why = estimate_expectimax(pos)
@@ -379,6 +430,22 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
         note = _unfinished(pos, e, budget) + "; determinised search for the time left"
         return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
                         progress, expectimax_nodes=e.nodes)
+
+
+def one_ply(pos: Position, t0: float, why: str) -> Analysis:
+    """``auto``'s answer when its time ran out before any search finished
+    (a budget smaller than one search of the position): each play valued
+    by what it scores at once (the cards it takes and its points: a
+    search one ply deep), method ``one-ply``, the note saying so. Keeps
+    ``auto``'s promise to answer within ``--time``."""
+    game, state = sampler(pos)(random.Random(0))
+    values = {m: game.play(state, m)[1] for m in game.moves(state)}
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    top = moves[0].value
+    note = (f"{why}: each play valued by what it takes and scores now only (one ply, no "
+            f"look-ahead); raise --time for a search")
+    return Analysis(pos, "one-ply", top, moves, [mv.move for mv in moves if mv.value == top],
+                    None, len(moves), time.perf_counter() - t0, note=note)
 
 
 def _equilibrium(pos: Position, budget: Budget, t0: float) -> Analysis:
@@ -424,9 +491,8 @@ def _exact(pos: Position, budget: Budget, t0: float, note: str) -> Analysis:
     P, D = params(game)
     searcher = Searcher(P, D, min(budget.memory_mb, 8.0))
     st = core_state(state)
-    values = searcher.root_values(st, budget.deadline)
+    values, pv = searcher.root_values_and_pv(st, budget.deadline)
     nodes = searcher.nodes
-    pv = searcher.principal_variation(st, budget.deadline)
     moves = _exact_moves(pos, game, state, {m: int(v) for m, v in values.items()},
                          pile_margin(pos))
     top = moves[0].value
@@ -452,6 +518,54 @@ def _expectimax(pos: Position, budget: Budget, deadline: float, t0: float,
                     [str(RANKS[m]) for m in pv], stats["nodes"] + stats["chance_nodes"],
                     time.perf_counter() - t0, note=note + "; pv up to the next deal",
                     extra=extra)
+
+
+def _expectimax_cluster(pos: Position, budget: Budget, t0: float, cluster) -> Analysis:
+    """Exact expectimax split at the first chance level over a cluster."""
+    game, state = compile_shuffled(pos)
+    P, D = params(game)
+    values, pv, stats = cluster.solve(P, D, core_state(state), budget.deadline)
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    top = moves[0].value
+    return Analysis(pos, "expectimax", top, moves,
+                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],
+                    [str(RANKS[m]) for m in pv], stats["nodes"], time.perf_counter() - t0,
+                    note=("stock order unknown: exact expectimax, its first chance level's "
+                          f"{stats['outcomes']:,} outcomes solved on {cluster.where}; "
+                          "pv up to the next deal"),
+                    extra={"cluster": stats})
+
+
+#: the fast mode's largest error of a value (points) measured on the bench
+#: (bench/bench_fast.py, docs/performance.md): deals drawn -> (unseen
+#: cards, error) over the positions measured
+FAST_ERROR = {100: (12, 0.47), 300: (12, 0.28), 1000: (12, 0.15)}
+
+
+def _expectimax_fast(pos: Position, budget: Budget, t0: float, samples: int, seed: int,
+                     workers: int) -> Analysis:
+    """The fast mode: :func:`solver.search.split.sampled_root_values`."""
+    from ..search.split import sampled_root_values
+    game, state = compile_shuffled(pos)
+    P, D = params(game)
+    values, stderr, solved, nodes = sampled_root_values(P, D, core_state(state), samples,
+                                                        seed, budget.memory_mb, workers,
+                                                        budget.deadline)
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    for mv in moves:
+        se = stderr.get(mv.rank)
+        mv.stderr = None if se is None else se / 2
+    top = moves[0].value
+    near = min(FAST_ERROR, key=lambda n: abs(n - samples))
+    unseen, err = FAST_ERROR[near]
+    note = (f"FAST MODE, approximate: the next deal drawn {samples} times by probability "
+            f"({solved:,} deals solved), every later deal exact; ± is the standard error "
+            f"over the deals drawn; on the bench with {near} deals at {unseen} unseen cards "
+            f"the values were off by at most {err:g} points (bench/bench_fast.py)")
+    return Analysis(pos, "expectimax-fast", top, moves,
+                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None, nodes,
+                    time.perf_counter() - t0, samples=samples, stderr=moves[0].stderr,
+                    note=note, seed=seed)
 
 
 def _peak_rss_mb() -> float:

@@ -8,7 +8,9 @@ import sys
 import click
 from rich.console import Console
 
+from ..numbers import tidy
 from ..rules import PRESETS
+from ..runtime.interrupt import stoppable
 from .render_match import met_renderable, met_svg
 from ..match_equity.table import load
 
@@ -26,6 +28,7 @@ from ..match_equity.table import load
 @click.option("--json", "as_json", is_flag=True, help="The whole table as JSON.")
 @click.option("--svg", "svg", type=click.Path(dir_okay=False),
               help="Write a heat map of the table to this SVG file ('-': stdout).")
+@stoppable
 def met_command(rules_name, players, target, deals, step, as_json, svg) -> None:
     """Print a match-equity table: P(side A wins the match) from each score
     (A's points down, B's across), built by self-play (docs/match.md)."""
@@ -48,7 +51,7 @@ def met_command(rules_name, players, target, deals, step, as_json, svg) -> None:
                 sys.exit(2)
         return
     if as_json:
-        json.dump(t.to_json(), sys.stdout)
+        json.dump(tidy(t.to_json()), sys.stdout)
         sys.stdout.write("\n")
         return
     step = step or max(1, -(-t.target // 20))

@@ -71,25 +71,33 @@ def outcome_cap(memory_mb: float) -> int:
     return max(50_000, int(memory_mb * 0.1 * (1 << 20) / 6 / 160))
 
 
-_compiled = False
+#: the groups of kernels :func:`ensure_compiled` loads: ``exact`` (an
+#: exact solve's values and line), ``search`` (root scoring, values and
+#: lines with and without chance nodes), ``samples`` (determinised batches)
+PARTS = ("exact", "search", "samples")
+_warmed: set[str] = set()
 
 
-def ensure_compiled(stream=None) -> None:
-    """Compile (or load from numba's on-disk cache) every kernel, once per
-    process. When the cache is missing (the first run after installing),
-    say on ``stream`` (stderr by default) that the search core is being
-    compiled, and how long it took."""
-    global _compiled
-    if _compiled:
+def ensure_compiled(stream=None, parts=PARTS) -> None:
+    """Compile (or load from numba's on-disk cache) the kernels of
+    ``parts`` (all by default), once per process: a search loads only what
+    it needs before its clock starts (a one-line exact solve does not load
+    the sampling kernels). When the cache is missing (the first run after
+    installing), every kernel is compiled at once, saying so on ``stream``
+    (stderr by default) and how long it took."""
+    need = [p for p in parts if p not in _warmed]
+    if not need:
         return
     stream = stream if stream is not None else sys.stderr
     fresh = not _cache_present()
     if fresh:
+        need = [p for p in PARTS if p not in _warmed]
         print("compiling the search core (once; later runs load it from the cache)...",
               file=stream, flush=True)
     t0 = time.perf_counter()
-    _warm()
-    _compiled = True
+    for part in need:
+        _WARM[part]()
+        _warmed.add(part)
     if fresh:
         print(f"search core compiled in {time.perf_counter() - t0:.1f} s", file=stream,
               flush=True)
@@ -104,25 +112,44 @@ def _cache_present() -> bool:
     return os.path.exists(index)
 
 
-def _warm() -> None:
-    """Run every kernel once on tiny inputs: a known and a shuffled stock,
-    and a determinised batch."""
+def _tiny_game(shuffled: bool):
     from ..engine.game import Game
-    from ..engine.sampling import draw_spec
     from ..engine.tables import core_state, params
-    from ..notation import parse_position
     from ..rules import PRESETS
+    g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], shuffled)
+    P, D = params(g)
+    return Searcher(P, D, 1.0), core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+
+
+def _warm_exact() -> None:
+    s, st = _tiny_game(False)
+    s.root_values_and_pv(st)
+
+
+def _warm_search() -> None:
+    """Every root move, a value and a line, with and without chance nodes."""
+    from ..engine.core import outcome_count
     for shuffled in (False, True):
-        g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], shuffled)
-        P, D = params(g)
-        s = Searcher(P, D, 1.0)
-        st = core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+        s, st = _tiny_game(shuffled)
         s.root_values(st)
         s.principal_variation(st)
+        s.value(st)
+        outcome_count(s.P, st[9], 10)       # auto's estimate of expectimax's cost
+        if shuffled:
+            Searcher(s.P, s.D, 1.0, 2).root_values(st)      # the helper kernel
+
+
+def _warm_samples() -> None:
+    """A determinised batch."""
+    from ..engine.sampling import draw_spec
+    from ..notation import parse_position
     spec = draw_spec(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
     sampler = Sampler(spec, 1.0)
     sampler.solve([0], seed=0)
     sampler.close()
+
+
+_WARM = {"exact": _warm_exact, "search": _warm_search, "samples": _warm_samples}
 
 
 def _run(fn, args, C, deadline: float | None):
@@ -159,6 +186,25 @@ def _run(fn, args, C, deadline: float | None):
     return box[0] if box else None
 
 
+def _wait(th: threading.Thread, threads: list, Cs: list, deadline: float | None) -> None:
+    """Wait for the search thread ``th``; at ``deadline`` (time.monotonic)
+    set every counter's abort. On Ctrl-C, abort every thread, wait for all
+    of ``threads`` to unwind, and raise again."""
+    try:
+        while th.is_alive():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                for C in Cs:
+                    C[kn.C_ABORT] = kn.ABORT_TIME
+            th.join(0.05 if left is None else max(0.0, min(left, 0.05)))
+    except KeyboardInterrupt:
+        for C in Cs:
+            C[kn.C_ABORT] = kn.ABORT_TIME
+        for other in threads:
+            other.join()
+        raise
+
+
 class Searcher:
     """Exact search (alpha-beta, or expectimax when the game has chance
     nodes) of one game on the compiled core.
@@ -168,6 +214,11 @@ class Searcher:
     this object: scoring every root move, then the principal variation,
     share it. States are core state tuples.
     """
+
+    #: how several workers share a root: ``"outcomes"`` (helpers solve the
+    #: outcomes of the chance node the search is in, :mod:`.parallel`) or
+    #: ``"moves"`` (one root move a thread)
+    split = "outcomes"
 
     def __init__(self, P: np.ndarray, D: np.ndarray, memory_mb: float = 16.0,
                  workers: int = 1) -> None:
@@ -295,7 +346,10 @@ class Searcher:
         t0 = time.perf_counter()
         out = np.full(10, np.nan)
         heavy = self._searched_moves(st)
-        if self.workers > 1 and len(heavy) > 1:
+        level = self._first_chance_work(st) if self.workers > 1 and heavy else 0
+        if self.split == "outcomes" and level:
+            self._parallel_outcomes(st, out, level, deadline)
+        elif self.workers > 1 and len(heavy) > 1:
             leaves = sum(1 << m for m in range(10) if m not in heavy)
             kn.root_values(self.P, self.D, self.K, self.TT, self.TF, self.C, *self.O, st, out,
                            leaves)
@@ -314,12 +368,27 @@ class Searcher:
         rows.sort(key=lambda r: (-int(r[ec.K_ORDER]), -int(r[ec.K_GAIN]), -int(r[ec.K_MOVE])))
         return [int(r[ec.K_MOVE]) for r in rows]
 
-    def _parallel(self, st, out: np.ndarray, moves: list[int],
-                  deadline: float | None) -> None:
-        """Score ``moves`` on ``workers`` threads sharing the table: each
-        thread takes the next move from a queue. A thread that fills the
-        table stops every thread; the table grows and the unfinished moves
-        are searched again."""
+    def _first_chance_work(self, st) -> int:
+        """The work left (:func:`~solver.engine.core.work_left`) at the
+        first chance level below ``st``, 0 when there is none: the level
+        whose chance nodes the helpers share out."""
+        from ..engine import core as ec
+        if not self.chance:
+            return 0
+        K = kn.new_scratch()
+        while not ec.is_terminal(self.P, st):
+            if ec.is_chance(self.P, st):
+                return int(ec.work_left(self.P, st))
+            n = ec.gen_children(self.P, self.D, K, 0, st)
+            row = next((K[0, i] for i in range(n) if K[0, i, ec.K_KIND] != ec.KIND_LEAF),
+                       None)
+            if row is None:
+                return 0
+            st = tuple(int(x) for x in row[:ec.NSTATE])
+        return 0
+
+    def _add_helpers(self) -> None:
+        """Scratch, counters and an outcome cache for each other thread."""
         while len(self.helpers) < self.workers - 1:
             C = kn.new_counters(outcome_cap=int(self.C[kn.C_OUTCAP]))
             C[kn.C_GEN] = self.C[kn.C_GEN]
@@ -329,6 +398,59 @@ class Searcher:
             self._set_grow()
         for h in self.helpers:
             h[1][kn.C_GEN] = self.C[kn.C_GEN]
+
+    def _parallel_outcomes(self, st, out: np.ndarray, level: int,
+                           deadline: float | None) -> None:
+        """Score every root move on this thread while the other workers
+        solve outcomes of the chance nodes at ``level`` work left that the
+        search posts (:func:`solver.search.parallel.serve`). A thread that
+        fills the table stops them all; the table grows and the search runs
+        again (what was solved is in the table)."""
+        from .parallel import serve
+        self._add_helpers()
+        Cs = self._counters()
+        C = self.C
+        while True:
+            C[kn.C_PARMIN] = level
+            C[kn.C_BSTOP] = 0
+            if C[kn.C_BGEN] % 2 == 0:
+                C[kn.C_BGEN] += 1
+            threads = [threading.Thread(
+                target=kn.root_values,
+                args=(self.P, self.D, self.K, self.TT, self.TF, C, *self.O, st, out, ALL_MOVES),
+                daemon=True)]
+            for K, Ch, O in self.helpers:
+                threads.append(threading.Thread(
+                    target=serve, args=(self.P, self.D, K, self.TT, self.TF, Ch, *O, C),
+                    daemon=True))
+            for th in threads:
+                th.start()
+            try:
+                _wait(threads[0], threads, Cs, deadline)
+            finally:
+                C[kn.C_BSTOP] = 1
+                for th in threads[1:]:
+                    th.join()
+                C[kn.C_PARMIN] = 0
+            reasons = [int(c[kn.C_ABORT]) for c in Cs]
+            for c in Cs:
+                c[kn.C_ABORT] = 0
+            bad = [r for r in reasons if r not in (0, kn.ABORT_GROW)]
+            if bad:
+                C[kn.C_ABORT] = bad[0]
+                return
+            if not any(reasons):
+                return
+            if self._may_grow(deadline):
+                self._grow()
+
+    def _parallel(self, st, out: np.ndarray, moves: list[int],
+                  deadline: float | None) -> None:
+        """Score ``moves`` on ``workers`` threads sharing the table: each
+        thread takes the next move from a queue. A thread that fills the
+        table stops every thread; the table grows and the unfinished moves
+        are searched again."""
+        self._add_helpers()
         todo = list(moves)
         lock = threading.Lock()
         Cs = self._counters()
@@ -356,20 +478,8 @@ class Searcher:
                        for K, C in zip(scratch, Cs)]
             for th in threads:
                 th.start()
-            try:
-                for th in threads:
-                    while th.is_alive():
-                        left = None if deadline is None else deadline - time.monotonic()
-                        if left is not None and left <= 0:
-                            for C in Cs:
-                                C[kn.C_ABORT] = kn.ABORT_TIME
-                        th.join(0.05 if left is None else max(0.0, min(left, 0.05)))
-            except KeyboardInterrupt:
-                for C in Cs:
-                    C[kn.C_ABORT] = kn.ABORT_TIME
-                for th in threads:
-                    th.join()
-                raise
+            for th in threads:
+                _wait(th, threads, Cs, deadline)
             reasons = [int(C[kn.C_ABORT]) for C in Cs]
             if any(r not in (0, kn.ABORT_GROW) for r in reasons):
                 reason = next(r for r in reasons if r not in (0, kn.ABORT_GROW))
@@ -382,6 +492,21 @@ class Searcher:
                     C[kn.C_ABORT] = 0
                 if self._may_grow(deadline):
                     self._grow()
+
+    def root_values_and_pv(self, st, deadline: float | None = None,
+                           max_plies: int = 200) -> tuple[dict[int, float], list[int]]:
+        """:meth:`root_values` and :meth:`principal_variation` of ``st`` in
+        one kernel call (one thread for the deadline, not one a ply): the
+        answer of an exact solve. Raises SearchAborted past ``deadline``."""
+        t0 = time.perf_counter()
+        out = np.full(10, np.nan)
+        pv = np.zeros(max(1, max_plies), dtype=np.int64)
+        n = self._call(kn.root_values_and_pv, lambda: (self.P, self.D, self.K, self.TT, self.TF,
+                                                       self.C, *self.O, st, out, pv,
+                                                       max_plies), deadline)
+        self._check(t0)
+        return ({m: float(out[m]) for m in range(10) if not math.isnan(out[m])},
+                [int(m) for m in pv[:int(n)]])
 
     def principal_variation(self, st, deadline: float | None = None,
                             max_plies: int = 200) -> list[int]:
@@ -454,6 +579,15 @@ class Sampler:
             jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
                          spec.mode, spec.cons, seeds, w, self.workers, count, K, TT, TF, C, OK,
                          OP, OR, D, stock, work, out, nodes, done, drawn))
+        try:
+            self._solve(jobs, deadline)
+        except KeyboardInterrupt as e:
+            # the samples finished before the stop are kept for the answer so far
+            e.finished = (out, nodes, done, drawn)
+            raise
+        return out, nodes, done, drawn
+
+    def _solve(self, jobs, deadline) -> None:
         if self.pool is None and deadline is None:
             for args in jobs:
                 kn.solve_samples(*args)
@@ -481,7 +615,6 @@ class Sampler:
                 for f in futures:
                     f.result()
                 raise
-        return out, nodes, done, drawn
 
 
 def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> list[SampledMove]:
@@ -553,39 +686,54 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
     nodes = 0
     stopped, partial = "samples", False
     result = None
+
+    def keep(vals, nds, ok, drawn) -> bool:
+        """Add the finished samples of a batch; whether all finished."""
+        nonlocal nodes
+        finished = ok == 1
+        new = list(vals[finished])
+        ws = [weigh(h) for h in drawn[finished]] if weigh is not None else []
+        rows.extend(new)
+        weights.extend(ws)
+        nodes += int(nds[finished].sum())
+        return bool(finished.all())
+
     try:
         done = 0
-        while done < samples:
-            n = min(batch, samples - done)
-            try:
-                vals, nds, ok, drawn = sampler.solve(list(range(done, done + n)), seed,
-                                                     deadline)
-            except KeyboardInterrupt:
-                stopped, partial = "interrupted", True
-                if not rows:
+        try:
+            while done < samples:
+                n = min(batch, samples - done)
+                try:
+                    got = sampler.solve(list(range(done, done + n)), seed, deadline)
+                except KeyboardInterrupt as e:
+                    if hasattr(e, "finished") and not (e.finished[2] < 0).any():
+                        keep(*e.finished)
                     raise
-                break
-            if (ok < 0).any():
-                raise CompileError("no drawing of the unknown cards agrees with declared=")
-            finished = ok == 1
-            rows.extend(vals[finished])
-            if weigh is not None:
-                weights.extend(weigh(h) for h in drawn[finished])
-            nodes += int(nds[finished].sum())
-            done += n
-            if not finished.all():
-                stopped = "time"
-                break
-            if weigh is None or sum(weights) > 0:
-                result = _result(rows, weights, nodes, stopped, partial, t0, workers)
-                if progress is not None:
-                    progress(result)
-                if z is not None and done >= min_samples and _separated(result, z):
-                    stopped = "separated"
+                if (got[2] < 0).any():
+                    raise CompileError("no drawing of the unknown cards agrees with declared=")
+                complete = keep(*got)
+                done += n
+                if not complete:
+                    stopped = "time"
                     break
-            if deadline is not None and time.monotonic() >= deadline:
-                stopped = "time"
-                break
+                if weigh is None or sum(weights) > 0:
+                    result = _result(rows, weights, nodes, stopped, partial, t0, workers)
+                    if progress is not None:
+                        progress(result)
+                    if z is not None and done >= min_samples and _separated(result, z):
+                        stopped = "separated"
+                        break
+                if deadline is not None and time.monotonic() >= deadline:
+                    stopped = "time"
+                    break
+        except KeyboardInterrupt:
+            # Ctrl-C, SIGTERM, SIGHUP: the samples finished so far are the
+            # answer so far (marked partial); with none there is no answer
+            stopped, partial = "interrupted", True
+            if weigh is not None:
+                del rows[len(weights):]
+            if not rows:
+                raise
         if not rows and not partial:
             # the budget ended before one sample: one is still needed for an
             # answer (a whole hand solves in about a millisecond)

@@ -79,6 +79,27 @@ class DealSearcher:
                                 self.X, 0, tuple(int(x) for x in st), -math.inf, math.inf))
 
 
+_warmed = False
+
+
+def warm() -> None:
+    """Load the deal kernels (numba's cache, or compile them) once per
+    process, before a search's clock starts: a tiny search."""
+    global _warmed
+    if _warmed:
+        return
+    from ..engine.game import Game
+    from ..engine.tables import core_state, params
+    from ..rules import PRESETS
+    from ..value.net import empty_model
+    g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], True)
+    P, D = params(g)
+    st = np.array(core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0)),
+                  dtype=np.int64)
+    DealSearcher(P, D, empty_model(), table_bits=4).solve(st, st[None, 1:5], st[None, 9])
+    _warmed = True
+
+
 def weighted_moves(values: np.ndarray, weights: np.ndarray):
     """Each legal move's weighted mean over the rows of ``values`` (NaN
     where illegal, the same in every row), with the standard error of the
