@@ -10,10 +10,19 @@ Rows:
   every hand known: each play's value by the deal search (the deal exact,
   the model at its end) against exact expectimax: the RMSE of the values
   and of the differences between plays, how often the best plays agree;
-- ``boundary18``: the same as ``boundary12`` with 18 cards to deal (before
-  deal 4), a few states, each exact expectimax stopped at ``--cap`` s.
+- ``boundary18``: the model against exact expectimax with 18 cards to deal
+  (before deal 4), on the bench's exact 18-unseen values (exact expectimax
+  there takes minutes to an hour a state, so they are stored, not
+  recomputed): the held-out boundary states of ``bench/data/boundary18.json``
+  and the chance nodes at the end of the current deal of the 18-unseen
+  positions of ``bench/data/em18.json`` (their values are in that file);
+- ``plays18``: the 18-unseen positions of ``bench/data/em18.json`` (start of
+  deal 3, hands known): each play's value by the deal search (the deal
+  exact, the model at its end) against the stored exact expectimax values;
+- ``boundary18-fresh``: as ``boundary12`` with 18 cards to deal, fresh
+  self-play states, each exact expectimax stopped at ``--cap`` s.
 
-Run: ``python bench/bench_value.py [--rows boundary12,plays12,boundary18]
+Run: ``python bench/bench_value.py [--rows boundary12,plays12,boundary18,plays18]
 [--rules lmodire] [--players 2] [--n12 N] [--n18 N] [--cap S] [--model FILE]``.
 Prints one JSON line a row; timings were taken on a shared machine.
 """
@@ -31,9 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver.engine.tables import params  # noqa: E402
 from solver.rules import PRESETS  # noqa: E402
-from solver.search import kernels as kn  # noqa: E402
 from solver.search.compiled import SearchAborted, Searcher, ensure_compiled  # noqa: E402
 from solver.value import net  # noqa: E402
 from solver.value.model import _load, find, shuffled_game  # noqa: E402
@@ -43,7 +50,8 @@ from solver.value.train import (chance_state, diff_figures, features_of,  # noqa
 
 def boundary_row(rules, players, vm, stock: int, n: int, cap: float, seed: str) -> dict:
     states = selfplay_boundaries(rules, players, max(n, 8) * 2, seed)[stock][:n]
-    P, D = params(shuffled_game(rules, players))
+    g = shuffled_game(rules, players)
+    P, D = g.P, g.D
     pred = net.predict(vm, features_of(rules, players, states), stock)
     exact, times, done = [], [], []
     for i, row in enumerate(states):
@@ -76,6 +84,60 @@ def plays_row(rules, players, vm, stock: int, n: int, seed: str) -> dict:
             "seconds": round(time.perf_counter() - t0, 1)}
 
 
+def stored18(rules, players, vm) -> dict:
+    """The model against the stored exact values at 18 cards to deal."""
+    from solver.search import split as sp
+    g = shuffled_game(rules, players)
+    P, D = g.P, g.D
+    X = net.scratch(vm)
+    got, want, where = [], [], []
+    for row in json.loads((DATA / "boundary18.json").read_text())["states"]:
+        got.append(net.boundary_value(P, vm, X, chance_state(*row["row"])))
+        want.append(row["value"])
+        where.append("held-out boundary")
+    for pos in json.loads((DATA / "em18.json").read_text())["positions"]:
+        if pos["unseen"] != 18:
+            continue
+        tree = sp.split(P, D, tuple(pos["state"]))
+        for cn, v in zip(tree.chance, pos["chance"]):
+            got.append(net.boundary_value(P, vm, X, tuple(int(x) for x in cn)))
+            want.append(v)
+            where.append(f"em18 seed {pos['seed']}")
+    err = (np.array(got) - np.array(want)) / 2
+    return {"row": "boundary18", "states": len(err),
+            "from": {w: where.count(w) for w in dict.fromkeys(where)},
+            "rmse_points": float(np.sqrt(np.mean(err ** 2))), "bias_points": float(err.mean()),
+            "max_abs_points": float(np.abs(err).max()),
+            "exact_sd_points": float(np.std(want) / 2),
+            "errors_points": [round(float(e), 3) for e in err]}
+
+
+def plays18(rules, players, vm) -> dict:
+    """The deal search's play values against the stored exact ones at 18
+    unseen cards (hands known)."""
+    from solver.cards import RANKS
+    from solver.search.deal_search import DealSearcher
+    g = shuffled_game(rules, players)
+    ds = DealSearcher(g.P, g.D, vm)
+    model, exact = [], []
+    t0 = time.perf_counter()
+    for pos in json.loads((DATA / "em18.json").read_text())["positions"]:
+        if pos["unseen"] != 18:
+            continue
+        st = np.array(pos["state"], dtype=np.int64)
+        vals, _done = ds.solve(st, st[None, 1:5], st[None, 9])
+        row = np.full(10, np.nan)
+        for text, v in pos["values"].items():
+            row[RANKS.index(int(text))] = v
+        model.append(vals[0])
+        exact.append(row)
+    return {"row": "plays18", **diff_figures(np.array(model), np.array(exact)),
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
+DATA = ROOT / "bench" / "data"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", default="boundary12,plays12")
@@ -89,7 +151,7 @@ def main() -> None:
     args = ap.parse_args()
     ensure_compiled()
     rules = PRESETS[args.rules]
-    P, _D = params(shuffled_game(rules, args.players))
+    P = shuffled_game(rules, args.players).P
     model = _load(Path(args.model)) if args.model else find(P)
     if model is None:
         sys.exit(f"no model for {args.rules} with {args.players} players")
@@ -98,6 +160,10 @@ def main() -> None:
             out = boundary_row(rules, args.players, model.vm, 12, args.n12, args.cap,
                                f"{args.seed}/b12")
         elif row == "boundary18":
+            out = stored18(rules, args.players, model.vm)
+        elif row == "plays18":
+            out = plays18(rules, args.players, model.vm)
+        elif row == "boundary18-fresh":
             out = boundary_row(rules, args.players, model.vm, 18, args.n18, args.cap,
                                f"{args.seed}/b18")
         elif row == "plays12":
@@ -105,7 +171,6 @@ def main() -> None:
         else:
             sys.exit(f"unknown row {row!r}")
         print(json.dumps(out), flush=True)
-    del kn
 
 
 if __name__ == "__main__":

@@ -12,11 +12,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from solver.engine.game import Game, cardset, ranks_of
-from solver.engine.tables import core_state, params
+from solver.engine.hand import Hand, cardset, ranks_of
 from solver.rules import PRESETS
 from solver.search import deal_kernels as dk
-from solver.search.brute import expectimax
 from solver.search.compiled import Searcher, ensure_compiled
 from solver.value import net
 from solver.value.model import shuffled_game
@@ -48,7 +46,7 @@ def test_boundary_value_matches_numpy(boundaries):
     """The numba evaluation of the model equals the numpy one (the
     training's) on boundary states of every level."""
     vm = random_model(1)
-    P, _D = params(shuffled_game(LMODIRE, 2))
+    P = shuffled_game(LMODIRE, 2).P
     X = net.scratch(vm)
     for stock, rows in boundaries.items():
         feats = np.array([net.features_py(P, chance_state(*r)) for r in rows])
@@ -63,7 +61,7 @@ def test_boundary_value_matches_numpy(boundaries):
 def test_features_by_hand():
     """Table 1 5 (a 5 with one copy left to come), stock four 12s and two
     5s... the features read by hand."""
-    P, _D = params(shuffled_game(LMODIRE, 2))
+    P = shuffled_game(LMODIRE, 2).P
     st = chance_state(cardset([0, 4]), 1, cardset([9, 9, 9, 9, 4, 4]))
     x = net.features_py(P, st)
     assert list(x[:10]) == [0, 0, 0, 0, 2, 0, 0, 0, 0, 4]
@@ -82,23 +80,36 @@ def test_runs_follow_the_rules():
     """Table 6 7 10 11: a capture of 6 takes 6 7 10 11 where 7 and 10 are
     adjacent (lmodire), 6 7 only where they are not (french)."""
     st = chance_state(cardset([5, 6, 7, 8]), -1, cardset([0] * 4))
-    x = net.features_py(params(shuffled_game(LMODIRE, 2))[0], st)
+    x = net.features_py(shuffled_game(LMODIRE, 2).P, st)
     assert list(x[83:93]) == [0, 0, 0, 0, 0, 4, 3, 2, 1, 0]
-    x = net.features_py(params(shuffled_game(PRESETS["french"], 2))[0], st)
+    x = net.features_py(shuffled_game(PRESETS["french"], 2).P, st)
     assert list(x[83:93]) == [0, 0, 0, 0, 0, 2, 1, 2, 1, 0]
+
+
+def plain_expectimax(game: Hand, st) -> float:
+    """Expectimax without pruning or table on the core's plays and deals:
+    a chance node the probability-weighted declarations plus value of
+    every deal (the leader, who moves after it, is the side to move at
+    the chance node: two players, an even number of plays a deal)."""
+    if game.is_terminal(st):
+        return 0.0
+    if game.is_chance(st):
+        return sum(p * (gain + plain_expectimax(game, kid)) for p, gain, kid in game.outcomes(st))
+    return max(gain - plain_expectimax(game, child)
+               for child, gain, _ev in (game.play(st, m) for m in game.moves(st)))
 
 
 def test_exact_where_the_model_has_no_level(boundaries):
     """With no level, a chance node is searched exactly: the same value as
     the compiled expectimax (two deals to come) and as plain expectimax
     (one deal to come)."""
-    P, D = params(shuffled_game(LMODIRE, 2))
+    game = shuffled_game(LMODIRE, 2)
+    P, D = game.P, game.D
     vm = net.empty_model()
     searcher = Searcher(P, D, 64.0)
-    game = shuffled_game(LMODIRE, 2)
     for r in boundaries[6][:8]:
         st = chance_state(*r)
-        want = float(expectimax(game, (st[0], 0, 0, -1, 0, st[8], st[9]), permute=False))
+        want = plain_expectimax(game, st)
         assert kernel_value(P, D, vm, st) == pytest.approx(want, abs=1e-9)
     for r in boundaries[12][:2]:
         st = chance_state(*r)
@@ -111,8 +122,8 @@ def plain_deal_value(game, P, vm, state) -> float:
     if game.is_terminal(state):
         return 0.0
     if game.is_chance(state):
-        x = net.features_py(P, core_state(state))
-        return float(net.predict(vm, x[None, :], len(ranks_of(state[6])))[0])
+        x = net.features_py(P, state)
+        return float(net.predict(vm, x[None, :], len(ranks_of(state[9])))[0])
     return max(gain - plain_deal_value(game, P, vm, child)
                for child, gain, _ev in (game.play(state, m) for m in game.moves(state)))
 
@@ -123,7 +134,7 @@ def test_deal_search_equals_plain_negamax():
     the model at its end (a random model, so that every leaf matters)."""
     vm = random_model(7)
     game = shuffled_game(LMODIRE, 2)
-    P, D = params(game)
+    P, D = game.P, game.D
     from solver.search.deal_search import DealSearcher
     ds = DealSearcher(P, D, vm, table_bits=10)
     checked = 0
@@ -131,9 +142,8 @@ def test_deal_search_equals_plain_negamax():
         for st in selfplay_decisions(LMODIRE, 2, 40, f"plain-{stock}", stock)[:5]:
             vals, done = ds.solve(st, np.array([st[1:5]]), np.array([st[9]]))
             assert done[0] == 1
-            ref = Game(LMODIRE, 2, 0, ranks_of(int(st[9])), shuffled=True)
-            from solver.engine.tables import ref_state
-            rs = ref_state(st)
+            ref = Hand(LMODIRE, 2, 0, ranks_of(int(st[9])), shuffled=True)
+            rs = tuple(int(x) for x in st)
             for m in ref.moves(rs):
                 child, gain, _ev = ref.play(rs, m)
                 assert vals[0, m] == pytest.approx(gain - plain_deal_value(ref, P, vm, child),
@@ -147,7 +157,7 @@ def test_the_table_is_reused_across_hands():
     fresh table gives (entries stay true across completions)."""
     vm = random_model(3)
     game = shuffled_game(LMODIRE, 2)
-    P, D = params(game)
+    P, D = game.P, game.D
     from solver.search.deal_search import DealSearcher
     states = selfplay_decisions(LMODIRE, 2, 60, "reuse", 24)[:12]
     shared = DealSearcher(P, D, vm, table_bits=8)

@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 from solver.engine import core
-from solver.engine.game import cardset, ranks_of
-from solver.engine.tables import params
+from solver.engine.hand import cardset, ranks_of
 from solver.games.arena import run_arena
 from solver.games.luck import deal_worth, hand_luck
 from solver.rules import PRESETS
@@ -31,7 +30,7 @@ def test_the_mean_worth_of_a_deal_is_the_chance_nodes_value():
     luck subtracts is the true expectation of what it compares."""
     ensure_compiled()
     game = shuffled_game(LMODIRE, 2)
-    P, D = params(game)
+    P, D = game.P, game.D
     searcher = Searcher(P, D, 64.0)
     for table, last, stock in selfplay_boundaries(LMODIRE, 2, 12, "luck-mean")[6][:6]:
         st = chance_state(table, last, stock)

@@ -235,6 +235,63 @@ def test_puzzle_solved_right_and_wrong(server, page, shots):
     assert values == {"6": "+4", "10": "+0"} or values["6"] == "+4"
 
 
+def _set_up(page, server, players: str, rules: str, zones, extra: str) -> str:
+    """Build a position on the board by clicking; returns its line."""
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#players", players)
+    page.select_option("#rules", rules)
+    for zone, cards in zones:
+        page.click(f"#zones [data-zone='{zone}'] .label")
+        for c in cards:
+            page.click(f"#palette [data-card='{c}']")
+    page.fill("#extra", extra)
+    return page.input_value("#line")
+
+
+def test_board_analyses_a_three_player_position(server, page, shots):
+    """Three players set up by clicking: the mover's values and a column
+    per seat, as the command line gives them (max^n vectors)."""
+    line = _set_up(page, server, "3", "french",
+                   (("table", ["5o", "6o"]), ("S", ["5c", "7o"]), ("E", ["3o", "3c"]),
+                    ("N", ["1o", "2o"])), "taken=12,10,10 last=E")
+    assert line == "5o.6o 5c.7o/3o.3c/1o.2o - S rules=french taken=12,10,10 last=E"
+    page.click("#analyse")
+    page.wait_for_selector("#moves tbody tr")
+    want = _cli("--json", "-", stdin=line)["positions"][0]
+    assert want["method"] == "exact" and len(want["values"]) == 3
+    heads = [h.inner_text() for h in page.query_selector_all("#moves thead th:not([hidden])")]
+    assert heads[:5] == ["play", "value", "S", "E", "N"]
+    rows = {r.get_attribute("data-move"): [c.inner_text() for c in
+                                           r.query_selector_all(".seat-value")]
+            for r in page.query_selector_all("#moves tbody tr")}
+    signed = lambda v: f"+{v}" if v > 0 else str(v)  # noqa: E731
+    assert rows == {m["move"]: [signed(v) for v in m["values"]] for m in want["moves"]}
+    best = [r.get_attribute("data-move") for r in page.query_selector_all("#moves tr.best")]
+    assert sorted(best) == sorted(want["best"])
+    page.screenshot(path=str(shots / "web-board-3p.png"), full_page=True)
+
+
+def test_board_analyses_a_voleur_position(server, page, shots):
+    """Ronda voleur set up by clicking: N's top 5 lies face up by its pile,
+    and S's 5 steals it (docs/rules.md V2: 23 points, worked by hand)."""
+    line = _set_up(page, server, "2", "french",
+                   (("table", ["6o", "7o"]), ("S", ["5o"]), ("N", ["4o"])),
+                   "voleur=yes taken=10,26 last=N tops=-,5")
+    assert line == "6o.7o 5o/4o - S rules=french voleur=yes taken=10,26 last=N tops=-,5"
+    page.click("#analyse")
+    page.wait_for_selector("#moves tbody tr")
+    want = _cli("--json", "-", stdin=line)["positions"][0]
+    shown = {r.get_attribute("data-move"): r.query_selector(".value").inner_text()
+             for r in page.query_selector_all("#moves tbody tr")}
+    assert shown == {"5o": "+23"} == {m["move"]: f"+{m['value']}" for m in want["moves"]}
+    effect = page.query_selector("#moves tbody tr .effect").inner_text()
+    assert "steals 26" in effect
+    # the board of the principal variation shows N's pile with its top
+    assert page.query_selector("#pvboard .pile[data-side='N'] .card.top") is not None
+    page.screenshot(path=str(shots / "web-board-voleur.png"), full_page=True)
+
+
 def test_the_api_docs_render_without_internet(server, page):
     """/docs draws the API's operations with the Swagger UI served by the
     server itself: every request the page makes stays on 127.0.0.1."""

@@ -34,9 +34,8 @@ from math import comb
 import numpy as np
 
 from ..engine import core
-from ..engine.compile import CompileError, _compact, _declared_ok, unseen_pool
-from ..engine.game import cardset, ranks_of
-from ..engine.tables import core_state, params
+from ..engine.compile import CompileError, _declared_ok, build_problem, unseen_pool
+from ..engine.scoring import cardset, ranks_of
 from ..position import Position
 from ..value.model import ValueModel, find
 from .inference import Evidence
@@ -77,14 +76,13 @@ def why_not(pos: Position) -> str | None:
     if left == 0:
         return None
     game = _game(pos, left)
-    P, _D = params(game)
-    model = find(P)
+    model = find(game.P)
     if model is None:
-        if left <= _last_deal_cards(game):
+        if exact_end(game, left):
             return None
         return (f"no boundary-value model for these rules ({pos.rules.name}, "
                 f"{pos.players} players)")
-    if left not in model.levels and left > _last_deal_cards(game):
+    if left not in model.levels and not exact_end(game, left):
         return f"the boundary-value model has no level for {left} cards to deal"
     return None
 
@@ -95,13 +93,22 @@ def fits(pos: Position) -> bool:
 
 
 def _last_deal_cards(game) -> int:
-    """Cards in the stock when the last deal is due (searched exactly)."""
+    """Cards in the stock when the last deal is due."""
     return min(game.next_deal)
 
 
+def exact_end(game, left: int) -> bool:
+    """The chance node at the deal's end (``left`` cards to deal) is
+    searched exactly rather than valued by a model: the last deal of a
+    two-player hand (6 cards: a few hundred deals, each a 6-card search).
+    Four players' last deal (12 cards, three a seat: over 10**5 deals, each
+    a 12-card search) is far too big for a decision."""
+    return game.players == 2 and left <= _last_deal_cards(game)
+
+
 def _game(pos: Position, left: int):
-    from ..engine.game import Game
-    return Game(pos.rules, pos.players, pos.leader(), [0] * left, shuffled=True)
+    from ..engine.hand import Hand
+    return Hand(pos.rules, pos.players, pos.leader(), [0] * left, shuffled=True)
 
 
 @dataclass
@@ -165,9 +172,10 @@ class DealProblem:
             stock = [c.index for c in pos.stock]
         else:
             stock = pool[hidden:]       # a placeholder of the right size
-        self.game, state = _compact(pos, [k[:] for k in known], stock, shuffled=True)
-        self.P, self.D = params(self.game)
-        self.base = np.array(core_state(state), dtype=np.int64)
+        self.game = _game(pos, len(stock))
+        prob = build_problem(pos, [k[:] for k in known], stock, shuffled=True)
+        self.P, self.D = prob.P, prob.D
+        self.base = np.array(prob.st, dtype=np.int64)
         self.model = find(self.P)
         self.evidence = ((Evidence(pos) if model is None else Evidence(pos, model))
                          if inference else None)
@@ -250,7 +258,7 @@ class DealProblem:
     def model_error(self) -> float:
         """The error in points of a difference between two plays from the
         model at the deal's end (0 where the rest is exact)."""
-        if self.left == 0 or self.left <= _last_deal_cards(self.game) or self.model is None:
+        if self.left == 0 or exact_end(self.game, self.left) or self.model is None:
             return 0.0
         e = self.model.play_error()
         if e is None:
@@ -341,7 +349,7 @@ def exposure(problem: DealProblem, moves: list[int]) -> dict[int, float]:
         risk = 0.0
         total = 0.0
         for c in problem.completions:
-            st = (st0[0], *c.hands, *st0[5:9], c.stock)
+            st = (st0[0], *c.hands, *st0[5:9], c.stock, *st0[10:])
             child, _g, _ev = core.play(P, D, st, m)
             total += c.weight
             if (child[1] | child[2] | child[3] | child[4]) == 0:

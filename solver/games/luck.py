@@ -29,8 +29,8 @@ from typing import Sequence
 import numpy as np
 
 from ..engine import core
-from ..engine.game import EV_DEAL, Game, cardset
-from ..engine.tables import params
+from ..engine.core import EV_DEAL
+from ..engine.hand import LAST, STOCK, TABLE, Hand, cardset
 from ..rules import Rules, deal_sizes
 
 
@@ -41,8 +41,8 @@ def _searcher(rules: Rules, players: int, leader: int):
     from ..search.deal_search import DealSearcher
     from ..value.model import find
     from ..value.net import empty_model
-    game = Game(rules, players, leader, [0] * (40 - rules.table_cards), shuffled=True)
-    P, D = params(game)
+    game = Hand(rules, players, leader, [0] * (40 - rules.table_cards), shuffled=True)
+    P, D = game.P, game.D
     model = find(P)
     vm = model.vm if model is not None else empty_model()
     return DealSearcher(P, D, vm, table_bits=18), game, model
@@ -69,10 +69,10 @@ def deal_worth(rules: Rules, players: int, leader: int, table: int, last: int,
     lead_side = game.sides[leader]
     decl = dg if lead_side == 0 else -dg
     left = sum(rest.values())
-    last_deal = min(game.next_deal)
-    if left and left > last_deal and (model is None or left not in model.levels):
+    from ..analysis.deal import exact_end
+    if left and not exact_end(game, left) and (model is None or left not in model.levels):
         return float(decl)
-    st = (table, h[0], h[1], h[2], h[3], leader, -1, 0, last, cardset(rest.elements()))
+    st = (table, h[0], h[1], h[2], h[3], leader, -1, 0, last, cardset(rest.elements()), 0)
     return decl + searcher.value(st)
 
 
@@ -88,7 +88,7 @@ def hand_luck(rules: Rules, players: int, dealer: int, table: Sequence[int],
     sizes = deal_sizes(rules, players)
     stock = list(stock)
     n0 = sizes[0]
-    game = Game(rules, players, leader, stock[n0 * players:])
+    game = Hand(rules, players, leader, stock[n0 * players:])
     first = _deal_hands(stock[:n0 * players], n0, players, leader)
     state = game.initial_state(list(table), first, leader)
     boundary = (cardset(table), -1, 0)     # table, last side, stock position
@@ -119,6 +119,6 @@ def hand_luck(rules: Rules, players: int, dealer: int, table: Sequence[int],
             state, _gain, ev = game.play(state, m)
             if ev & EV_DEAL:
                 # the stock position before this deal: the parent's (known stock:
-                # spos counts the cards dealt after the first deal)
-                boundary = (state[0], state[5], n0 * players + parent[6])
+                # the stock field counts the cards dealt after the first deal)
+                boundary = (state[TABLE], state[LAST], n0 * players + parent[STOCK])
     return out

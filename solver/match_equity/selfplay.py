@@ -19,7 +19,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..engine.game import HAND_BITS, MASK40, count
+from ..engine.hand import SEAT
+from ..engine.scoring import count
 from ..games.match import HandState, deal_hand
 from ..games.players import greedy_choices
 from ..position import side_of
@@ -46,12 +47,10 @@ def greedy_rank(hs: HandState, rng: random.Random) -> int:
     its hand, the card on show, and how many copies of each rank it has not
     seen (those in the other hands and the stock)."""
     game, state = hs.game, hs.state
-    seat = state[2]
-    hands = state[1]
-    unseen_set = hands & ~(MASK40 << (HAND_BITS * seat))
-    stock = game.stock[state[6]:]
+    seat = state[SEAT]
+    stock = game.stock_left(state)
     best = greedy_choices(game, state, lambda m: sum(
-        count(unseen_set >> (HAND_BITS * s), m) for s in range(game.players) if s != seat)
+        count(state[1 + s], m) for s in range(game.players) if s != seat)
         + stock.count(m))
     return best[rng.randrange(len(best))]
 

@@ -272,3 +272,33 @@ def table_for(rules, players: int) -> MatchTable:
         raise ValueError(f"the {rules.name} table was built for win_check={t.win_check}, "
                          f"not {rules.win_check}")
     return t
+
+
+def equity_array(rules, players: int, target: int | None = None,
+                 table: MatchTable | None = None):
+    """The match objective's leaves for the compiled search
+    (:class:`solver.engine.tables.MatchLeaves`): a plain float64 array
+    ``equity[d, x, y]``, the chance that side A (0) wins the match when it
+    needs ``x`` more points and side B ``y`` (``1 <= x, y <= target``; row
+    and column 0 unused), ``d = 0`` when A deals the next hand, and the tie
+    values. ``target``: the rules' by default; ``table``: this table
+    instead of the shipped one. Raises ValueError when no table is shipped
+    for the rules, players and target (see :func:`table_for`).
+
+    >>> from solver.rules import PRESETS
+    >>> leaves = equity_array(PRESETS["lmodire"], 2)
+    >>> t = load("lmodire", 2)
+    >>> float(leaves.equity[1, 41 - 38, 41 - 30]) == t.equity_of(38, 30, False)
+    True
+    """
+    from ..engine.tables import MatchLeaves
+    if target is not None and target != rules.target:
+        rules = rules.with_overrides({"target": str(target)})
+    t = table if table is not None else table_for(rules, players)
+    T = t.target
+    eq = np.zeros((2, T + 1, T + 1), dtype=np.float64)
+    for d in (0, 1):
+        for x in range(1, T + 1):
+            for y in range(1, T + 1):
+                eq[d, x, y] = t.equity_of(T - x, T - y, d == 0)
+    return MatchLeaves(T, eq, (float(t.tie[0]), float(t.tie[1])))

@@ -37,7 +37,12 @@ from numba import njit
 from ..engine.core import (K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_CHANCE, KIND_LEAF,
                            MAX_MOVES, deal_outcomes, gen_children, is_chance, is_terminal,
                            state_key)
+from ..engine.core import NSTATE
 from ..value.net import boundary_value
+
+# the kernels build the core's state tuples field by field (numba needs
+# their size): (table, h0, h1, h2, h3, seat, prev, show, last, stock, x)
+assert NSTATE == 11, "the deal kernels build 11-field states: update them with the core"
 
 INF = np.inf
 MAXPLY = 64
@@ -74,7 +79,7 @@ def new_scratch() -> np.ndarray:
 
 
 SIG = ("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], uint64[:, ::1], float64[:, ::1], "
-       "int64[::1], float64[::1], float64[::1], int64, UniTuple(int64, 10), float64, float64)")
+       "int64[::1], float64[::1], float64[::1], int64, UniTuple(int64, 11), float64, float64)")
 
 
 @njit(SIG, cache=True)
@@ -122,7 +127,7 @@ def negamax(P, D, K, TK, TV, C, VM, X, ply, st, alpha, beta):
         total = 0.0
         for i in range(probs.shape[0]):
             kid = (kids[i, 0], kids[i, 1], kids[i, 2], kids[i, 3], kids[i, 4], kids[i, 5],
-                   kids[i, 6], kids[i, 7], kids[i, 8], kids[i, 9])
+                   kids[i, 6], kids[i, 7], kids[i, 8], kids[i, 9], kids[i, 10])
             cv = negamax(P, D, K, TK, TV, C, VM, X, ply + 1, kid, -INF, INF)
             if C[C_ABORT] != 0:
                 return 0.0
@@ -174,7 +179,8 @@ def negamax(P, D, K, TK, TV, C, VM, X, ply, st, alpha, beta):
             v = gain
         else:
             child = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
-                     K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9])
+                     K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
+                     K[ply, r, 10])
             c_lo = gain - beta
             c_hi = gain - alpha
             cv = negamax(P, D, K, TK, TV, C, VM, X, ply + 1, child, c_lo - MARGIN,
@@ -225,7 +231,7 @@ def root_values(P, D, K, TK, TV, C, VM, X, st, out):
             out[m] = gain
         else:
             child = (K[0, i, 0], K[0, i, 1], K[0, i, 2], K[0, i, 3], K[0, i, 4], K[0, i, 5],
-                     K[0, i, 6], K[0, i, 7], K[0, i, 8], K[0, i, 9])
+                     K[0, i, 6], K[0, i, 7], K[0, i, 8], K[0, i, 9], K[0, i, 10])
             v = negamax(P, D, K, TK, TV, C, VM, X, 1, child, -INF, INF)
             if C[C_ABORT] != 0:
                 return n
@@ -245,7 +251,7 @@ def solve_hands(P, D, base, hands, stocks, K, TK, TV, C, VM, X, out, done, moves
         if C[C_ABORT] != 0:
             return
         st = (base[0], hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], base[5], base[6],
-              base[7], base[8], stocks[i])
+              base[7], base[8], stocks[i], base[10])
         if moves:
             root_values(P, D, K, TK, TV, C, VM, X, st, out[i])
         else:
@@ -264,5 +270,5 @@ def deal_values(P, D, base, hands, stocks, gains, K, TK, TV, C, VM, X, out):
     included, into ``out[i]``."""
     for i in range(hands.shape[0]):
         st = (base[0], hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3], base[5], -1, 0,
-              base[8], stocks[i])
+              base[8], stocks[i], base[10])
         out[i] = float(gains[i]) + negamax(P, D, K, TK, TV, C, VM, X, 0, st, -INF, INF)

@@ -88,14 +88,12 @@ def warm() -> None:
     global _warmed
     if _warmed:
         return
-    from ..engine.game import Game
-    from ..engine.tables import core_state, params
-    from ..rules import PRESETS
+    from ..engine.compile import shuffled_problem
+    from ..notation import parse_position
     from ..value.net import empty_model
-    g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], True)
-    P, D = params(g)
-    st = np.array(core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0)),
-                  dtype=np.int64)
+    prob = shuffled_problem(parse_position("10.11 11.12.12/6.6.5 ~1.2.3.4.5.6 S"))
+    P, D = prob.P, prob.D
+    st = np.array(prob.st, dtype=np.int64)
     DealSearcher(P, D, empty_model(), table_bits=4).solve(st, st[None, 1:5], st[None, 9])
     _warmed = True
 

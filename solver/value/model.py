@@ -80,21 +80,27 @@ def shipped() -> tuple[ValueModel, ...]:
 def shuffled_game(rules, players: int):
     """A game with a shuffled stock, leader seat 0 (the training frame:
     the values are for the leader's side, which is side 0)."""
-    from ..engine.game import Game
-    return Game(rules, players, 0, [0] * (40 - rules.table_cards), shuffled=True)
+    from ..engine.hand import Hand
+    return Hand(rules, players, 0, [0] * (40 - rules.table_cards), shuffled=True)
 
 
 def signature(P: np.ndarray) -> list[int]:
-    """The rule parameters a model depends on: ``P`` without the leader."""
-    from ..engine.core import P_LEADER
-    sig = [int(v) for v in P]
+    """The rule parameters a model depends on: ``P`` up to ``P_DECL_MAX``
+    (the rules of two sides playing for points; the later entries say how
+    the state is tracked and the match objective) without the leader."""
+    from ..engine.core import P_DECL_MAX, P_LEADER
+    sig = [int(v) for v in P[:P_DECL_MAX + 1]]
     sig[P_LEADER] = 0
     return sig
 
 
 def find(P: np.ndarray) -> ValueModel | None:
     """The shipped model for the rules of compiled parameters ``P`` (a
-    game with a shuffled stock), or None."""
+    game with a shuffled stock), or None: two sides playing for points
+    with an untracked state (the x word 0), the rules as trained."""
+    from ..engine.core import P_GENERAL, P_MATCH, P_NSIDES
+    if P[P_NSIDES] != 2 or P[P_GENERAL] != 0 or P[P_MATCH] != 0:
+        return None
     sig = signature(P)
     for m in shipped():
         if m.meta.get("signature") == sig:
@@ -104,8 +110,6 @@ def find(P: np.ndarray) -> ValueModel | None:
 
 def find_for(rules, players: int) -> ValueModel | None:
     """The shipped model for ``rules`` with ``players`` players, or None."""
-    from ..engine.tables import params
     if rules.voleur or players not in (2, 4):
         return None
-    P, _D = params(shuffled_game(rules, players))
-    return find(P)
+    return find(shuffled_game(rules, players).P)

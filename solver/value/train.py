@@ -46,7 +46,8 @@ import numpy as np
 from numba import njit
 
 from ..engine.core import declaration_gain, popcount
-from ..engine.game import EV_DEAL, Game, cardset, ranks_of
+from ..engine.core import EV_DEAL
+from ..engine.hand import SEAT, STOCK, TABLE, Hand, cardset, ranks_of
 from ..rules import PRESETS, Rules, deal_sizes
 from . import net
 from .model import shuffled_game, signature
@@ -58,7 +59,7 @@ POLICIES = (("greedy", 0.6), ("noisy", 0.25), ("random", 0.15))
 def chance_state(table: int, last: int, stock: int) -> tuple:
     """The core state of a boundary: every hand empty, seat 0 (the leader)
     to move when the cards are dealt."""
-    return (int(table), 0, 0, 0, 0, 0, -1, 0, int(last), int(stock))
+    return (int(table), 0, 0, 0, 0, 0, -1, 0, int(last), int(stock), 0)
 
 
 def selfplay_boundaries(rules: Rules, players: int, hands: int, seed: int | str,
@@ -78,11 +79,11 @@ def selfplay_boundaries(rules: Rules, players: int, hands: int, seed: int | str,
         s = [c.index for c in stock]
         n0 = sizes[0]
         first = [s[i * n0:(i + 1) * n0] for i in range(players)]
-        game = Game(rules, players, 0, s[n0 * players:])
+        game = Hand(rules, players, 0, s[n0 * players:])
         state = game.initial_state(t, first, 0)
         policy = rng.choices(kinds, weights, k=players)
         while not game.is_terminal(state):
-            seat = state[2]
+            seat = state[SEAT]
             moves = game.moves(state)
             kind = policy[seat]
             if kind == "random" or (kind == "noisy" and rng.random() < 0.3):
@@ -93,13 +94,15 @@ def selfplay_boundaries(rules: Rules, players: int, hands: int, seed: int | str,
                     if other != seat:
                         for r in ranks_of(game.hand(state, other)):
                             unseen[r] += 1
-                for r in game.stock[state[6]:]:
+                for r in game.stock_left(state):
                     unseen[r] += 1
                 m = rng.choice(greedy_choices(game, state, lambda q: unseen[q]))
             child, _gain, ev = game.play(state, m)
             if ev & EV_DEAL:
-                rest = game.stock[state[6]:]
-                out.setdefault(len(rest), []).append((child[0], child[5], cardset(rest)))
+                # the boundary before the deal just made: the cards it dealt
+                # and those after them were still to deal
+                rest = game.stock_left(state)
+                out.setdefault(len(rest), []).append((child[TABLE], child[8], cardset(rest)))
             state = child
     return {k: np.array(v, dtype=np.int64) for k, v in out.items()}
 
@@ -113,7 +116,6 @@ def selfplay_decisions(rules: Rules, players: int, hands: int, seed: int | str,
     array of core states."""
     from ..games.match import deal_hand
     from ..games.players import greedy_choices
-    from ..engine.tables import core_state
     rng = random.Random(f"value-decisions/{seed}")
     sizes = deal_sizes(rules, players)
     kinds = [k for k, _w in policies]
@@ -125,17 +127,16 @@ def selfplay_decisions(rules: Rules, players: int, hands: int, seed: int | str,
         s = [c.index for c in stock_cards]
         n0 = sizes[0]
         first = [s[i * n0:(i + 1) * n0] for i in range(players)]
-        game = Game(rules, players, 0, s[n0 * players:])
+        game = Hand(rules, players, 0, s[n0 * players:])
         state = game.initial_state(t, first, 0)
         policy = rng.choices(kinds, weights, k=players)
         picked = False
         while not game.is_terminal(state):
-            seat = state[2]
+            seat = state[SEAT]
             moves = game.moves(state)
-            rest = game.stock[state[6]:]
+            rest = game.stock_left(state)
             if len(rest) == stock and len(moves) > 1 and not picked and rng.random() < 0.3:
-                st = core_state(state)
-                out.append(st[:9] + (cardset(rest),))
+                out.append(state[:STOCK] + (cardset(rest),) + state[STOCK + 1:])
                 picked = True
             kind = policy[seat]
             if kind == "random" or (kind == "noisy" and rng.random() < 0.3):
@@ -150,7 +151,7 @@ def selfplay_decisions(rules: Rules, players: int, hands: int, seed: int | str,
                     unseen[r] += 1
                 m = rng.choice(greedy_choices(game, state, lambda q: unseen[q]))
             state = game.play(state, m)[0]
-    return np.array(out, dtype=np.int64).reshape(-1, 10)
+    return np.array(out, dtype=np.int64).reshape(-1, 11)
 
 
 def play_errors(rules: Rules, players: int, states: np.ndarray, vm: np.ndarray,
@@ -159,12 +160,12 @@ def play_errors(rules: Rules, players: int, states: np.ndarray, vm: np.ndarray,
     search with ``vm`` at the deal's end, and by exact expectimax (given in
     ``exact``, rows of 10 with NaN where illegal, computed where NaN rows
     are; ``save(exact)`` after each). Returns ``(model, exact)`` arrays."""
-    from ..engine.tables import params
     from ..search.compiled import Searcher, ensure_compiled
     from ..search.deal_search import DealSearcher
     from ..search import kernels as kn
     ensure_compiled()
-    P, D = params(shuffled_game(rules, players))
+    g = shuffled_game(rules, players)
+    P, D = g.P, g.D
     exact = np.full((len(states), 10), np.nan) if exact is None else exact
     searcher = Searcher(P, D, 512.0)
     last = time.monotonic()
@@ -216,11 +217,11 @@ def exact_labels(rules: Rules, players: int, rows: np.ndarray, labels: np.ndarra
     """Fill the NaN entries of ``labels`` with the exact expectimax value
     (half-points, leader's side) of each row's boundary state, calling
     ``save(labels)`` every ``every`` seconds and at the end."""
-    from ..engine.tables import params
     from ..search.compiled import Searcher, ensure_compiled
     from ..search import kernels as kn
     ensure_compiled()
-    P, D = params(shuffled_game(rules, players))
+    g = shuffled_game(rules, players)
+    P, D = g.P, g.D
     searcher = Searcher(P, D, memory_mb)
     last_save = time.monotonic()
     todo = np.flatnonzero(np.isnan(labels))
@@ -278,10 +279,9 @@ def sampled_labels(rules: Rules, players: int, rows: np.ndarray, vm: np.ndarray,
     """``(labels, stderr)``: each boundary state's value estimated by
     ``deals`` sampled deals, each solved by alpha-beta to the end of the
     deal with ``vm`` at its end (half-points, leader's side)."""
-    from ..engine.tables import params
     from ..search import deal_kernels as dk
     game = shuffled_game(rules, players)
-    P, D = params(game)
+    P, D = game.P, game.D
     K = dk.new_scratch()
     TK, TV = dk.new_table(18)
     C = dk.new_counters()
@@ -305,8 +305,7 @@ def sampled_labels(rules: Rules, players: int, rows: np.ndarray, vm: np.ndarray,
 
 def features_of(rules: Rules, players: int, rows: np.ndarray) -> np.ndarray:
     """The features (:func:`solver.value.net.features`) of boundary rows."""
-    from ..engine.tables import params
-    P, _D = params(shuffled_game(rules, players))
+    P = shuffled_game(rules, players).P
     return np.array([net.features_py(P, chance_state(*r)) for r in rows])
 
 
@@ -454,8 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"level {level}: {figures[str(level)]}")
 
     # 4. the file
-    from ..engine.tables import params
-    P, _D = params(shuffled_game(rules, players))
+    P = shuffled_game(rules, players).P
     meta = {"rules": rules.name, "players": players, "signature": signature(P),
             "hidden": list(hidden), "levels": sorted(weights), "command": command,
             "hands": args.hands, "deals": args.deals, "policies": dict(POLICIES),
