@@ -58,7 +58,7 @@ def main() -> None:
             rank = hs.hands[step.seat][where].index
             view = hs.view()
             seed = args.seed * 1000003 + step.index
-            row = {"hand": step.hand, "deal": step.deal, "play": step.number,
+            row = {"hand": step.hand, "deal_no": step.deal, "play": step.number,
                    "card": str(step.play.card)}
             d = evaluate(view, method="determinised", samples=args.samples, seed=seed)
             loss, close = loss_of(d, rank)
