@@ -356,3 +356,28 @@ def test_serve_refuses_a_store_that_cannot_keep_games(tmp_path):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith(f"error: {bad}: not an analysis store")
     assert r.stderr.count("\n") == 1
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path):
+    """Issue 19: not uvicorn's raw error and its exit 3 (the README's 'a
+    suite opcode disagrees'), but one line and exit 2, before any worker starts."""
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        for host in ("127.0.0.1", "0.0.0.0"):
+            r = subprocess.run([sys.executable, "-m", "solver.cli.main", "serve", "--host", host,
+                                "--port", str(port), "--db", str(tmp_path / "store.db")],
+                               capture_output=True, text=True, timeout=120)
+            assert (r.returncode, r.stdout) == (2, "")
+            assert r.stderr == (f"error: port {port} is in use (on {host}: another program "
+                                "listens there; choose another with --port)\n")
+    r = subprocess.run([sys.executable, "-m", "solver.cli.main", "serve", "--host",
+                        "nosuchhost.invalid", "--db", str(tmp_path / "store.db")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr.startswith(
+        "error: --host 'nosuchhost.invalid' is not an address of this machine (")
+    assert r.stderr.count("\n") == 1
