@@ -134,6 +134,13 @@ class Rules:
                     f"table_cards={self.table_cards} leaves {dealt} cards to deal, which "
                     f"{p} players cannot share evenly (set players= or table_cards=)")
 
+    def system(self) -> str:
+        """The rule system as a record's ``Rules`` tag writes it: the preset
+        and the house rules set on it, the target left out (``french
+        voleur=yes``)."""
+        over = self.overrides_from(PRESETS[self.name]) if self.name in PRESETS else {}
+        return " ".join([self.name] + [f"{k}={v}" for k, v in over.items() if k != "target"])
+
     def overrides_from(self, base: "Rules") -> dict[str, str]:
         """The parameters where this differs from ``base``, as notation text."""
         out = {}

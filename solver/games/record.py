@@ -51,7 +51,7 @@ from ..cards import RANK_INDEX, SUITS, Card, format_cards
 from .match import HandState, MatchLog, PlayError, PlayEvent
 from ..notation import NotationError
 from ..position import SEAT_NAMES, n_sides, side_names
-from ..rules import PRESETS, Rules, RulesError, deal_sizes, preset
+from ..rules import Rules, RulesError, deal_sizes, preset
 
 MARKS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 
@@ -822,10 +822,8 @@ def from_match(log: MatchLog, tags: dict[str, str] | None = None) -> GameRecord:
     hand."""
     rules = log.rules
     names = SEAT_NAMES[log.players]
-    base = PRESETS[rules.name]
-    over = {k: v for k, v in rules.overrides_from(base).items() if k != "target"}
     t: dict[str, str] = {"Event": (tags or {}).get("Event", "self-play")}
-    t["Rules"] = " ".join([rules.name] + [f"{k}={v}" for k, v in over.items()])
+    t["Rules"] = rules.system()
     t["Target"] = str(rules.target)
     for s, name in enumerate(log.names):
         t[names[s]] = name
