@@ -217,6 +217,8 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12 ? S rules=bogus",
      "rules: unknown preset 'bogus' (known: lmodire, pagat, mod, french, online)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=x", "target: parameter target cannot be 'x'"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S target=0", "target: target must be at least 1 point, not 0"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S target=-5", "target: target must be at least 1 point, not -5"),
     ("1.3.5.11 2.2.7/4.6.12 ? S hit=1,5,10,20",
      "hit: hit takes 1 to 3 non-negative values, not (1, 5, 10, 20)"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.1 ? S",

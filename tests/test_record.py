@@ -192,3 +192,11 @@ def test_a_bad_tag_is_reported_at_its_own_line(blank, old, new, tag_line, messag
     with pytest.raises(RecordError) as err:
         check(loads(text))
     assert str(err.value) == f"line {tag_line + blank}, {message}"
+
+
+def test_a_rules_tag_target_below_one_is_refused_at_its_line():
+    text = SAMPLE.replace('[Target "41"]\n', "").replace('[Rules "lmodire"]',
+                                                          '[Rules "lmodire target=0"]')
+    with pytest.raises(RecordError) as err:
+        check(loads(text))
+    assert str(err.value) == "line 2, Rules: target must be at least 1 point, not 0"
