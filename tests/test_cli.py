@@ -162,6 +162,24 @@ def test_four_players_are_refused_the_equilibrium_in_a_players_words():
         "players: use exact, expectimax or determinised)")}
 
 
+def test_the_boards_leads_mark_is_explained_once_a_run():
+    """Issue 19: the board marks the seat that leads the deal ``(leads)``;
+    the legend under the first table says what it means, once."""
+    r = run([str(POSITIONS / "seeds.txt")])
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    legend = "(leads): plays first in each round of this deal (the seat after the dealer)"
+    assert out.count(legend) == 1 and out.count("│ S      ") >= 3
+    # seed 002: S holds 5 1 2 after N dealt; the legend follows the first board's table
+    assert "│ S      5 1 2 (leads)  ← to play" in out
+    first_board_end = out.index("╰")
+    assert first_board_end < out.index(legend) < out.index("╭", first_board_end)
+    # S has played this round (one card fewer than N): S leads, N is to play
+    r = run(["-"], stdin="1.7 7.12/7.7.2 - N\n")
+    assert "│ S      7 12 (leads) " in r.stdout and "│ N      7 7 2  ← to play" in r.stdout
+    assert r.stdout.count(legend) == 1
+
+
 def test_determinised_is_seeded_and_reports_stderr():
     line = "1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N " \
            "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12\n"
