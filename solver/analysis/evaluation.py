@@ -348,6 +348,16 @@ def _evaluate(run: _Run, method: str) -> Analysis:
         return _sampled(run, why, named=method == "determinised")
     # expectimax
     label = "exact expectimax" + ("" if pos.players != 3 else f" of {run.label} vectors")
+    if method == "expectimax" and is_perfect_information(pos):
+        # the stock order is written: no chance node is left, expectimax is
+        # the exact search
+        try:
+            return _exact(run, known_problem(pos, match=run.match), "exact",
+                          f"every card is known, the stock order too: expectimax has "
+                          f"no chance node left, exact {run.label}", budget.deadline)
+        except SearchAborted as e:
+            raise BudgetError(f"exact search did not finish in {budget.seconds:g} s "
+                              f"({e.nodes:,} nodes): raise --time") from None
     if method == "expectimax":
         try:
             if run.cluster is not None:

@@ -86,6 +86,9 @@ def _kind(a: Analysis) -> str:
         return kind
     if a.method == "exact":
         return "exact: every card is known"
+    if a.method == "one-ply":
+        return ("no search finished in the time: each play valued only by what it takes "
+                "and scores now (one ply)")
     if a.method == "expectimax":
         return "exact expectation over the deals to come"
     if a.method == "expectimax-fast":
