@@ -140,3 +140,10 @@ def test_arena_title_gives_the_rule_system_as_the_rules_tag_does(tmp_path):
     assert loads((tmp_path / "g.txt").read_text()).tags["Rules"] == "french voleur=yes"
     r = run(["arena", "greedy", "random", "--pairs", "1", "--json", "-q"])
     assert json.loads(r.stdout)["rules"] == "lmodire"
+
+
+def test_annotate_header_gives_the_rule_system():
+    r = run(["annotate", "--view", "full", "--luck-samples", "0", "-q",
+             str(GAMES / "voleur-short.txt")])
+    assert r.exit_code == 0, r.output
+    assert "rules french voleur=yes, target 21, view full, result 14-29" in r.stdout

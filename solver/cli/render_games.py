@@ -42,7 +42,7 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
         parts.append(Text(title, style="bold"))
     tags = g.tags
     parts.append(Text("players: " + ", ".join(f"{s} {n}" for s, n in zip(names, g.names))))
-    parts.append(Text(f"rules {g.rules.name}, target {g.target}, view {an.view}"
+    parts.append(Text(f"rules {g.rules.system()}, target {g.target}, view {an.view}"
                       + (f", {an.samples} determinisations" if an.view == "player" else "")
                       + f", result {tags.get('Result', '*')}", style="dim"))
     hands = sorted({n.hand for n in an.notes})
