@@ -118,12 +118,29 @@ def objective_for(pos: Position, objective: str) -> str:
 
 
 def has_table(pos: Position) -> bool:
-    """A match-equity table is shipped for the rules, target and players."""
+    """A match-equity table is shipped for the rules, target and players,
+    and the match search takes the rules (:func:`searchable`)."""
     try:
+        searchable(pos)
         table_for(pos.rules, pos.players)
     except ValueError:
         return False
     return True
+
+
+def searchable(pos: Position) -> None:
+    """Raise CompileError when the match search cannot take ``pos``: three
+    players (the tables exist, ``met --players 3``; the search is for two
+    sides) and Ronda voleur (the pure-Python match search does not follow
+    stolen piles)."""
+    if pos.players not in (2, 4):
+        raise CompileError(f"the match objective takes two sides (this position has "
+                           f"{pos.players} players; `ronda-solve met --rules "
+                           f"{pos.rules.name} --players 3` prints their table)")
+    if pos.rules.voleur:
+        raise CompileError("the match objective does not search Ronda voleur (the match "
+                           "search does not follow stolen piles; `ronda-solve met --set "
+                           "voleur=yes` prints its table)")
 
 
 #: cards left to play (hands and stock) up to which ``auto`` runs the
@@ -193,9 +210,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     Raises ValueError (CompileError) for a position it cannot search and
     when no table is shipped for the rules, player count and target."""
     t0 = time.perf_counter()
-    if pos.players not in (2, 4):
-        raise CompileError(f"the match objective takes two sides (this position has "
-                           f"{pos.players} players)")
+    searchable(pos)
     table = table or table_for(pos.rules, pos.players)
     ka, kb = _piles(pos)
     sa, sb = pos.scores()
