@@ -131,37 +131,41 @@ def test_dynamic_program_equals_an_independent_recursion(win_check):
                     assert V[1, a, b] == pytest.approx(float(v(a, b, False)), abs=1e-12)
 
 
-def value_iteration3(traces, T: int, floor: int = 12):
+def value_iteration3(traces, T: int, floor: int = 8):
     """Three players, end of hand, by plain value iteration over the seats'
     scores (a shared top at or over the target shifted down to the target,
     a seat more than ``floor`` below held there) and the dealing seat:
-    P(each seat wins)."""
+    P(each seat wins), by ``(scores, dealer)``."""
     hands = [tuple(sum(a[k] for a in t) for k in range(3)) for t in traces]
     states = [(s, d) for s in itertools.product(range(-floor, T + 1), repeat=3)
               for d in range(3)]
-    V = {st: np.full(3, 1 / 3) for st in states}
-    for _ in range(5000):
-        delta = 0.0
-        for s, d in states:
-            acc = np.zeros(3)
-            for h in hands:
-                new = list(s)
-                for k in range(3):
-                    new[(d + k) % 3] += h[k]
-                m = max(new)
-                top = [i for i in range(3) if new[i] == m]
-                if m >= T and len(top) == 1:
-                    acc[top[0]] += 1
-                    continue
-                if m >= T:
-                    new = [x - (m - T) for x in new]
-                acc += V[(tuple(max(x, -floor) for x in new), (d + 1) % 3)]
-            acc /= len(hands)
-            delta = max(delta, float(np.abs(acc - V[(s, d)]).max()))
-            V[(s, d)] = acc
-        if delta < 1e-14:
+    index = {st: i for i, st in enumerate(states)}
+    won = np.zeros((len(states), 3))            # the hands that end the match
+    nxt = []                                    # (state, next state) for the others
+    for i, (s, d) in enumerate(states):
+        for h in hands:
+            new = list(s)
+            for k in range(3):
+                new[(d + k) % 3] += h[k]
+            m = max(new)
+            top = [j for j in range(3) if new[j] == m]
+            if m >= T and len(top) == 1:
+                won[i, top[0]] += 1
+                continue
+            if m >= T:
+                new = [x - (m - T) for x in new]
+            nxt.append((i, index[(tuple(max(x, -floor) for x in new), (d + 1) % 3)]))
+    src, dst = np.array(nxt).T
+    V = np.full((len(states), 3), 1 / 3)
+    for _ in range(20_000):
+        acc = won.copy()
+        np.add.at(acc, src, V[dst])
+        acc /= len(hands)
+        done = np.abs(acc - V).max() < 1e-13
+        V = acc
+        if done:
             break
-    return V
+    return {st: V[i] for st, i in index.items()}
 
 
 def test_three_player_program_equals_a_value_iteration():

@@ -41,22 +41,26 @@ import numpy as np
 from ..rules import PRESETS
 from .hands import (HandSet, MatchSet, default_chunk, line_progress, play_sets, read_matches,
                     read_traces)
-from .selfplay import system_of
+from .selfplay import rules_of
 from .table import MIN_LIMIT, build, build3, data_name, pack3, scores_view
 
 DEFAULT_DB = "met-hands.db"
 
 
-def check_scores(target: int, players: int) -> list[tuple[tuple[int, ...], int]]:
+def check_scores(target: int, players: int,
+                 early: bool = True) -> list[tuple[tuple[int, ...], int]]:
     """The scores given an interval and a direct simulation: ``(scores by
-    side, the seat dealing next)``. Two sides: A (S or S+N) and B."""
+    side, the seat dealing next)``. Two sides: A (S or S+N) and B. Without
+    ``early`` only the scores near the end (a match from 0-0 costs the most
+    hands)."""
     T = target
     if players == 3:
-        return [((0, 0, 0), 2), ((T - 10, T - 5, T - 15), 0), ((T - 3, T - 8, T - 5), 1),
-                ((T - 1, T - 2, T - 6), 2)]
-    b_seat = 1
-    return [((0, 0), 0), ((T // 2, T // 2), b_seat), ((T - 11, T - 6), 0),
-            ((T - 3, T - 11), b_seat), ((T - 5, T - 5), 0), ((T - 1, T - 2), b_seat)]
+        out = [((0, 0, 0), 2), ((T - 10, T - 5, T - 15), 0), ((T - 3, T - 8, T - 5), 1),
+               ((T - 1, T - 2, T - 6), 2)]
+        return out if early else out[1:]
+    out = [((0, 0), 0), ((T // 2, T // 2), 1), ((T - 11, T - 6), 0),
+           ((T - 3, T - 11), 1), ((T - 5, T - 5), 0), ((T - 1, T - 2), 1)]
+    return out if early else out[2:]
 
 
 def _table_value(D, players: int, scores, dealer: int, target: int):
@@ -139,6 +143,8 @@ def command_line(argv: list[str]) -> str:
               help="The largest target the table serves.")
 @click.option("--batches", type=click.IntRange(2), default=8, show_default=True)
 @click.option("--check-matches", type=click.IntRange(0), default=1000, show_default=True)
+@click.option("--check-early/--check-late", default=True, show_default=True,
+              help="Check the early scores (0-0, half the target) too, or only the late ones.")
 @click.option("--check-target", type=click.IntRange(2), default=None,
               help="The target of the direct simulations [default: the preset's].")
 @click.option("--db", default=DEFAULT_DB, show_default=True)
@@ -147,7 +153,7 @@ def command_line(argv: list[str]) -> str:
 @click.option("--chunk", type=click.IntRange(1), default=None)
 @click.option("--out", type=click.Path(dir_okay=False), default=None)
 def main(rules_name, settings, players, player, hands, seeds, greedy_hands, limit, batches,
-         check_matches, check_target, db, scheduler, workers, chunk, out):
+         check_matches, check_early, check_target, db, scheduler, workers, chunk, out):
     """Play the hands, build the table, check it, write the JSON file."""
     from ..batch.run import connect
     from ..batch.store import Store, StoreError
@@ -159,7 +165,7 @@ def main(rules_name, settings, players, player, hands, seeds, greedy_hands, limi
         make_player(player)
     except ValueError as e:
         raise click.UsageError(str(e))
-    rules = PRESETS[rules_name].with_overrides(dict(s.split("=", 1) for s in settings))
+    rules = rules_of(system)
     if players == 3 and rules.win_check != "end_of_hand":
         raise click.UsageError("three players: tables are built for win_check=end_of_hand only")
     if player == "greedy":
@@ -172,7 +178,8 @@ def main(rules_name, settings, players, player, hands, seeds, greedy_hands, limi
     greedy = HandSet(system, players, "greedy", seeds[0], greedy_hands, 2000) \
         if greedy_hands else None
     sims = [MatchSet(system, players, player, seeds[0], T, sc, dealer, check_matches,
-                     max(1, min(chunk, 50))) for sc, dealer in check_scores(T, players)] \
+                     max(1, min(chunk, 50)))
+            for sc, dealer in check_scores(T, players, check_early)] \
         if check_matches else []
     try:
         store = Store(db)
@@ -214,7 +221,7 @@ def main(rules_name, settings, players, player, hands, seeds, greedy_hands, limi
     size = len(traces) // batches
     reps = [_build(traces[i * size:(i + 1) * size], players, limit, wc) for i in range(batches)]
     intervals = []
-    for scores, dealer in check_scores(T, players):
+    for scores, dealer in check_scores(T, players, check_early):
         v = _table_value(D, players, scores, dealer, T)
         rv = np.array([_table_value(r, players, scores, dealer, T) for r in reps])
         se = rv.std(axis=0, ddof=1) / math.sqrt(batches)

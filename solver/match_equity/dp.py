@@ -249,7 +249,8 @@ def _settle3(s0, s1, s2, gap_cap):
 
 
 @njit(cache=True)
-def tie_states3(p: np.ndarray, w: np.ndarray, gap_cap: int, iterations: int = 100_000) -> np.ndarray:
+def tie_states3(p: np.ndarray, w: np.ndarray, gap_cap: int,
+                iterations: int = 100_000) -> np.ndarray:
     """``E[r, g, k]``: seat ``k``'s chance (0 dealer, 1 leader, 2 third)
     when two seats are equal at the top, at or over the target, and seat
     ``r`` is ``g`` points below them (``g = 0``: all three equal). From
@@ -386,6 +387,6 @@ def dp_three(p: np.ndarray, w: np.ndarray, limit: int, E: np.ndarray) -> np.ndar
                         D[x, y, zz, 0] = v0
                         D[x, y, zz, 1] = v1
                         D[x, y, zz, 2] = v2
-                if change < 1e-15:
+                if change < 1e-14:
                     break
     return D

@@ -160,7 +160,8 @@ def play_sets(sets, store, client, *,
         items = []
         for cs in mine:
             have = _stored_counts(store, cs)
-            items += [it for it in cs.items() if have.get(it.number) != it.game["count"]]  # type: ignore[index]
+            items += [it for it in cs.items()
+                      if have.get(it.number) != it.game["count"]]  # type: ignore[index]
             total.skipped += sum(1 for n, k in cs.counts().items() if have.get(n) == k)
         if not items:
             continue

@@ -245,7 +245,8 @@ def play_matches(spec: dict) -> dict:
     agents = [_player(spec["player"])] * spec["players"]
     winners, hands = [], 0
     for i in range(spec["first"], spec["first"] + spec["count"]):
-        log = play_match(rules, agents, seed=f"met-check/{spec['seed']}/{i}",
+        where = f"{spec['target']}/{'-'.join(map(str, spec['scores']))}/{spec['dealer']}"
+        log = play_match(rules, agents, seed=f"met-check/{spec['seed']}/{where}/{i}",
                          first_dealer=spec["dealer"], start_score=spec["scores"], max_hands=200)
         winners.append(log.winner)
         hands += len(log.hands)
