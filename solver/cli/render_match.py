@@ -50,7 +50,8 @@ def match_renderable(a: MatchAnalysis, line: int, verdicts: list[str]) -> Group:
     samples = f", {a.samples} determinisations" if a.samples else ""
     summary.append(f"{a.method} (match objective){samples}; table {a.table.get('rules')} "
                    f"{a.table.get('players')}p to {a.table.get('target')} from "
-                   f"{a.table.get('hands'):,} hands; {a.nodes:,} nodes, {a.seconds:.3f} s",
+                   f"{a.table.get('hands'):,} hands of {a.table.get('player')}; {a.nodes:,} "
+                   f"nodes, {a.seconds:.3f} s",
                    style="dim")
     parts = [position_panel(pos, title), t, summary]
     for v in verdicts:
@@ -226,7 +227,7 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
                 f"{_pct(th.bad)}, ?? from {_pct(th.very_bad)}; plays where the match cannot "
                 f"end in the hand are out of reach (see the points annotation); table "
                 f"{an.table.rules} {an.table.players}p to {an.table.target}, "
-                f"{an.table.hands:,} hands; {an.seconds:.1f} s", style="dim")
+                f"{an.table.hands:,} hands of {an.table.player}; {an.seconds:.1f} s", style="dim")
     return Group(t, h, s, note)
 
 
@@ -242,7 +243,8 @@ def match_annotation_json(an) -> dict:
         "objective": "match", "view": an.view, "tags": dict(an.record.tags),
         "thresholds": {"?!": th.doubtful, "?": th.bad, "??": th.very_bad},
         "table": {"rules": an.table.rules, "players": an.table.players,
-                  "target": an.table.target, "hands": an.table.hands},
+                  "target": an.table.target, "hands": an.table.hands,
+                  "player": an.table.player},
         "plays": [{"hand": n.hand, "deal": n.deal, "play": n.number, "seat": names[n.seat],
                    "card": n.card, "status": n.status, "chance": r(n.chance),
                    "best": n.best, "best_chance": r(n.best_chance), "loss": r(n.loss),

@@ -121,6 +121,24 @@ def _regions(A: np.ndarray, B: np.ndarray, target: int) -> list[dict]:
     return out
 
 
+def _play(client, store, groups, sig) -> None:
+    """Play every group of chunk sets, saying how far each got; exit with
+    the signal's status when one stops it (``sig``: the chunks finished
+    are stored) and 1 when a chunk fails."""
+    for label, group in groups:
+        if not group:
+            continue
+        s = play_sets(group, store, client, progress=line_progress(label))
+        click.echo(f"{label}: {s.done} chunks played, {s.skipped} already stored", err=True)
+        for line in s.failed:
+            click.echo(f"error: {line}", err=True)
+        if s.failed:
+            sys.exit(1)
+        if s.interrupted:
+            sig.caught()
+            sig.exit("the chunks finished are in the store; the same command carries on")
+
+
 def command_line(argv: list[str]) -> str:
     """The command as run, for the file."""
     return "python -m solver.match_equity.build " + " ".join(shlex.quote(a) for a in argv)
@@ -185,25 +203,12 @@ def main(rules_name, settings, players, player, hands, seeds, greedy_hands, limi
         store = Store(db)
     except StoreError as e:
         raise click.UsageError(str(e))
+    from ..runtime.interrupt import Signals
     client, cluster = connect(scheduler, workers)
     try:
-        for label, group in (("greedy hands", [greedy] if greedy else []),
-                             (f"{player} hands", sets), ("check matches", sims)):
-            if group:
-                s = play_sets(group, store, client, progress=line_progress(label))
-                click.echo(f"{label}: {s.done} chunks played, {s.skipped} already stored", err=True)
-                if s.failed:
-                    for line in s.failed:
-                        click.echo(f"error: {line}", err=True)
-                    sys.exit(1)
-                if s.interrupted:
-                    click.echo("interrupted: the chunks finished are in the store; run the "
-                               "same command to carry on", err=True)
-                    sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("interrupted: the chunks finished are in the store; run the same command "
-                   "to carry on", err=True)
-        sys.exit(130)
+        with Signals() as sig:
+            _play(client, store, [("greedy hands", [greedy] if greedy else []),
+                                  (f"{player} hands", sets), ("check matches", sims)], sig)
     finally:
         client.close()
         if cluster is not None:

@@ -265,7 +265,8 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     best = [x.move for x in moves if x.chance >= top - 1e-12]
     return MatchAnalysis(pos, method, top, moves, best, nodes, time.perf_counter() - t0,
                          n_samples, {"rules": table.rules, "players": table.players,
-                                     "target": table.target, "hands": table.hands})
+                                     "target": table.target, "hands": table.hands,
+                                     "player": table.player})
 
 
 class SearchTooBig(ValueError):
