@@ -1008,7 +1008,7 @@ def parse_file(text: str) -> list[tuple[int, Position | NotationError]]:
     [(3, '5 1/2 - N taken=20,17 last=S'),
      (4, 'line 4, taken: the table (1), the hands (2), the stock (0) and taken=20,16 make 39 cards, not 40')]
     """
-    return list(parse_lines(text.splitlines()))
+    return list(parse_lines(text.split("\n")))
 
 
 def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
@@ -1017,12 +1017,22 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
     Position or NotationError)`` for every line that is not blank or
     comment-only, as each is read (so a pipe is answered line by line).
     A byte-order mark before the first line is skipped; a line that is not
-    UTF-8 is an error of that line alone.
+    UTF-8 is an error of that line alone. Lines end at ``\\n`` only (as
+    :func:`parse_file` splits them): a form feed or U+2028 is inside its
+    line. From an open file, lines are read up to
+    :data:`solver.runtime.streams.MAX_LINE` bytes: a longer one is an error
+    and ends the file (``/dev/zero`` is one line that never ends).
 
     >>> [(n, type(r).__name__) for n, r in parse_lines([b"\\xef\\xbb\\xbf# x", b"5 \\xff"])]
     [(2, 'NotationError')]
     """
+    if hasattr(lines, "readline") and not isinstance(lines, (str, bytes)):
+        from .runtime.streams import bounded_lines
+        lines = bounded_lines(lines)
     for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, ValueError):         # a line too long: the file ends here
+            yield number, NotationError("line", str(raw), number)
+            return
         if isinstance(raw, bytes):
             try:
                 raw = raw.decode("utf-8")

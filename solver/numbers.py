@@ -14,9 +14,19 @@ printed (issue 10):
   :data:`DECIMALS` decimals, and ``--exact`` adds the fraction.
 - ``equilibrium`` and ``determinised``: rounded to :data:`DECIMALS`
   decimals (an LP optimum and a sample mean carry no exact denominator).
+
+JSON has no infinity and no NaN: a value that is not finite is written
+``null`` (e.g. ``lead_z`` when the best play led by the same margin in
+every sample: no spread to measure the lead against; the document says
+so beside it).
+
+>>> plain(float("inf"), "rounded") is None, tidy([1.0, float("nan"), 2.5])
+(True, [1, None, 2.5])
 """
 
 from __future__ import annotations
+
+import math
 
 from fractions import Fraction
 from math import comb
@@ -70,8 +80,9 @@ def exact_fraction(value: float, denominator: int | None) -> Fraction | None:
 
 def plain(value: float | None, method: str) -> float | int | None:
     """``value`` for JSON: an int when whole, half-points exact for
-    ``exact``, else rounded to :data:`DECIMALS` decimals."""
-    if value is None:
+    ``exact``, else rounded to :data:`DECIMALS` decimals; None for None,
+    an infinity or NaN (JSON has none)."""
+    if value is None or not math.isfinite(value):
         return None
     if method == "exact":
         halves = round(value * 2)
@@ -93,10 +104,10 @@ def tidy(doc):
     """A JSON-ready copy of ``doc`` (dicts, lists, tuples, numbers, text)
     with every float rounded to :data:`DECIMALS` decimals and whole floats
     written as integers, so no value carries float noise
-    (4.999999999999999 -> 5)."""
+    (4.999999999999999 -> 5); an infinity or NaN becomes None."""
     if isinstance(doc, float):
-        if doc != doc or doc in (float("inf"), float("-inf")):
-            return doc
+        if not math.isfinite(doc):
+            return None
         rounded = round(doc, DECIMALS)
         return int(rounded) if rounded == int(rounded) else rounded
     if isinstance(doc, dict):

@@ -160,6 +160,19 @@ class Position:
         """Cards in each side's capture pile (zeros when not given)."""
         return self.taken if self.taken is not None else (0,) * n_sides(self.players)
 
+    def stock_count(self) -> int:
+        """Cards in the stock: those written, or for a ``?`` stock the rest
+        of the deck (40 less the table, the hands and the piles).
+
+        >>> from solver.notation import parse_position
+        >>> parse_position("1.3.5.11 2.2.7/4.6.12 ? S").stock_count()
+        30
+        """
+        if self.stock_kind != "unknown":
+            return len(self.stock)
+        return (40 - len(self.table) - sum(len(h) for h in self.hands)
+                - sum(self.pile_sizes()))
+
     def opcode(self, name: str) -> str | None:
         """The operand of the first opcode called ``name``, or ``None``."""
         for op, operand in self.ops:

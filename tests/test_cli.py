@@ -34,7 +34,11 @@ def test_json_document_shape():
     # seed 002: the greedy run 5x5.6.7.10 loses 7 points against laying 1 or 2
     assert first["value"] == 6.0 and sorted(first["best"]) == ["1", "2"]
     assert {m["move"]: m["value"] for m in first["moves"]}["5"] == -1.0
-    assert first["pv"][0] in first["best"]
+    assert first["pv"][0]["move"] in first["best"] and first["pv"][0]["seat"] == "S"
+    assert first["objective"] == "points"
+    assert first["summary"] in ("exact: every card is known; 1 and 2 are equal",
+                                "exact: every card is known; 2 and 1 are equal")
+    assert {m["move"]: m["loss"] for m in first["moves"]}["5"] == 7
 
 
 def test_suite_file_agrees_with_the_reference_and_the_engine():
@@ -93,15 +97,24 @@ def test_bad_line_does_not_stop_the_others():
     assert doc["positions"][0]["value"] == 1.0
 
 
-def test_three_players_start_of_a_hand_is_sampled():
-    """A three-player line (issue 11) is answered, not refused: at the
-    start of a hand with the stock unknown, determinised search on value
-    vectors, one per seat (docs/threep.md)."""
-    line = "1.3.5.11 2.4.6/7.10.12/1.3.5 ? S rules=french"
-    r = run(["--json", "--time", "1", "-"], stdin=line + "\n")
+def test_three_players_with_the_stock_unknown_are_sampled():
+    """A three-player line is answered, not refused: with the stock order
+    unknown (one deal to come), determinised search on value vectors, one
+    per seat (docs/threep.md); and at the start of a hand, where one
+    pure-Python determinisation is a whole hand, auto still answers
+    within its time (one ply when not one determinisation fits)."""
+    line = ("1.3.5.11 2.4.6/7.10.12/1.3.5 ~2.2.2.4.4.4.6.6.6 S rules=french taken=6,6,6 "
+            "last=S")
+    r = run(["--json", "--time", "5", "--method", "determinised", "-"], stdin=line + "\n")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)["positions"][0]
     assert doc["method"] == "determinised" and len(doc["values"]) == 3
+    assert doc["samples"] >= 1
+    r = run(["--json", "--time", "1", "-"], stdin="1.3.5.11 2.4.6/7.10.12/1.3.5 ? S "
+                                                  "rules=french\n")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)["positions"][0]
+    assert doc["method"] in ("determinised", "one-ply") and len(doc["values"]) == 3
 
 
 def test_missing_file_is_a_usage_error():

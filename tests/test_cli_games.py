@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from solver.cli.main import main
-from solver.games.record import SAMPLE, loads, parse_games
+from solver.games.record import SAMPLE, Replay, loads, parse_games
 
 GAMES = Path(__file__).resolve().parent.parent / "positions" / "games"
 
@@ -80,3 +80,23 @@ def test_annotate_errors_are_one_line():
                         "not in N's hand (6o.12b)\n")
     r = run(["annotate", "--thresholds", "1,x", "-"], stdin=SAMPLE)
     assert r.exit_code == 2 and "thresholds: expected three numbers" in r.stderr
+
+
+def test_play_human_announces_the_replies_and_q_keeps_the_finished_games(tmp_path):
+    """A person at S against greedy for two games (seats swapped in the
+    second): every play is told as it is made, the engine's replies
+    included; ``q`` in the second game ends the session cleanly, exit 0,
+    the first game kept whole in the file."""
+    out = tmp_path / "mine.txt"
+    typed = "8\n1\n2\n3\n4\n5\n6\n7\n10\n11\n12\n" * 40 + "q\n"
+    r = CliRunner().invoke(main, ["play", "human", "greedy", "--seed", "1", "--games", "2",
+                                  "-q", "-o", str(out), "--json"], input=typed)
+    assert r.exit_code == 0, r.output
+    assert "interrupted" not in r.stderr
+    assert r.stderr.strip().endswith(f"stopped by the player: 1 of 2 games finished in {out}")
+    assert "   N (greedy) plays " in r.stderr and "   S (human) plays " in r.stderr
+    assert "S wins the match" in r.stderr or "N wins the match" in r.stderr
+    (game,) = parse_games(out.read_text())
+    assert game.names == ["human", "greedy"] and Replay(game).run().finished
+    doc = json.loads(r.stdout)
+    assert doc["partial"] is True and [row["games"] for row in doc["players"]] == [1, 1]

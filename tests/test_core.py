@@ -98,8 +98,10 @@ def test_exact_search_equals_reference(preset, players):
         assert best_set(got) == best_set(ref)
 
 
-SHUFFLED = [("lmodire", 2), ("pagat", 2), ("mod", 2), ("french", 2), ("french", 4),
-            ("online+all", 2), ("online+all", 4), ("french+cumulative", 4)]
+SHUFFLED = [("lmodire", 2), ("pagat", 2), ("mod", 2), ("french", 2),
+            pytest.param("french", 4, marks=pytest.mark.slow),
+            ("online+all", 2), pytest.param("online+all", 4, marks=pytest.mark.slow),
+            ("french+cumulative", 4)]
 
 
 @pytest.mark.parametrize("preset,players", SHUFFLED)
@@ -182,6 +184,7 @@ def test_kernels_follow_the_reference_play_by_play(preset, players):
             state = c1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_expectimax_across_two_deals_equals_plain_expectimax(workers):
     """Two deals to come (12 cards in the stock), every preset, against

@@ -62,6 +62,7 @@ def test_expectimax_equals_plain_expectimax(preset, players):
             assert abs(fast[m] - float(slow[m])) <= 1e-9
 
 
+@pytest.mark.slow
 def test_expectimax_two_deals_to_come():
     """A 12-card stock (two chance levels), with and without Star1,
     against plain expectimax over the game's outcomes."""
@@ -118,6 +119,7 @@ def test_cli_expectimax_json_agrees_with_plain_expectimax():
         assert abs(mv["value"] - float(want)) <= 1e-9
 
 
+@pytest.mark.slow
 def test_star1_keeps_bounds_apart_from_exact_values_across_two_deals():
     """A regression: with float values, a chance child that fails low
     returns its window's edge gain - beta, and the parent's gain - (gain -
@@ -134,6 +136,7 @@ def test_star1_keeps_bounds_apart_from_exact_values_across_two_deals():
     assert abs(max(plain.values()) - 5.452527056277063) < 1e-9
 
 
+@pytest.mark.slow
 def test_exact_fractions_equal_expectimax_in_fractions():
     """``--exact``: each expectimax value as a fraction, equal to plain
     expectimax over every order of the 6-card stock computed in Fractions

@@ -272,7 +272,7 @@ def test_generate_command_composes_four_player_puzzles(tmp_path):
 
 
 def test_human_player_reads_a_card_and_refuses_bad_ones():
-    from solver.games.human import HumanPlayer
+    from solver.games.human import HumanPlayer, Quit
     from solver.games.players import make_player
     # pagat-4p.txt, hand 1, deal 1, play 6: E holds 3c 4o (dealt 3c 11c 4o,
     # 11c taken the 11o); S 3b, E 11c, N 5e (took 5b), W 11e, S 6c were played
@@ -297,9 +297,9 @@ def test_human_player_reads_a_card_and_refuses_bad_ones():
 
     def closed(prompt):
         raise EOFError
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(Quit, match="the input ended"):
         HumanPlayer(read=closed, write=shown.append).choose(pos, None)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(Quit, match="stopped by the player"):
         HumanPlayer(read=lambda p: "q", write=shown.append).choose(pos, None)
     assert make_player("human").name == "human"
 
@@ -318,8 +318,12 @@ def test_play_a_human_seat_against_three_engine_seats(tmp_path):
     assert Replay(game).run().finished
     assert "-- you are S (partner N, side SN)" in r.stderr
     assert "N plays (a rank" not in r.stderr        # only S asks
-    # the input runs out at once: the game stops as on Ctrl-C
+    # every play is told as it is made, the other seats' replies included
+    assert "   E (greedy) plays " in r.stderr and "   S (human) plays " in r.stderr
+    assert "== the hand is over: SN " in r.stderr
+    # the input runs out at once: the session ends cleanly (not an interruption)
     r = run(["play", "human", "greedy", "greedy", "greedy", "--rules", "pagat", "-q"], stdin="")
-    assert r.exit_code == 130 and "0 of 1 games finished" in r.stderr
+    assert r.exit_code == 0 and r.stderr.strip().endswith("the input ended: 0 of 1 game finished")
+    assert "interrupted" not in r.stderr
     r = run(["arena", "human", "greedy", "--players", "4", "--rules", "pagat"])
     assert r.exit_code == 2 and "use `play` to play as human" in r.stderr

@@ -185,6 +185,9 @@ def test_taken_may_be_omitted_only_when_every_card_is_known():
         parse_position("1.7 7.7.2/?.? 3.4.5 S")
     # the rule page's example, as typed: no piles
     code, out = run(["-"], "5.6 5.7/3.3 - S\n")
+    assert code == 0
+    assert "piles  not written (34 cards): the values count the cards still to be won" in out
+    code, out = run(["--verbose", "-"], "5.6 5.7/3.3 - S\n")
     assert code == 0 and "taken= not given (34 cards" in out
 
 

@@ -103,8 +103,15 @@ def test_objective_match_json():
     doc = json.loads(r.output)
     first = doc["positions"][0]
     assert first["objective"] == "match" and first["best"] == ["6e"]
-    assert [(m["move"], m["chance"], m["points"]) for m in first["moves"]] == \
-        [("6e", 1.0, -5), ("2o", 0.0, -2)]
+    # one document: points value and loss beside the chance, integers where whole
+    assert [(m["move"], m["chance"], m["value"], m["loss"], m["chance_loss"])
+            for m in first["moves"]] == [("6e", 1, -5, 3, 0), ("2o", 0, -2, 0, 1)]
+    assert first["value"] == -2 and first["chance"] == 1 and first["match_method"] == "exact"
+    # the match's principal variation (match 1 in positions/match.txt): S lays 6,
+    # N must lay a 2, S's 2 hits it and reaches 41
+    assert first["pv"] == [{"seat": "S", "move": "6"}, {"seat": "N", "move": "2"},
+                           {"seat": "S", "move": "2"}]
+    assert first["moves"][0]["effect"] == "lays" and first["note"]
 
 
 def test_objective_match_with_equilibrium_is_an_error():

@@ -135,6 +135,7 @@ def brute_chance(hs: HandState, table: MatchTable) -> float:
     return max(vals) if side_of(hs.turn, hs.players) == 0 else min(vals)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["lmodire", "french"])
 def test_expectimax_match_search_equals_brute_force_over_the_last_deal(preset):
     from dataclasses import replace

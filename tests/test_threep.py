@@ -126,6 +126,7 @@ def test_cumulative_declarations_equal_reference():
         assert by_rank(MaxN(g).root_values(st)) == ref
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["french", "voleur"])
 def test_expectimax_equals_reference_shuffled_stock(name):
     """With a shuffled stock the chance nodes average the vectors exactly

@@ -43,6 +43,23 @@ def test_analyse_is_the_cli_document(client):
     assert got["positions"][0]["value"] == 4 and got["errors"] == []
 
 
+def test_analyse_takes_the_objective_as_the_cli(client):
+    """At 38-40 the API answers for the match as the command line does
+    (lay the 2, not the 7 hit); ``objective`` asked for by name is kept."""
+    line = LINE + " score=38,40"
+    got = client.post("/api/analyse", json={"line": line}).json()["positions"][0]
+    want = _cli_json(line)["positions"][0]
+    assert _stable(got) == _stable(want)
+    assert got["objective"] == "match" and got["best"] == ["2"] and got["chance"] == 0.0632
+    named = client.post("/api/analyse", json={"line": line, "objective": "points"}).json()
+    assert named["positions"][0]["best"] == ["7"] and named["positions"][0]["value"] == 4
+    bad = client.post("/api/analyse", json={"line": line, "objective": "chess"})
+    assert bad.status_code == 422 and bad.json()["error"].startswith("objective:")
+    refused = client.post("/api/analyse", json={"line": LINE + " score=18,19 target=21",
+                                                "objective": "match"}).json()
+    assert refused["positions"] == [] and "use --objective points" in refused["errors"][0]["error"]
+
+
 def test_malformed_lines_get_the_parsers_one_line_error(client):
     for bad in ("5.8 5.7/3.3 - S", "5.6 5.7/3.3/1/2/4 - S", "5.6 5.7/3.3 - X", "nonsense"):
         with pytest.raises(NotationError) as err:

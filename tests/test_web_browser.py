@@ -91,15 +91,55 @@ def test_board_set_up_by_clicking_shows_the_cli_values(server, page, shots):
                      for m in want["moves"]}
     assert page.get_attribute("#summary", "data-method") == want["method"] == "exact"
     plies = [e.inner_text() for e in page.query_selector_all("#pv .ply")]
-    assert plies == [f"{'SN'[i % 2]}:{m}" for i, m in enumerate(want["pv"])]
+    assert plies == [f"{p['seat']}:{p['move']}" for p in want["pv"]]
+    assert [p["seat"] for p in want["pv"]] == ["S", "N", "S", "N", "S"]
     page.click("#pv-fwd")
-    assert page.query_selector("#pv .ply.here").inner_text() == f"S:{want['pv'][0]}"
+    assert page.query_selector("#pv .ply.here").inner_text() == f"S:{want['pv'][0]['move']}"
+    assert page.inner_text("#summary") == want["summary"] == "exact: every card is known"
     page.screenshot(path=str(shots / "web-board.png"), full_page=True)
     # click the best play: the board moves on and analyses N's position
     page.click(f"#moves tr[data-move='{want['best'][0]}']")
     page.wait_for_function("document.querySelector('#line').value.endsWith('show=7:2')")
     page.wait_for_selector("#moves tbody tr")
     assert page.input_value("#line") == "1o 7e.2o/7b.12o - N score=1,0 taken=17,18 last=S show=7:2"
+
+
+def test_board_at_38_40_plays_for_the_match_as_the_cli_does(server, page):
+    """The README's first line at 38-40 (target 41): points alone say hit
+    with the 7 (+4), but N's 7 answers the hit for 5 and reaches 45; the
+    match search says lay the 2 (the hand then ends 39-40 or so, worth
+    the table's 6.3%). The board, the API and the command line agree."""
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#line", "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N")
+    page.click("#load")
+    page.wait_for_selector("#scores input[data-side='S']")
+    page.fill("#scores input[data-side='S']", "38")
+    page.fill("#scores input[data-side='N']", "40")
+    line = page.input_value("#line")
+    assert line == "1.7 7.7.2/7.12 - S score=38,40 taken=15,18 last=N prev=7"
+    page.click("#analyse")
+    page.wait_for_selector("#moves tbody tr")
+    want = _cli("--json", "-", stdin=line)["positions"][0]
+    assert want["objective"] == "match" and want["best"] == ["2"]
+    assert [(m["move"], m["value"], m["chance"]) for m in want["moves"]] == \
+        [("2", 0, want["chance"]), ("7", 4, 0)]
+    assert 0.06 < want["chance"] < 0.07
+    rows = page.query_selector_all("#moves tbody tr")
+    assert [r.get_attribute("data-move") for r in rows] == ["2", "7"]
+    assert [r.get_attribute("class") for r in rows] == ["play best", "play"]
+    assert [r.query_selector(".chance").inner_text() for r in rows] == \
+        [f"{100 * want['chance']:.1f}%", "0.0%"]
+    assert [r.query_selector(".value").inner_text() for r in rows] == ["0", "+4"]
+    assert page.inner_text("#answer") == f"best 2 · {100 * want['chance']:.1f}% to win the match"
+    assert page.inner_text("#objective-note") == want["objective_note"]
+    plies = [e.inner_text() for e in page.query_selector_all("#pv .ply")]
+    assert plies[0] == "S:2"
+    # the objective asked for by name: points, the board follows (the 7 hit)
+    page.select_option("#objective", "points")
+    page.click("#analyse")
+    page.wait_for_function("document.querySelector('#moves tbody tr.best')?.dataset.move === '7'")
+    assert page.is_hidden("#moves th.chance")
 
 
 def test_game_viewer_steps_with_the_marks(server, page, shots):
@@ -120,6 +160,16 @@ def test_game_viewer_steps_with_the_marks(server, page, shots):
         page.keyboard.press("ArrowRight")
     assert marks == [p["mark"] for p in want]
     assert any(marks)
+    # the move list: a heading per hand, a line per deal holding its plays
+    hands = [int(e.get_attribute("data-hand")) for e in page.query_selector_all("#plays .hand-break")]
+    assert hands == sorted({p["hand"] for p in want})
+    deals = [(int(e.get_attribute("data-hand")), int(e.get_attribute("data-deal")),
+              len(e.query_selector_all("span.play")))
+             for e in page.query_selector_all("#plays .deal")]
+    by_deal: dict = {}
+    for p in want:
+        by_deal[(p["hand"], p["deal"])] = by_deal.get((p["hand"], p["deal"]), 0) + 1
+    assert deals == [(h, d, n) for (h, d), n in by_deal.items()]
     page.keyboard.press("Home")
     blunder = next(i for i, p in enumerate(want) if p["mark"] == "??")
     for _ in range(blunder):
@@ -152,3 +202,14 @@ def test_puzzle_solved_right_and_wrong(server, page, shots):
     values = {r.query_selector("td").inner_text(): r.query_selector_all("td")[1].inner_text()
               for r in page.query_selector_all("#values tbody tr")}
     assert values == {"6": "+4", "10": "+0"} or values["6"] == "+4"
+
+
+def test_the_api_docs_render_without_internet(server, page):
+    """/docs draws the API's operations with the Swagger UI served by the
+    server itself: every request the page makes stays on 127.0.0.1."""
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url))
+    page.goto(server + "/docs")
+    page.wait_for_selector(".opblock", timeout=30_000)
+    assert page.locator(".opblock").count() >= 10
+    assert asked and all(url.startswith(server) for url in asked), asked

@@ -35,7 +35,7 @@ from ..search.compiled import (Budget, SearchAborted, Searcher, determinised,
                               ensure_compiled)
 from ..search.pimc import Z_99
 
-METHODS = ("auto", "exact", "expectimax", "equilibrium", "determinised")
+from .methods import METHODS  # noqa: E402  (re-exported)
 
 
 @dataclass
@@ -56,6 +56,11 @@ class MoveValue:
     lead_z: float | None = None
     #: three players: the value vector, one entry per seat (S, E, N)
     values: list[float] | None = None
+    #: match objective: P(the mover's side wins the match) after this play
+    #: (None when the match was not searched), and its standard error when
+    #: sampled
+    chance: float | None = None
+    chance_stderr: float | None = None
 
 
 @dataclass
@@ -73,6 +78,20 @@ class Analysis:
     ``stopped``: why the sampling stopped; ``workers``: threads used;
     ``ess``: with inference, the effective sample size of the weighted
     determinisations (else None).
+
+    The objective (:func:`solver.match_equity.objective.analyse` fills
+    these; :func:`evaluate` always answers in points): ``objective``
+    ``"points"`` or ``"match"``, what ``best``, the order of ``moves`` and
+    ``pv`` follow (``value`` and each play's ``value`` stay in points
+    either way); ``objective_note`` one line in words saying why this
+    objective ("" when points were never in question: no score written);
+    ``chance`` the best play's P(the mover's side wins the match) and
+    ``chance_stderr`` its standard error when sampled (None under
+    points); ``match_method`` the match search's method (``exact``,
+    ``expectimax`` or ``determinised``; ``method`` stays the points
+    search's); ``match_samples`` the match search's determinisations
+    (None when not sampled); ``table`` the match-equity table used (``rules``,
+    ``players``, ``target``, ``hands``), None under points.
     """
 
     position: Position
@@ -94,6 +113,13 @@ class Analysis:
     ess: float | None = None
     #: three players: the best play's value vector, one entry per seat
     values: list[float] | None = None
+    objective: str = "points"
+    objective_note: str = ""
+    chance: float | None = None
+    chance_stderr: float | None = None
+    match_method: str | None = None
+    match_samples: int | None = None
+    table: dict | None = None
 
 
 def move_text(pos: Position, rank_index: int) -> str:
@@ -267,7 +293,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     if pos.players == 3:
         from .threep import evaluate3
         a = evaluate3(pos, method, samples, seed, time_budget=time_budget, search=search,
-                      min_samples=min_samples, z=z)
+                      min_samples=min_samples, z=z, memory_mb=memory_mb)
         if unwritten_piles(pos):
             a.note += ("; taken= not given: every pile counts from 0 cards (the card "
                        "count over 20 needs the real piles)")
@@ -287,17 +313,24 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
               progress, inference) -> Analysis:
     if pos.rules.voleur:
         from .pure import evaluate_pure
-        return evaluate_pure(pos, method, samples, seed, time_budget, z, min_samples, progress)
+        return evaluate_pure(pos, method, samples, seed, time_budget, z, min_samples, progress,
+                             memory_mb)
+    chosen = choose_method(pos) if method == "auto" else method
+    # loading the compiled core (the first search of a process) is start-up,
+    # not search: the clock starts after it; only what the method needs
+    ensure_compiled(parts={"exact": ("exact",), "expectimax": ("search", "samples"),
+                           "determinised": ("samples",)}.get(chosen, ("samples",)))
     budget = Budget(time_budget, memory_mb)
     t0 = time.perf_counter()
-    ensure_compiled()
-    chosen = choose_method(pos) if method == "auto" else method
     if chosen == "exact":
         if not is_perfect_information(pos):
             raise CompileError("exact search needs every card known (stock order and hands)")
         try:
             return _exact(pos, budget, t0, "every card is known: exact alpha-beta")
         except SearchAborted as e:
+            if method == "auto":
+                return one_ply(pos, t0, f"exact search did not finish in {time_budget:g} s "
+                                        f"({e.nodes:,} nodes)")
             raise BudgetError(f"exact search did not finish in {time_budget:g} s "
                               f"({e.nodes:,} nodes)") from None
     if chosen == "equilibrium":
@@ -343,6 +376,22 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
                         progress, expectimax_nodes=e.nodes)
 
 
+def one_ply(pos: Position, t0: float, why: str) -> Analysis:
+    """``auto``'s answer when its time ran out before any search finished
+    (a budget smaller than one search of the position): each play valued
+    by what it scores at once (the cards it takes and its points: a
+    search one ply deep), method ``one-ply``, the note saying so. Keeps
+    ``auto``'s promise to answer within ``--time``."""
+    game, state = sampler(pos)(random.Random(0))
+    values = {m: game.play(state, m)[1] for m in game.moves(state)}
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    top = moves[0].value
+    note = (f"{why}: each play valued by what it takes and scores now only (one ply, no "
+            f"look-ahead); raise --time for a search")
+    return Analysis(pos, "one-ply", top, moves, [mv.move for mv in moves if mv.value == top],
+                    None, len(moves), time.perf_counter() - t0, note=note)
+
+
 def _equilibrium(pos: Position, budget: Budget, t0: float) -> Analysis:
     """The exact player's-view values of the last two deals: the deal as a
     game with imperfect information (:class:`solver.engine.view_game.
@@ -386,9 +435,8 @@ def _exact(pos: Position, budget: Budget, t0: float, note: str) -> Analysis:
     P, D = params(game)
     searcher = Searcher(P, D, min(budget.memory_mb, 8.0))
     st = core_state(state)
-    values = searcher.root_values(st, budget.deadline)
+    values, pv = searcher.root_values_and_pv(st, budget.deadline)
     nodes = searcher.nodes
-    pv = searcher.principal_variation(st, budget.deadline)
     moves = _exact_moves(pos, game, state, {m: int(v) for m, v in values.items()},
                          pile_margin(pos))
     top = moves[0].value

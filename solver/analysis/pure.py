@@ -21,47 +21,27 @@ from ..engine.compile import (CompileError, compile_known, compile_shuffled,
 from ..notation import format_position
 from ..position import Position
 from ..search.alphabeta import AlphaBeta
-from ..search.compiled import SearchAborted
 from ..search.expectimax import Expectimax
+from ..search.guard import Guarded, Stopped, entries_for
 from ..search.pimc import determinised
 
 #: auto runs expectimax when at most this many cards' places are unknown
 #: (one deal to come in a two-player endgame), else determinised search
 EXPECTIMAX_UNSEEN = 8
-#: the deadline is checked every this many nodes
-_CHECK_EVERY = 2048
-
-
-class _Deadline:
-    """A game whose ``children`` raises SearchAborted past ``deadline``
-    (time.monotonic); every other attribute is the game's."""
-
-    def __init__(self, game, deadline: float) -> None:
-        self._game = game
-        self._deadline = deadline
-        self._n = 0
-        children = game.children
-
-        def checked(state):
-            self._n += 1
-            if not self._n % _CHECK_EVERY and time.monotonic() > deadline:
-                raise SearchAborted("time", self._n, 0.0)
-            return children(state)
-
-        self.children = checked
-
-    def __getattr__(self, name):
-        return getattr(self._game, name)
-
-
 def evaluate_pure(pos: Position, method: str, samples: int, seed: int,
-                  time_budget: float, z, min_samples: int, progress=None):
+                  time_budget: float, z, min_samples: int, progress=None,
+                  memory_mb: float | None = None):
     """:func:`solver.analysis.evaluation.evaluate` on the pure-Python searches (see
     the module docstring). ``method``: ``auto``, ``exact``, ``expectimax``,
-    ``determinised``. Raises CompileError for what cannot be searched (and
-    for ``equilibrium``), BudgetError when
-    a method asked for by name does not finish in ``time_budget`` seconds."""
-    from .evaluation import BudgetError
+    ``determinised``. ``time_budget`` is kept inside every search (the
+    clock is read every few thousand nodes), ``memory_mb`` caps the
+    tables (:mod:`solver.search.guard`). Raises CompileError for what
+    cannot be searched (and for ``equilibrium``), BudgetError when a
+    method asked for by name does not finish in ``time_budget`` seconds;
+    ``auto`` always answers (:func:`solver.analysis.evaluation.one_ply`
+    when no search finished)."""
+    from .evaluation import BudgetError, one_ply
+    cap = entries_for(memory_mb)
     t0 = time.perf_counter()
     deadline = time.monotonic() + time_budget
     why_pure = "Ronda voleur: pure-Python search (the compiled core does not take it)"
@@ -84,28 +64,39 @@ def evaluate_pure(pos: Position, method: str, samples: int, seed: int,
         if not is_perfect_information(pos):
             raise CompileError("exact search needs every card known (stock order and hands)")
         try:
-            return _exact(pos, deadline, t0, why_pure + "; every card is known: exact alpha-beta")
-        except SearchAborted:
+            return _exact(pos, deadline, t0, why_pure + "; every card is known: exact alpha-beta",
+                          cap)
+        except Stopped:
+            if auto:
+                return one_ply(pos, t0, f"exact search did not finish in {time_budget:g} s")
             raise BudgetError(f"exact search did not finish in {time_budget:g} s") from None
     if method == "expectimax":
         share = time.monotonic() + (0.6 * time_budget if auto else time_budget)
         try:
             return _expectimax(pos, share, t0,
-                               why_pure + "; stock order unknown: exact expectimax")
-        except SearchAborted:
+                               why_pure + "; stock order unknown: exact expectimax", cap)
+        except Stopped:
             if not auto:
                 raise BudgetError(f"expectimax did not finish in {time_budget:g} s "
                                   f"({unseen_count(pos)} unseen cards)") from None
             why_pure += (f"; expectimax did not finish in {0.6 * time_budget:.2g} s "
                          f"({unseen_count(pos)} unseen cards)")
-    return _sampled(pos, deadline, t0, why_pure + "; determinised search", samples, seed,
-                    z, min_samples, progress)
+    try:
+        return _sampled(pos, deadline, t0, why_pure + "; determinised search", samples, seed,
+                        z, min_samples, progress, memory_mb)
+    except Stopped:
+        if auto:
+            return one_ply(pos, t0, f"no determinisation finished in {time_budget:g} s")
+        raise BudgetError(f"no determinisation finished in {time_budget:g} s: raise --time, "
+                          "or use --method auto") from None
 
 
-def _exact(pos: Position, deadline: float, t0: float, note: str):
+def _exact(pos: Position, deadline: float, t0: float, note: str, cap: int | None = None):
     from .evaluation import Analysis, _exact_moves
     game, state = compile_known(pos)
-    ab = AlphaBeta(_Deadline(game, deadline))
+    guarded = Guarded(game, deadline, max_entries=cap)
+    ab = AlphaBeta(guarded)
+    guarded.watch(ab.tt)
     values = ab.root_values(state)
     pv = ab.principal_variation(state)
     moves = _exact_moves(pos, game, state, values, pile_margin(pos))
@@ -115,10 +106,12 @@ def _exact(pos: Position, deadline: float, t0: float, note: str):
                     note=note)
 
 
-def _expectimax(pos: Position, deadline: float, t0: float, note: str):
+def _expectimax(pos: Position, deadline: float, t0: float, note: str, cap: int | None = None):
     from .evaluation import Analysis, _exact_moves
     game, state = compile_shuffled(pos)
-    ex = Expectimax(_Deadline(game, deadline))
+    guarded = Guarded(game, deadline, max_entries=cap)
+    ex = Expectimax(guarded)
+    guarded.watch(ex.tt)
     values = ex.root_values(state)
     pv = ex.principal_variation(state)
     moves = _exact_moves(pos, game, state, values, pile_margin(pos))
@@ -130,14 +123,14 @@ def _expectimax(pos: Position, deadline: float, t0: float, note: str):
 
 
 def _sampled(pos: Position, deadline: float, t0: float, why: str, samples: int, seed: int,
-             z, min_samples: int, progress):
+             z, min_samples: int, progress, memory_mb: float | None = None):
     from .evaluation import Analysis, sampled_moves
     sampler(pos)            # raises CompileError before any sampling
     line = format_position(pos)
     result = determinised(sampler_from_line, line, samples, seed, z=z,
                           min_samples=min_samples,
                           time_budget=max(0.0, deadline - time.monotonic()),
-                          progress=progress)
+                          progress=progress, memory_mb=memory_mb)
     moves = sampled_moves(pos, result, seed)
     n = result.samples
     top = moves[0]

@@ -3,7 +3,11 @@ with the ``bm``, ``am`` and ``v`` opcodes of its position line."""
 
 from __future__ import annotations
 
-from .evaluation import Analysis
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .evaluation import Analysis
+
 from ..cards import CardError, parse_card
 
 

@@ -70,15 +70,21 @@ def estimate_nodes(pos: Position) -> float:
 
 
 def solve(game: Game3, state: State3, search: str = "maxn",
-          deadline: float | None = None, pv: bool = True) -> tuple[dict, int, list[int]]:
+          deadline: float | None = None, pv: bool = True,
+          max_entries: int | None = None) -> tuple[dict, int, list[int]]:
     """Every root play's vector: ``({move: vector}, nodes, pv)`` with
     ``search`` ``"maxn"`` or ``"paranoid"`` (for the mover). ``pv``: the
     chosen plays up to the end of the hand or the next deal from a
     shuffled stock (empty when not asked for). Raises
     :class:`~solver.search.maxn.Aborted` past ``deadline``
-    (``time.monotonic()``)."""
+    (``time.monotonic()``); ``max_entries`` caps the tables (the chance
+    nodes' deals included)."""
+    if max_entries is not None:
+        game.max_outcomes = max_entries
+    game.stop_at = deadline
     if search == "maxn":
-        s = MaxN(game, deadline=deadline)
+        s = MaxN(game, deadline=deadline, **({} if max_entries is None
+                                             else {"max_entries": max_entries}))
         values = s.root_values(state)
         if not pv:
             return values, s.nodes, []
@@ -89,7 +95,7 @@ def solve(game: Game3, state: State3, search: str = "maxn",
             st = game.play(st, m)[0]
         return values, s.nodes, pv
     if search == "paranoid":
-        p = Paranoid(game, game.mover(state), deadline=deadline)
+        p = Paranoid(game, game.mover(state), deadline=deadline, max_entries=max_entries)
         values = p.root_values(state)
         if not pv:
             return values, p.nodes, []
@@ -162,7 +168,8 @@ def _analysis(pos, method, moves, pv, nodes, t0, note, **kw):
 
 def evaluate3(pos: Position, method: str = "auto", samples: int = 1000, seed: int = 0, *,
               time_budget: float = 10.0, search: str = "maxn",
-              min_samples: int = MIN_SAMPLES, z: float | None = Z_99):
+              min_samples: int = MIN_SAMPLES, z: float | None = Z_99,
+              memory_mb: float | None = None):
     """Evaluate every play of a three-player position (see the module
     docstring for the methods). Returns a :class:`solver.analysis.evaluation.Analysis`
     whose ``values`` (and each move's) is the vector per seat, ``value``
@@ -171,9 +178,16 @@ def evaluate3(pos: Position, method: str = "auto", samples: int = 1000, seed: in
     Raises CompileError for a method the position cannot take (exact with
     unknown cards; expectimax with a hidden hand; equilibrium, which takes
     two players), ValueError for an unknown ``search``, and
-    :class:`~solver.analysis.evaluation.BudgetError` when an exact method asked for by
-    name does not finish within ``time_budget`` seconds."""
+    :class:`~solver.analysis.evaluation.BudgetError` when a method asked for by
+    name does not finish within ``time_budget`` seconds. Every search
+    keeps ``time_budget`` (the clock is read every 1024 nodes, and before
+    each chance node's deals) and ``memory_mb`` (the tables are emptied
+    when full: :func:`solver.search.guard.entries_for`); ``auto`` always
+    answers (:func:`one_ply3` when no search finished in time)."""
     from .evaluation import BudgetError
+    from ..search.guard import entries_for
+    cap = entries_for(memory_mb)
+    auto = method == "auto"
     if search not in SEARCHES:
         raise ValueError(f"unknown search {search!r} (expected maxn or paranoid)")
     t0 = time.perf_counter()
@@ -194,47 +208,80 @@ def evaluate3(pos: Position, method: str = "auto", samples: int = 1000, seed: in
             method = "determinised"
             why = (f"stock order unknown; expectimax would take about {est:.2g} nodes, over "
                    f"the time budget: determinised search")
-            return _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z)
+            return _sampled_or_one_ply(pos, search, samples, seed, deadline, t0, why,
+                                       min_samples, z, cap, time_budget)
         else:
             try:
                 return _expectimax(pos, search, start + EXPECTIMAX_SHARE * time_budget, t0,
-                                   f"stock order unknown: expectimax of {label} vectors")
+                                   f"stock order unknown: expectimax of {label} vectors", cap)
             except Aborted as e:
-                return _sampled(pos, search, samples, seed, deadline, t0,
-                                f"expectimax did not finish ({e}); determinised search",
-                                min_samples, z)
+                return _sampled_or_one_ply(pos, search, samples, seed, deadline, t0,
+                                           f"expectimax did not finish ({e}); determinised "
+                                           f"search", min_samples, z, cap, time_budget)
     if method == "exact":
         if not is_perfect_information(pos):
             raise CompileError("exact search needs every card known (stock order and hands)")
         game, state = compile_known3(pos)
         try:
-            values, nodes, pv = solve(game, state, search, deadline)
+            values, nodes, pv = solve(game, state, search, deadline, max_entries=cap)
         except Aborted:
+            if auto:
+                return one_ply3(pos, t0, f"exact search did not finish in {time_budget:g} s")
             raise BudgetError(f"exact search did not finish in {time_budget:g} s") from None
         return _analysis(pos, "exact", _moves(pos, game, state, values), pv, nodes, t0,
                          f"every card is known: {label} on three value vectors")
     if method == "expectimax":
         try:
             return _expectimax(pos, search, deadline, t0,
-                               f"stock order unknown: expectimax of {label} vectors")
+                               f"stock order unknown: expectimax of {label} vectors", cap)
         except Aborted:
             raise BudgetError(f"expectimax did not finish in {time_budget:g} s: raise --time, "
                               "or use --method auto to sample instead") from None
     if method == "determinised":
         why = ("a hand is hidden: determinised search" if hidden
                else "determinised search")
-        return _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z)
+        if not auto:
+            try:
+                return _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z,
+                                cap)
+            except Aborted:
+                raise BudgetError(f"no determinisation finished in {time_budget:g} s: raise "
+                                  "--time, or use --method auto") from None
+        return _sampled_or_one_ply(pos, search, samples, seed, deadline, t0, why,
+                                   min_samples, z, cap, time_budget)
     raise ValueError(f"unknown method {method!r}")
 
 
-def _expectimax(pos, search, deadline, t0, note):
+def _sampled_or_one_ply(pos, search, samples, seed, deadline, t0, why, min_samples, z, cap,
+                        time_budget):
+    """auto's sampling: the determinisations that fit in the time, or,
+    when not one does, :func:`one_ply3`."""
+    try:
+        return _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z, cap)
+    except Aborted:
+        return one_ply3(pos, t0, f"{why}: no determinisation finished in {time_budget:g} s")
+
+
+def one_ply3(pos: Position, t0: float, why: str):
+    """Three players: auto's answer when no search finished in time: each
+    play's points now (one ply), as :func:`solver.analysis.evaluation.one_ply`."""
+    draw = sampler(pos, build=build_known)
+    game, state = draw(random.Random(0))
+    values = {m: tuple(float(x) for x in game.play(state, m)[1]) for m in game.moves(state)}
+    note = (f"{why}: each play valued by what it takes and scores now only (one ply, no "
+            f"look-ahead); raise --time for a search")
+    return _analysis(pos, "one-ply", _moves(pos, game, state, values), None, len(values), t0,
+                     note)
+
+
+def _expectimax(pos, search, deadline, t0, note, cap=None):
     game, state = compile_shuffled3(pos)
-    values, nodes, pv = solve(game, state, search, deadline)
+    values, nodes, pv = solve(game, state, search, deadline, max_entries=cap)
     return _analysis(pos, "expectimax", _moves(pos, game, state, values), pv, nodes, t0,
                      note + "; pv up to the next deal")
 
 
-def _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z):
+def _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z, cap=None):
     if any(c is None for c in pos.hands[pos.turn]):
         raise CompileError(
             f"the hand of the player to move ({pos.seat_name(pos.turn)}) must be known: "
@@ -245,13 +292,13 @@ def _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z):
     nodes = 0
     stopped = "samples"
     for i in range(samples):
-        if per_sample and time.monotonic() > deadline:
+        if time.monotonic() > deadline:
             stopped = "time"
             break
         game, state = draw(random.Random(f"{seed}:{i}"))
         try:
-            values, n, _pv = solve(game, state, search, deadline if per_sample else None,
-                                   pv=False)
+            # every sample, the first included, keeps the deadline
+            values, n, _pv = solve(game, state, search, deadline, pv=False, max_entries=cap)
         except Aborted:
             stopped = "time"
             break
@@ -261,6 +308,8 @@ def _sampled(pos, search, samples, seed, deadline, t0, why, min_samples, z):
             stopped = "separated"
             break
     n = len(per_sample)
+    if not n:
+        raise Aborted("time")
     moves = list(per_sample[0])
     means, errs = average_vectors(per_sample)
     rate = {m: 0 for m in moves}
@@ -293,6 +342,8 @@ def _separated(per_sample: list[dict], seat: int, z: float) -> bool:
     """The best play (highest mean own entry) leads every other play by
     more than ``z`` paired standard errors of the mover's entry."""
     n = len(per_sample)
+    if not n:
+        raise Aborted("time")
     moves = list(per_sample[0])
     if len(moves) == 1:
         return True

@@ -17,15 +17,18 @@ from typing import Callable, Iterable
 
 from .inputs import Item
 from .jobs import JOBS, plan_annotation
-from .store import Store
+from .store import Store, StoreError
 
 
 @dataclass
 class BatchSummary:
     """What a batch did: games ``done`` now, ``skipped`` (already in the
-    store, ``--resume``), ``failed`` (one-line errors), evaluations
-    ``searched`` and store ``hits``, ``seconds`` of wall time,
-    ``interrupted``."""
+    store with the same record, ``--resume``), ``changed`` (in the store,
+    but their record has changed since: analysed again), ``failed``
+    (one-line errors), evaluations ``searched`` and store ``hits``,
+    ``seconds`` of wall time, ``interrupted``, ``store_error`` (the one
+    line of a store that could not be written or read: the batch stopped
+    there, the games written before are kept)."""
 
     job: str
     done: int = 0
@@ -36,6 +39,8 @@ class BatchSummary:
     seconds: float = 0.0
     interrupted: bool = False
     workers: int = 0
+    changed: int = 0
+    store_error: str | None = None
 
     def as_dict(self) -> dict:
         """The summary as JSON-ready data."""
@@ -43,7 +48,8 @@ class BatchSummary:
         return {"job": self.job, "done": self.done, "skipped": self.skipped,
                 "failed": self.failed, "searched": self.searched, "hits": self.hits,
                 "seconds": round(self.seconds, 3), "games_per_minute": round(rate, 2),
-                "workers": self.workers, "interrupted": self.interrupted}
+                "workers": self.workers, "interrupted": self.interrupted,
+                "changed": self.changed, "store_error": self.store_error}
 
 
 def params_text(job: str, options: dict) -> str:
@@ -52,17 +58,62 @@ def params_text(job: str, options: dict) -> str:
     return json.dumps({"job": job, **options}, sort_keys=True, separators=(",", ":"))
 
 
-def connect(scheduler: str | None, workers: int, dashboard: bool = True):
+def connect(scheduler: str | None, workers: int, dashboard: str | bool | None = "127.0.0.1:0"):
     """A Dask client: to ``scheduler`` (``tcp://HOST:8786``) when given,
     else to a new ``LocalCluster`` of ``workers`` single-threaded worker
-    processes on this machine. Returns ``(client, cluster or None)``."""
-    from dask.distributed import Client, LocalCluster
+    processes on this machine, listening on 127.0.0.1 only, its dashboard
+    at ``dashboard`` (``HOST:PORT``; 127.0.0.1 and any free port unless
+    asked otherwise, since it shows the workers, their logs and call
+    stacks to whoever reaches it; None: no dashboard). Returns ``(client,
+    cluster or None)``.
+
+    The worker processes are started with SIGINT blocked: a Ctrl-C typed
+    at the terminal reaches every process of the foreground group, and
+    only the coordinator should act on it (it stops the batch and closes
+    the cluster); a worker interrupted in the middle of its start-up would
+    print tracebacks."""
+    if dashboard is True:
+        dashboard = "127.0.0.1:0"
+    elif dashboard is False:
+        dashboard = None
     if scheduler:
+        from dask.distributed import Client
         return Client(scheduler, timeout="30s"), None
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           dashboard_address=":0" if dashboard else None,
-                           silence_logs=50)
+    # multiprocessing's resource tracker, started with the first worker,
+    # unblocks SIGINT in the thread that starts it: start it now; and
+    # distributed starts a thread when imported: import it inside the block
+    from multiprocessing import resource_tracker
+    resource_tracker.ensure_running()
+    with _sigint_held():
+        from dask.distributed import Client, LocalCluster
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address=dashboard,
+                               silence_logs=50)
     return Client(cluster), cluster
+
+
+class _sigint_held:
+    """SIGINT held back (blocked) in this thread for the ``with`` block:
+    the threads it starts meanwhile (Dask's event loop) keep it blocked,
+    and so do the processes they start (a signal mask survives fork and
+    exec), so the workers never see a terminal's Ctrl-C. A SIGINT that
+    comes during the block waits and is delivered to this process as soon
+    as the block ends (nothing is lost). Outside the main thread, or
+    without ``pthread_sigmask``: nothing."""
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.old = None
+        if (threading.current_thread() is threading.main_thread()
+                and hasattr(signal, "pthread_sigmask")):
+            self.old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+        if self.old is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
 
 
 def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, client, *,
@@ -78,14 +129,20 @@ def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, clie
     t0 = time.perf_counter()
     summary = BatchSummary(job)
     params = params_text(job, options)
-    done_before = store.done(job, params) if resume else set()
+    try:
+        done_before = store.done(job, params) if resume else {}
+    except StoreError as e:
+        summary.store_error = str(e)
+        return summary
     todo: list[Item] = []
     for item in items:
+        stored = done_before.get((item.source, item.number))
         if item.error:
             summary.failed.append(item.error)
-        elif (item.source, item.number) in done_before:
+        elif stored == item.digest:
             summary.skipped += 1
         else:
+            summary.changed += stored is not None
             todo.append(item)
     total = len(todo)
     fn = JOBS[job]
@@ -133,6 +190,9 @@ def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, clie
                 progress(summary, total)
     except KeyboardInterrupt:       # Ctrl-C, or SIGTERM/SIGHUP under solver.runtime.interrupt.Signals
         summary.interrupted = True
+        client.cancel([f for f, _item in by_future.values()])
+    except StoreError as e:         # a full disk, a damaged file: stop, keep what is written
+        summary.store_error = str(e)
         client.cancel([f for f, _item in by_future.values()])
     summary.seconds = time.perf_counter() - t0
     return summary

@@ -28,6 +28,13 @@ Schema (version :data:`SCHEMA`):
 
 Every game is written in one transaction with the evaluations its worker
 searched, so a killed run loses at most the games in flight.
+
+Every failure is a :class:`StoreError` whose message is one line naming
+the file: a file that is not SQLite, or is damaged, or is another
+program's database (other tables or columns; nothing is ever added to
+such a file), a newer schema, a full disk (``database or disk is full``:
+the games written before are kept). A sound store on a read-only file
+system (or in a folder this user cannot write) is read as it is.
 """
 
 from __future__ import annotations
@@ -71,8 +78,48 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
+#: the columns of each table, in order (a file with other columns is not
+#: an analysis store of this layout)
+COLUMNS = {
+    "meta": ("name", "value"),
+    "evaluations": ("key", "kind", "position", "method", "samples", "seed", "result",
+                    "created"),
+    "games": ("id", "source", "number", "digest", "job", "params", "result", "record",
+              "seconds", "searched", "created"),
+}
+
+
 class StoreError(Exception):
-    """The store cannot be opened or is not an analysis store (one line)."""
+    """The store cannot be opened, read or written, or is not an analysis
+    store (one line)."""
+
+
+def _guarded(method):
+    """``method`` with SQLite's errors as one-line StoreErrors naming the
+    file."""
+    import functools
+
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as e:
+            raise StoreError(self._why(e)) from None
+    return run
+
+
+def _guarded_iter(method):
+    """A generator ``method`` whose SQLite errors, raised while iterating,
+    are one-line StoreErrors."""
+    import functools
+
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        try:
+            yield from method(self, *args, **kwargs)
+        except sqlite3.Error as e:
+            raise StoreError(self._why(e)) from None
+    return run
 
 
 class Store:
@@ -83,33 +130,111 @@ class Store:
 
     def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.db = None
         try:
             if readonly:
                 if not self.path.exists():
                     raise StoreError(f"{self.path}: no such store")
-                uri = f"file:{self.path.resolve()}?mode=ro"
-                self.db = sqlite3.connect(uri, uri=True, timeout=30)
+                if self.path.is_dir():
+                    raise StoreError(f"{self.path}: a folder, not a store")
+                self.db = self._open_readonly()
+                self._check_layout()
             else:
+                if self.path.is_dir():
+                    raise StoreError(f"{self.path}: a folder, not a store")
                 self.db = sqlite3.connect(self.path, timeout=30)
+                self._check_layout(creating=True)
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
                 self.db.executescript(_TABLES)
                 with self.db:
                     self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
                                     (str(SCHEMA),))
+                self._check_layout()
             row = self.db.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: not an analysis store ({e})") from None
-        if row is None or int(row[0]) > SCHEMA:
+        except sqlite3.Error as e:
+            self._close_quietly()
+            raise StoreError(self._why(e, opening=True)) from None
+        except StoreError:
+            self._close_quietly()
+            raise
+        if row is None or not str(row[0]).isdigit() or int(row[0]) > SCHEMA:
+            self._close_quietly()
             raise StoreError(f"{self.path}: schema {row[0] if row else '?'} is not one "
                              f"this version reads ({SCHEMA})")
 
+    def _open_readonly(self) -> sqlite3.Connection:
+        """A read-only connection. A store in WAL mode needs its shared
+        memory file beside it; on a read-only file system (or a folder
+        this user cannot write) it cannot be made, and the file is then
+        read as immutable (nothing else may be writing it there)."""
+        uri = f"file:{_quote(self.path.resolve())}?mode=ro"
+        db = sqlite3.connect(uri, uri=True, timeout=30)
+        try:
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            db.close()
+        db = sqlite3.connect(f"file:{_quote(self.path.resolve())}?mode=ro&immutable=1",
+                             uri=True, timeout=30)
+        db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return db
+
+    def _check_layout(self, creating: bool = False) -> None:
+        """Refuse a database that is not an analysis store of this layout:
+        another program's tables, or ours with other columns. When
+        ``creating``, an empty database is fine (the tables are made)."""
+        tables = {name for (name,) in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")}
+        if creating and not tables:
+            return
+        if "meta" not in tables:
+            shown = ", ".join(sorted(tables)[:4]) or "no table"
+            raise StoreError(f"{self.path}: not an analysis store (it holds {shown})")
+        for table, columns in COLUMNS.items():
+            if table not in tables:
+                continue
+            have = tuple(r[1] for r in self.db.execute(f"PRAGMA table_info({table})"))
+            if have != columns:
+                raise StoreError(f"{self.path}: not an analysis store of this layout "
+                                 f"(table {table} has columns {', '.join(have)})")
+        missing = [t for t in COLUMNS if t not in tables]
+        if missing and not creating:
+            raise StoreError(f"{self.path}: not an analysis store of this layout "
+                             f"(no table {missing[0]})")
+
+    def _why(self, e: sqlite3.Error, opening: bool = False) -> str:
+        """One line for a SQLite error."""
+        text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        if isinstance(e, sqlite3.DatabaseError) and any(
+                w in text for w in ("file is not a database", "malformed", "not a database")):
+            return f"{self.path}: not an analysis store, or damaged ({text})"
+        if "disk is full" in text or "disk I/O error" in text:
+            return f"{self.path}: {text}; the games written before are kept"
+        if opening and "unable to open" in text:
+            return f"{self.path}: cannot open the store ({text})"
+        return f"{self.path}: {text}"
+
+    def _close_quietly(self) -> None:
+        if self.db is not None:
+            try:
+                self.db.close()
+            except sqlite3.Error:
+                pass
+
     def close(self) -> None:
         """Close the connection."""
-        self.db.close()
+        self._close_quietly()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     # --- evaluations -------------------------------------------------------
 
+    @_guarded
     def lookup(self, keys: Iterable[str]) -> dict[str, object]:
         """The stored results of ``keys`` (JSON decoded), by key; keys not
         in the store are absent."""
@@ -125,12 +250,16 @@ class Store:
 
     # --- games -------------------------------------------------------------
 
-    def done(self, job: str, params: str) -> set[tuple[str, int]]:
-        """``(source, number)`` of the games already stored for ``job`` and
-        ``params``."""
-        return {(s, n) for s, n in self.db.execute(
-            "SELECT source, number FROM games WHERE job=? AND params=?", (job, params))}
+    @_guarded
+    def done(self, job: str, params: str) -> dict[tuple[str, int], str]:
+        """The games already stored for ``job`` and ``params``: their
+        record's digest by ``(source, number)`` (a game whose record has
+        changed since has another digest, and is not done)."""
+        return {(s, n): d for s, n, d in self.db.execute(
+            "SELECT source, number, digest FROM games WHERE job=? AND params=?",
+            (job, params))}
 
+    @_guarded
     def write_game(self, source: str, number: int, digest: str, job: str, params: str,
                    result: object, record: str | None, seconds: float,
                    computed: dict[str, object]) -> None:
@@ -152,6 +281,7 @@ class Store:
                 (source, number, digest, job, params, json.dumps(result), record, seconds,
                  len(computed), now))
 
+    @_guarded_iter
     def games(self, job: str | None = None) -> Iterator[dict]:
         """Every stored game as a dict (``result`` JSON decoded), in order
         of source and number."""
@@ -167,6 +297,7 @@ class Store:
             d["result"] = json.loads(d["result"])
             yield d
 
+    @_guarded_iter
     def evaluations(self) -> Iterator[dict]:
         """Every stored evaluation as a dict (``result`` JSON decoded)."""
         for row in self.db.execute("SELECT key, kind, position, method, samples, seed, result, "
@@ -176,6 +307,7 @@ class Store:
             d["result"] = json.loads(d["result"])
             yield d
 
+    @_guarded
     def stats(self) -> dict:
         """Counts: evaluations by kind, games by job, the file's size in
         bytes, the schema version."""
@@ -187,9 +319,16 @@ class Store:
         return {"path": str(self.path), "schema": SCHEMA, "evaluations": kinds,
                 "games": jobs, "worker_seconds": round(seconds, 3), "bytes": size}
 
+    @_guarded
     def check(self) -> str:
         """SQLite's integrity check: ``"ok"`` when the file is sound."""
         return self.db.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _quote(path: Path) -> str:
+    """``path`` for a SQLite URI (``?`` and ``#`` would end the path)."""
+    from urllib.parse import quote
+    return quote(str(path), safe="/")
 
 
 def _key_parts(key: str) -> tuple[str, str | None, str | None, int | None, int | None]:

@@ -50,6 +50,10 @@ def _common(f):
                      help="Worker processes of the local cluster [default: the cores].")(f)
     f = click.option("--resume", is_flag=True,
                      help="Skip the games already in the store with the same options.")(f)
+    f = click.option("--dashboard", default="127.0.0.1:0", show_default=True,
+                     help="HOST:PORT of the local cluster's Dask dashboard (it shows the "
+                          "workers, their logs and stacks: 127.0.0.1 unless you mean "
+                          "others to see it; port 0 picks a free one).")(f)
     f = click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")(f)
     f = click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")(f)
     f = click.argument("paths", nargs=-1, required=True)(f)
@@ -65,8 +69,8 @@ def _common(f):
 @click.option("--method", default="auto", show_default=True)
 @click.option("--luck-samples", type=click.IntRange(0), default=24, show_default=True)
 @click.option("--thresholds", default=None, help="Losses for ?!, ? and ?? (as annotate).")
-def annotate_cmd(paths, db, scheduler, workers, resume, as_json, quiet, view, samples, seed,
-                 method, luck_samples, thresholds) -> None:
+def annotate_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quiet, view,
+                 samples, seed, method, luck_samples, thresholds) -> None:
     """Annotate every game of PATHS (files, directories of *.txt, globs) as
     `ronda-solve annotate` does, on a Dask cluster; each result goes to the
     store as its game finishes. Evaluations already in the store are not
@@ -82,19 +86,20 @@ def annotate_cmd(paths, db, scheduler, workers, resume, as_json, quiet, view, sa
             _fail(f"--thresholds: {e}")
     options = {"view": view, "samples": samples, "seed": seed, "method": method,
                "luck_samples": luck_samples, "thresholds": thresholds or ""}
-    _run("annotate", paths, options, db, scheduler, workers, resume, as_json, quiet)
+    _run("annotate", paths, options, db, scheduler, workers, resume, as_json, quiet, dashboard)
 
 
 @batch.command("mine", context_settings=_SETTINGS)
 @_common
 @click.option("--margin", type=click.FloatRange(0), default=2.0, show_default=True,
               help="Points the best play must beat every other by.")
-def mine_cmd(paths, db, scheduler, workers, resume, as_json, quiet, margin) -> None:
+def mine_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quiet, margin) -> None:
     """Puzzle candidates from every game of PATHS: positions of each hand's
     last deal where one play beats every other by MARGIN, verified with
     the exact method as `puzzles generate` does. `db export --what puzzles`
     writes them as a puzzle file."""
-    _run("mine", paths, {"margin": margin}, db, scheduler, workers, resume, as_json, quiet)
+    _run("mine", paths, {"margin": margin}, db, scheduler, workers, resume, as_json, quiet,
+         dashboard)
 
 
 @batch.command("selfplay", context_settings=_SETTINGS)
@@ -116,10 +121,12 @@ def mine_cmd(paths, db, scheduler, workers, resume, as_json, quiet, margin) -> N
                    "[default: a local cluster on this machine's cores].")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Worker processes of the local cluster [default: the cores].")
+@click.option("--dashboard", default="127.0.0.1:0", show_default=True,
+              help="HOST:PORT of the local cluster's Dask dashboard.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 def selfplay_cmd(rules_name, settings, players, player, hands, seed, chunk, db, scheduler,
-                 workers, as_json, quiet) -> None:
+                 workers, dashboard, as_json, quiet) -> None:
     """Self-play hands for a match-equity table: every seat played by
     PLAYER, each hand's score awards kept in the store in chunks. A chunk
     already stored is not played again, so running the same command after
@@ -136,11 +143,15 @@ def selfplay_cmd(rules_name, settings, players, player, hands, seed, chunk, db, 
     store = _open(db)
     summary = _on_cluster("selfplay", f"{hands:,} hands of {system} {players}p by {player} "
                           f"(seed {seed}, {hs.chunks()} chunks)", store, scheduler, workers,
-                          quiet, "chunks",
+                          quiet, "chunks", dashboard,
                           lambda client, progress: play_hands(hs, store, client,
                                                               progress=progress))
     for line in summary.failed:
         click.echo(f"error: {line}", err=True)
+    if summary.store_error:
+        click.echo(f"error: {summary.store_error}; the self-play stopped "
+                   f"({summary.done} chunks written now)", err=True)
+        sys.exit(2)
     store = _open(db, readonly=True)
     try:
         got = read_traces(store, hs)
@@ -189,7 +200,8 @@ def _system(rules_name: str, settings: tuple[str, ...], players: int) -> str:
     return system_of(rules)
 
 
-def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet) -> None:
+def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
+         dashboard="127.0.0.1:0") -> None:
     from ..batch.run import run_batch
     try:
         files = files_of(paths)
@@ -198,36 +210,43 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet) ->
     store = _open(db)
     items = list(games_of(files))
     summary = _on_cluster(job, f"{len(items)} games from {len(files)} files", store, scheduler,
-                          workers, quiet, "games",
+                          workers, quiet, "games", dashboard,
                           lambda client, progress: run_batch(job, items, options, store, client,
                                                              resume=resume, progress=progress))
     for line in summary.failed:
         click.echo(f"error: {line}", err=True)
+    if summary.store_error:
+        click.echo(f"error: {summary.store_error}; the batch stopped "
+                   f"({summary.done} games written now)", err=True)
     doc = summary.as_dict()
     doc["db"] = db
     if as_json:
         click.echo(json.dumps(doc, indent=2))
     else:
         Console().print(
-            f"{job}: {summary.done} games done, {summary.skipped} already in the store, "
-            f"{len(summary.failed)} failed; {summary.searched} evaluations searched, "
+            f"{job}: {summary.done} games done, {summary.skipped} already in the store"
+            + (f" ({summary.changed} changed since, done again)" if summary.changed else "")
+            + f", {len(summary.failed)} failed; {summary.searched} evaluations searched, "
             f"{summary.hits} from the store; {doc['games_per_minute']} games a minute "
             f"on {summary.workers} worker{'s' * (summary.workers != 1)}; store {db}", highlight=False)
     if summary.interrupted:
         _exit_interrupted(f"{summary.done} games finished are in the store; --resume carries on")
+    if summary.store_error:
+        sys.exit(2)
     if summary.failed:
         sys.exit(1)
 
 
-def _on_cluster(job, what, store, scheduler, workers, quiet, unit, work):
+def _on_cluster(job, what, store, scheduler, workers, quiet, unit, dashboard, work):
     """Connect to the cluster, run ``work(client, progress)`` with a progress
     bar on stderr (a terminal) and the signals turned into an interruption,
-    close everything; returns the batch summary (``interrupted`` set by a
-    signal, whose status :func:`_interrupted_status` gives)."""
+    close everything (the store too); returns the batch summary
+    (``interrupted`` set by a signal, whose status :func:`_exit_interrupted`
+    gives)."""
     from ..batch.run import connect
     err = Console(stderr=True)
     try:
-        client, cluster = connect(scheduler, workers or os.cpu_count() or 1)
+        client, cluster = connect(scheduler, workers or os.cpu_count() or 1, dashboard)
     except (OSError, TimeoutError, ValueError) as e:
         store.close()
         _fail(f"--scheduler: cannot reach {scheduler}: {e}")
@@ -263,9 +282,9 @@ def _on_cluster(job, what, store, scheduler, workers, quiet, unit, work):
             client.close()
             if cluster is not None:
                 cluster.close()
+            store.close()
         if summary.interrupted:
             _SIGNAL[0] = sig.caught()
-    store.close()
     return summary
 
 
@@ -292,9 +311,13 @@ def db() -> None:
 def stats_cmd(path, as_json) -> None:
     """Counts of the store: evaluations by kind, games by job, size."""
     store = _open(path, readonly=True)
-    s = store.stats()
-    s["integrity"] = store.check()
-    store.close()
+    try:
+        s = store.stats()
+        s["integrity"] = store.check()
+    except StoreError as e:
+        _fail(str(e))
+    finally:
+        store.close()
     if as_json:
         click.echo(json.dumps(s, indent=2))
         return
@@ -317,11 +340,38 @@ def stats_cmd(path, as_json) -> None:
               default="games", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl",
               show_default=True)
-def export_cmd(path, what, fmt) -> None:
+@click.option("-o", "--output", default=None,
+              help="Write to this file, whole or not at all (default: standard output).")
+@click.option("--force", is_flag=True, help="Overwrite the -o file.")
+def export_cmd(path, what, fmt, output, force) -> None:
     """Write the store's games (one per annotated or mined game), its
-    evaluations, or the mined puzzles (a puzzle file) to standard output."""
+    evaluations, or the mined puzzles (a puzzle file) to standard output
+    or to the -o file."""
+    import io
+    from ..runtime.output import OutputError, check_output, is_stdout, write_output
+    to_file = not is_stdout(output)
+    if to_file:
+        try:
+            check_output(output, force)
+        except OutputError as e:
+            _fail(str(e))
     store = _open(path, readonly=True)
-    out = sys.stdout
+    out = io.StringIO() if to_file else sys.stdout
+    try:
+        _export(store, what, fmt, out)
+    except StoreError as e:
+        _fail(str(e) + ("" if to_file else "; the output stops there"))
+    finally:
+        store.close()
+    if to_file:
+        try:
+            write_output(output, out.getvalue(), force)
+        except OutputError as e:
+            _fail(str(e))
+
+
+def _export(store: Store, what: str, fmt: str, out) -> None:
+    """Write ``what`` of ``store`` as ``fmt`` to the text stream ``out``."""
     if what == "puzzles":
         for g in store.games("mine"):
             for line in g["result"].get("puzzles", []):
@@ -340,4 +390,3 @@ def export_cmd(path, what, fmt) -> None:
             writer = csv.DictWriter(out, fieldnames=list(flat))
             writer.writeheader()
         writer.writerow(flat)
-    store.close()

@@ -23,8 +23,9 @@ import time
 import click
 from rich.console import Console
 
+from .params import InputFile, read_input
 from ..numbers import tidy
-from ..analysis.evaluation import METHODS
+from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
 from ..runtime.interrupt import Signals
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
@@ -135,41 +136,63 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
               f"not {len(players)}", 2)
     out = _check_output(output, force)
     with Signals() as sig:
-        logs = _play(players, games, rules, seed, no_swap, quiet, sig)
+        logs, quit_ = _play(players, games, rules, seed, no_swap, quiet, sig)
         rows = game_rows(list(players), logs, swap=not no_swap)
         text = dumps_all([from_match(log, {"Event": event}) for log in logs])
         summary_to = Console(stderr=out is None)
         if out is None:
             sys.stdout.write(text)
-        elif logs or not sig.interrupted:
+        elif logs or not (sig.interrupted or quit_):
             _write(out, text, force)
         if as_json:
-            click.echo(json.dumps(tidy({"players": rows, "partial": sig.interrupted}), indent=2),
-                       err=out is None)
-        else:
+            click.echo(json.dumps(tidy({"players": rows,
+                                        "partial": sig.interrupted or quit_ is not None}),
+                                  indent=2), err=out is None)
+        elif logs:
             summary_to.print(play_table(rows))
+        where = "" if out is None or not logs else f" in {out}"
+        if quit_ is not None:
+            click.echo(f"{quit_}: {len(logs)} of {games} game{'s' * (games != 1)} "
+                       f"finished{where}", err=True)
         if sig.interrupted:
-            where = "" if out is None or not logs else f" in {out}"
             sig.exit(f"{len(logs)} of {games} games finished{where}")
 
 
-def _play(players, games, rules, seed, no_swap, quiet, sig) -> list:
-    """The games' MatchLogs; on an interruption, those finished."""
+def _play(players, games, rules, seed, no_swap, quiet, sig) -> tuple[list, object]:
+    """``(logs, quit)``: the games' MatchLogs, and the person's
+    :class:`~solver.games.human.Quit` when one ended the session (else
+    None); on an interruption or a quit, the games finished. With a
+    ``human`` seat every play is told on stderr as it is made (the
+    engine's replies included) and so is the end of each hand."""
     from ..games.arena import iter_games
+    from ..games.human import Quit, announce
 
     logs: list = []
-    progress = _progress(quiet, "games")
+    humans = [i for i, spec in enumerate(players) if spec.strip() == "human"]
+    progress = None if humans else _progress(quiet, "games")
+    on_play = None
+    if humans:
+        p = len(players)
+        k = 3 if p == 3 else 2
+
+        def on_play(game, hs, event):
+            rot = game % k if not no_swap else 0
+            names = [players[(s + rot) % p] for s in range(p)]
+            for line in announce(hs, event, names):
+                click.echo(line, err=True)
     try:
         for log in iter_games(list(players), games=games, rules=rules, seed=seed,
-                              swap=not no_swap):
+                              swap=not no_swap, on_play=on_play):
             logs.append(log)
             if progress is not None:
                 progress(len(logs), games)
     except (ValueError, CompileError) as err:
         _fail(str(err), 2)
+    except Quit as q:
+        return logs, q
     except KeyboardInterrupt as err:
         sig.caught(err)
-    return logs
+    return logs, None
 
 
 @click.command("arena", context_settings=_SETTINGS)
@@ -208,14 +231,15 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, as_jso
         if as_json:
             click.echo(json.dumps(tidy(s), indent=2))
         else:
-            Console().print(arena_table(s))
+            from .render_games import full_width
+            Console().print(full_width(arena_table(s)))
         if r.partial:
             sig.caught()
             sig.exit(f"{s['pairs']} of {pairs} pairs finished")
 
 
 @click.command("annotate", context_settings=_SETTINGS)
-@click.argument("game", type=click.File("r", encoding="utf-8"))
+@click.argument("game", type=InputFile("r", encoding="utf-8"))
 @click.option("--view", type=click.Choice(["player", "full"]), default="player",
               show_default=True,
               help="player: what the mover could know (sampled); full: every card known.")
@@ -263,10 +287,7 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
         except ValueError as err:
             _fail(str(err), 2)
     name = getattr(game, "name", "-")
-    try:
-        text = game.read()
-    except UnicodeDecodeError as err:
-        _fail(f"{name}: not UTF-8 text ({err.reason})")
+    text = read_input(game)
     items = parse_games(text)
     if not items:
         _fail(f"{name}: no game in the file")

@@ -15,21 +15,16 @@ import json
 import sys
 
 import click
-from rich.console import Console
-from rich.text import Text
 
 from .. import __version__
-from ..analysis.evaluation import METHODS, evaluate
-from ..engine.compile import CompileError
-from ..runtime.interrupt import Signals
-from ..notation import NotationError, parse_lines
-from ..analysis.document import analysis_json
-from .render import analysis_renderable, sampling_progress
-from ..search.pimc import default_workers
-from ..analysis.suite import verdicts
-from ..match_equity.evaluate import OBJECTIVES, MatchAnalysis, SearchTooBig, \
-    choose_objective, evaluate_match, match_method
-from .render_match import match_json, match_renderable
+from ..analysis.methods import METHODS, OBJECTIVES
+from ..runtime.interrupt import Signals, exit_interrupted
+from ..runtime.streams import stream_error
+from .params import InputFile
+
+# What a command needs is imported when it runs (and the other commands'
+# modules when they are named): `--version`, `--help`, `met`, `db` and a
+# line that does not parse never load the compiled core (docs/performance.md).
 
 
 class Positive(click.FloatRange):
@@ -49,18 +44,110 @@ class Positive(click.FloatRange):
 POSITIVE = Positive(0, min_open=True)
 
 
+#: the commands defined in other modules, loaded when named: name ->
+#: (module, attribute, the short help shown by ``ronda-solve --help``,
+#: which tests/test_startup.py checks against the command's own)
+LAZY = {
+    "annotate": (".games", "annotate_command",
+                 "Evaluate every play of the games in GAME (a record file, `-` for stdin): "
+                 "value, best play, loss, marks ?! ? ??, match-deciding plays, a summary per "
+                 "player with the luck of the deal."),
+    "arena": (".games", "arena_command",
+              "Player A against player B over seat-swapped pairs of hands: A's margin per "
+              "hand with a 95 % confidence interval."),
+    "batch": (".batch", "batch",
+              "Annotate or mine whole game collections on a Dask cluster, keeping every "
+              "result in an analysis store (SQLite)."),
+    "db": (".batch", "db",
+           "Read the analysis store: what it holds, and its contents as CSV or JSON lines."),
+    "met": (".met", "met_command",
+            "Print a match-equity table: P(side A wins the match) from each score (A's "
+            "points down, B's across), built by self-play (docs/match.md)."),
+    "play": (".games", "play_command",
+             "Play whole games between PLAYERS (one per seat: S N, or S E N W) and write "
+             "their records."),
+    "puzzles": (".puzzles", "puzzles", "Teaching puzzles: generate, check, quiz, print."),
+    "serve": (".serve", "serve",
+              "Serve the analysis board, the game viewer and the puzzle trainer at "
+              "http://HOST:PORT/ (nothing is opened: point a browser there)."),
+}
+
+
+def _shortened(text: str, limit: int) -> str:
+    """``text`` cut at a word to at most ``limit`` characters, ``...``
+    marking the cut (as click shortens a command's help in a list)."""
+    if len(text) <= limit:
+        return text
+    words, out = text.split(), ""
+    for w in words:
+        if len(out) + len(w) + (1 if out else 0) + 3 > limit:
+            break
+        out = f"{out} {w}" if out else w
+    return out + "..."
+
+
 class DefaultGroup(click.Group):
     """A group whose default command is ``solve``: ``ronda-solve FILE``
-    means ``ronda-solve solve FILE``."""
+    means ``ronda-solve solve FILE``. The other commands' modules are
+    loaded only when named (:data:`LAZY`). Whatever happens, no
+    traceback: a signal before a command took charge of it exits with 128
+    plus its number, an I/O error that no command caught (standard output
+    on a full disk) is one line and exit 2."""
+
+    def list_commands(self, ctx):
+        """Every command's name, none loaded."""
+        return sorted({*self.commands, *LAZY})
+
+    def get_command(self, ctx, name):
+        """The command ``name``, its module loaded now."""
+        if name not in self.commands and name in LAZY:
+            import importlib
+            module, attr, _short = LAZY[name]
+            self.add_command(getattr(importlib.import_module(module, __package__), attr), name)
+        return self.commands.get(name)
+
+    def format_commands(self, ctx, formatter):
+        """The command list of ``--help`` from :data:`LAZY`'s short helps
+        (loading no command's module)."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = [(name, _shortened(LAZY[name][2], limit) if name in LAZY
+                 else self.commands[name].get_short_help_str(limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def parse_args(self, ctx, args):
         """Route arguments that name no command to ``solve``; no arguments
         show ``solve``'s help."""
-        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+        if args and args[0] not in self.list_commands(ctx) and args[0] not in ("--help", "-h", "--version"):
             args = ["solve", *args]
         elif not args:
             args = ["solve", "--help"]
         return super().parse_args(ctx, args)
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt as e:
+            exit_interrupted(e)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:      # a command that keeps nothing
+            exit_interrupted(e)
+
+    def main(self, *args, **kwargs):
+        """Run the command; then flush standard output, so that a full disk
+        is reported here in one line rather than by Python at exit."""
+        try:
+            try:
+                return super().main(*args, **kwargs)
+            finally:
+                if sys.stdout is not None:
+                    sys.stdout.flush()
+        except OSError as e:
+            stream_error(e)
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -70,7 +157,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.File("rb"))
+@click.argument("files", nargs=-1, required=True, type=InputFile("rb"))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
 @click.option("--jsonl", "as_jsonl", is_flag=True,
               help="Print one JSON object a line, as each line is evaluated (streaming).")
@@ -94,18 +181,25 @@ def main() -> None:
               help="Also give each value as an exact fraction (exact and expectimax methods).")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="auto", show_default=True,
               help="points: the points of the hand; match: the chance of winning the match "
-                   "(docs/match.md); auto: match when the score makes the target reachable "
-                   "in this hand and a table is shipped for the rules.")
+                   "(docs/match.md); auto: points, unless the line writes a score= and the "
+                   "target can be reached in this hand (then the match, and it says so).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also print the engineering detail of each answer: how the method ran, "
+                   "nodes, seconds.")
 @click.option("--search", type=click.Choice(("maxn", "paranoid")), default="maxn",
               show_default=True,
               help="Three players: maxn (each seat maximises its own points) or paranoid "
                    "(the other two minimise the mover's); ignored, with a note, for two sides.")
 def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget, memory_mb,
-          inference, exact, objective, search) -> None:
+          inference, exact, objective, verbose, search) -> None:
     """Evaluate every position line in FILES (`-` for standard input), each
     as it is read."""
     if as_json and as_jsonl:
         raise click.UsageError("--json and --jsonl cannot be given together")
+    from rich.console import Console
+    from rich.text import Text
+    from ..notation import NotationError, parse_lines
+    from ..search.pimc import default_workers
     out = Console(soft_wrap=False)
     err = Console(stderr=True, soft_wrap=True)
     workers = workers or default_workers()
@@ -113,6 +207,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
     failed = mismatch = interrupted = False
     agree = disagree = 0
     machine = as_json or as_jsonl
+    explained: set[str] = set()     # the columns whose legend is on screen already
 
     def error(entry: dict, text: str) -> None:
         nonlocal failed
@@ -136,23 +231,17 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                         error({"file": name, "line": lineno, "error": str(item)},
                               f"{name}: {item}")
                         continue
+                    from ..analysis.document import analysis_json
+                    from ..analysis.suite import verdicts
+                    from ..engine.compile import CompileError
+                    from ..match_equity.objective import analyse
+                    from .render import analysis_renderable, sampling_progress
                     try:
-                        a = None
-                        if choose_objective(item, objective) == "match":
-                            try:
-                                a = evaluate_match(item, method=match_method(method),
-                                                   samples=min(samples, 64), seed=seed)
-                            except SearchTooBig:
-                                if objective == "match":
-                                    raise
-                                err.print(Text(f"line {lineno}: the match search is too big "
-                                               "here; points objective", style="yellow"))
-                        if a is None:
-                            with sampling_progress(err, samples) as progress:
-                                a = evaluate(item, method=method, samples=samples, seed=seed,
-                                             workers=workers, time_budget=time_budget,
-                                             memory_mb=memory_mb, progress=progress,
-                                             inference=inference, search=search)
+                        with sampling_progress(err, samples) as progress:
+                            a = analyse(item, objective, method=method, samples=samples,
+                                        seed=seed, workers=workers, time_budget=time_budget,
+                                        memory_mb=memory_mb, progress=progress,
+                                        inference=inference, search=search)
                     except (CompileError, ValueError) as e:
                         msg = f"line {lineno}, position: {e}"
                         error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")
@@ -162,8 +251,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                     disagree += sum(1 for _op, ok, _s in checks if not ok)
                     mismatch = mismatch or disagree > 0
                     if machine:
-                        doc = (match_json(a, lineno) if isinstance(a, MatchAnalysis)
-                               else analysis_json(a, lineno, exact))
+                        doc = analysis_json(a, lineno, exact)
                         doc["file"] = name
                         doc["suite"] = [{"opcode": op, "agrees": ok, "text": s}
                                         for op, ok, s in checks]
@@ -173,9 +261,8 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                             results.append(doc)
                     else:
                         texts = [s for _op, _ok, s in checks]
-                        out.print(match_renderable(a, lineno, texts)
-                                  if isinstance(a, MatchAnalysis)
-                                  else analysis_renderable(a, lineno, texts, exact))
+                        out.print(analysis_renderable(a, lineno, texts, exact,
+                                                      verbose=verbose, explained=explained))
                         out.print()
                     if getattr(a, "partial", False):
                         interrupted = partial = True
@@ -207,32 +294,6 @@ def _jsonl(doc: dict) -> None:
     sys.stdout.flush()
 
 
-# Teaching puzzles (the commands live in solver/cli/puzzles.py).
-from .puzzles import puzzles as _puzzles  # noqa: E402
-
-main.add_command(_puzzles)
-
-
-from .games import annotate_command, arena_command, play_command  # noqa: E402
-
-for _command in (play_command, arena_command, annotate_command):
-    main.add_command(_command)
-
-
-# Whole collections on a Dask cluster, and the analysis store (solver/batch/).
-from .batch import batch as _batch, db as _db  # noqa: E402
-
-main.add_command(_batch)
-from .met import met_command  # noqa: E402
-main.add_command(met_command)
-main.add_command(_db)
-
-
-# The web app (solver/web/): the analysis board, game viewer, puzzle trainer.
-from .serve import serve as _serve  # noqa: E402
-
-main.add_command(_serve)
-
-
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    from solver.cli.entry import run
+    run()

@@ -8,7 +8,9 @@ import sys
 import click
 from rich.console import Console
 
+from ..numbers import tidy
 from ..rules import PRESETS
+from ..runtime.interrupt import stoppable
 from .render_match import met3_renderable, met_renderable, met_svg
 from ..match_equity.table import MatchTable3, load
 
@@ -32,6 +34,7 @@ from ..match_equity.table import MatchTable3, load
 @click.option("--json", "as_json", is_flag=True, help="The whole table as JSON.")
 @click.option("--svg", "svg", type=click.Path(dir_okay=False),
               help="Write a heat map of the table to this SVG file ('-': stdout).")
+@stoppable
 def met_command(rules_name, settings, players, target, deals, third, step, as_json,
                 svg) -> None:
     """Print a match-equity table: P(side A wins the match) from each score
@@ -62,7 +65,7 @@ def met_command(rules_name, settings, players, target, deals, third, step, as_js
             doc = t.to_json()
             doc.update({"third": third, "dealer": deals or "N",
                         "chances": t.grid(third, dealer).round(6).tolist()})
-            json.dump(doc, sys.stdout)
+            json.dump(tidy(doc), sys.stdout)
             sys.stdout.write("\n")
             return
         step = step or max(1, -(-t.target // 12))
@@ -85,7 +88,7 @@ def met_command(rules_name, settings, players, target, deals, third, step, as_js
                 sys.exit(2)
         return
     if as_json:
-        json.dump(t.to_json(), sys.stdout)
+        json.dump(tidy(t.to_json()), sys.stdout)
         sys.stdout.write("\n")
         return
     step = step or max(1, -(-t.target // 20))

@@ -24,6 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from .params import InputFile, read_input
 from ..numbers import tidy
 from ..cards import CardError, parse_card
 from ..runtime.interrupt import Signals, exit_interrupted, stoppable
@@ -144,7 +145,7 @@ def generate_cmd(theme, count, seed, output, force, source, margin, level, rules
 
 
 @puzzles.command("check")
-@click.argument("files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
+@click.argument("files", nargs=-1, required=True, type=InputFile("r", encoding="utf-8"))
 @click.option("--margin", type=click.FloatRange(0), default=DEFAULT_MARGIN, show_default=True,
               help="Points the best play must beat every other play by.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
@@ -161,7 +162,7 @@ def check_cmd(files, margin, as_json) -> None:
     doc = []
     for f in files:
         name = getattr(f, "name", "-")
-        for checked in check_text(f.read(), margin):
+        for checked in check_text(read_input(f), margin):
             total += 1
             found = checked.found
             doc.append({"file": name, "line": checked.line, "id": checked.id,
@@ -202,7 +203,7 @@ def _load(files) -> list:
     out = []
     for f in files:
         name = getattr(f, "name", "-")
-        for lineno, item in parse_file(f.read()):
+        for lineno, item in parse_file(read_input(f)):
             if isinstance(item, NotationError):
                 raise click.UsageError(f"{name}: {item}")
             out.append(item)
@@ -218,7 +219,7 @@ def _filter(items, theme, level):
 
 
 @puzzles.command("quiz")
-@click.argument("files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
+@click.argument("files", nargs=-1, required=True, type=InputFile("r", encoding="utf-8"))
 @click.option("--theme", type=click.Choice(list(THEMES)), default=None, help="Only this theme.")
 @click.option("--level", type=click.Choice(["1", "2", "3"]), default=None, help="Only this level.")
 @click.option("--count", type=click.IntRange(1), default=None, help="Ask this many puzzles.")
@@ -357,7 +358,7 @@ def _explain(con: Console, pos, played: int | None) -> None:
 
 
 @puzzles.command("sheet")
-@click.argument("files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
+@click.argument("files", nargs=-1, required=True, type=InputFile("r", encoding="utf-8"))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
               help="sheet.svg (one picture) or sheet.html (A4 pages for printing).")
 @click.option("--title", default="Ronda puzzles", show_default=True)

@@ -3,6 +3,11 @@ computes a value; the JSON form is :mod:`solver.analysis.document`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..analysis.evaluation import Analysis
+
 from contextlib import contextmanager
 
 from rich.console import Console, Group
@@ -12,10 +17,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis.evaluation import Analysis
 from ..analysis.document import exact_values, pv_text
+from ..analysis.words import legend_lines, summary_line
 from ..cards import RANKS, Card, format_cards
-from ..notation import format_position
+from ..notation import format_position, unwritten_piles
 from ..numbers import deal_denominator, exact_fraction, fraction_text, plain, tidy
 from ..position import Position, side_names, seat_names
 
@@ -43,12 +48,17 @@ def position_panel(pos: Position, title: str = "") -> Panel:
     elif pos.stock_kind == "shuffled":
         stock = f"{len(pos.stock)} cards, unknown order: {format_cards(sorted(pos.stock, key=lambda c: c.index))}"
     else:
-        stock = "unknown (every card not seen)"
+        stock = f"{pos.stock_count()} cards, the cards not seen"
     grid.add_row("stock", stock)
     sides = side_names(pos.players)
     grid.add_row("score", "  ".join(f"{s} {v}" for s, v in zip(sides, pos.scores()))
                  + f"   target {pos.rules.target}")
-    piles = "  ".join(f"{s} {v}" for s, v in zip(sides, pos.pile_sizes()))
+    missing = unwritten_piles(pos)
+    if missing:
+        piles = (f"not written ({missing} cards): the values count the cards still "
+                 "to be won")
+    else:
+        piles = "  ".join(f"{s} {v}" for s, v in zip(sides, pos.pile_sizes()))
     last = f", last capture {names[pos.last]}" if pos.last is not None else ""
     grid.add_row("piles", piles + last)
     if pos.show:
@@ -58,42 +68,87 @@ def position_panel(pos: Position, title: str = "") -> Panel:
     return Panel(grid, title=title, title_align="left")
 
 
+def table_columns(a: Analysis, exact: bool = False) -> list[str]:
+    """The columns of :func:`analysis_table` for ``a``, in order (the
+    names :data:`solver.analysis.words.LEGEND` explains)."""
+    cols = ["play"]
+    if a.objective == "match":
+        cols.append("win match")
+        if a.chance_stderr is not None:
+            cols.append("± %")
+        cols.append("lost")
+    cols.append("value")
+    if a.values is not None:
+        cols.append("seats")
+    if exact and exact_values(a):
+        cols.append("exact")
+    if a.stderr is not None or a.method == "determinised":
+        cols += ["± s.e.", "best in"]
+    cols += ["loss", "effect"]
+    return cols
+
+
 def analysis_table(a: Analysis, exact: bool = False) -> Table:
-    """Every play with its value, loss against the best, and effect; with
+    """Every play, best first: under the match objective its chance of
+    winning the match and the chance lost against the best; its value in
+    points, the points lost against the best value, and its effect; with
     ``exact``, an ``exact`` column holding each value as a fraction (exact
-    and expectimax methods)."""
-    sampled = a.method == "determinised"
-    fractions = exact_values(a) if exact else {}
-    t = Table(show_edge=False, header_style="bold")
-    t.add_column("play")
-    t.add_column("value", justify="right")
-    vectors = a.values is not None      # three players: one column per seat
-    if vectors:
-        for name in seat_names(a.position.players):
-            t.add_column(name, justify="right")
-    if fractions:
-        t.add_column("exact", justify="right")
-    if sampled:
-        t.add_column("± s.e.", justify="right")
-        t.add_column("best in", justify="right")
-    t.add_column("loss", justify="right")
-    t.add_column("effect")
+    and expectimax methods); sampled: the standard error and how often
+    the play was best."""
+    cols = table_columns(a, exact)
+    sampled = "± s.e." in cols
+    fractions = exact_values(a) if "exact" in cols else {}
+    t = Table(show_edge=False, header_style="bold", pad_edge=False)
+    for col in cols:
+        if col == "seats":
+            for name in seat_names(a.position.players):
+                t.add_column(name, justify="right")
+        else:
+            t.add_column(col, justify="left" if col in ("play", "effect") else "right")
     for mv in a.moves:
         loss = a.value - mv.value
-        row = [Text(mv.move, style="bold green" if mv.move in a.best else ""),
-               f"{mv.value:+.2f}" if sampled else f"{mv.value:+g}"]
-        if vectors:
-            row.extend(_entry(x, sampled) for x in (mv.values or []))
-        if fractions:
-            f = fractions.get(mv.move)
-            row.append("?" if f is None else ("+" if f > 0 else "") + fraction_text(f))
-        if sampled:
-            row.append("-" if mv.stderr is None else f"{mv.stderr:.2f}")
-            row.append(f"{100 * (mv.best_rate or 0):.0f}%")
-        row.append("" if loss <= 1e-9 else (f"{loss:.2f}" if sampled else f"{loss:g}"))
-        row.append(mv.effect)
+        row: list = []
+        for col in cols:
+            if col == "play":
+                row.append(Text(mv.move, style="bold green" if mv.move in a.best else ""))
+            elif col == "win match":
+                row.append(_pct(mv.chance))
+            elif col == "± %":
+                row.append("" if mv.chance_stderr is None else _pct(mv.chance_stderr))
+            elif col == "lost":
+                lost = (a.chance or 0.0) - (mv.chance or 0.0)
+                row.append(_pct(lost) if lost > 1e-12 else "")
+            elif col == "value":
+                row.append(f"{mv.value:+.2f}" if sampled else _points(mv.value, a.method))
+            elif col == "seats":
+                row.extend(_entry(x, sampled) for x in (mv.values or []))
+            elif col == "exact":
+                f = fractions.get(mv.move)
+                row.append("?" if f is None else ("+" if f > 0 else "") + fraction_text(f))
+            elif col == "± s.e.":
+                row.append("-" if mv.stderr is None else f"{mv.stderr:.2f}")
+            elif col == "best in":
+                row.append("" if mv.best_rate is None else f"{100 * mv.best_rate:.0f}%")
+            elif col == "loss":
+                row.append("" if loss <= 1e-9 or (sampled and loss < 0.005)
+                           else (f"{loss:.2f}" if sampled else _points(loss, a.method, "")))
+            elif col == "effect":
+                row.append(mv.effect)
         t.add_row(*row)
     return t
+
+
+def _points(x: float, method: str, sign: str = "+") -> str:
+    """A value in points as the method gives it: exact half-points in full
+    (``+4``, ``-2.5``); an expectation or an equilibrium value to two
+    decimals unless whole (``-2.64``; ``--exact`` and JSON have it all)."""
+    if method == "exact" or abs(x - round(x)) < 1e-9:
+        return f"{x:{sign}g}"
+    return f"{x:{sign}.2f}"
+
+
+def _pct(p: float | None) -> str:
+    return "" if p is None else f"{100 * p:.1f}%"
 
 
 def _entry(x: float, sampled: bool) -> str:
@@ -111,31 +166,58 @@ def position_title(pos: Position, line: int, suffix: str = "") -> str:
 
 
 def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
-                        exact: bool = False) -> Group:
-    """The whole human report of one analysed position line (``exact``: the
-    values as fractions too, see :func:`analysis_table`)."""
+                        exact: bool = False, *, verbose: bool = False,
+                        explained: set[str] | None = None) -> Group:
+    """The whole human report of one analysed position line: the
+    position, the plays (:func:`analysis_table`), the best play and its
+    value (under the match objective its chance of winning the match, and
+    the play points alone would choose when it differs), the principal
+    variation, why the objective (one line), the answer in a player's
+    words (:func:`solver.analysis.words.summary_line`), a legend for each
+    column not yet in ``explained`` (which receives them: a whole run
+    explains each column once), and with ``verbose`` the engineering
+    note, nodes and time."""
     pos = a.position
-    parts = [position_panel(pos, position_title(pos, line)), analysis_table(a, exact)]
+    match = a.objective == "match"
+    title = position_title(pos, line, "  ·  playing for the match" if match else "")
+    parts = [position_panel(pos, title), analysis_table(a, exact)]
     best = ", ".join(a.best)
-    value = f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None else f"{a.value:+g}"
+    value = (f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None
+             else _points(a.value, a.method))
     summary = Text()
     summary.append("best ", style="bold")
     summary.append(best, style="bold green")
-    if a.values is not None:
+    side = f"{pos.seat_name(pos.turn)}'s side" if pos.players != 3 else pos.seat_name(pos.turn)
+    if match:
+        summary.append(f"   {_pct(a.chance)} to win the match for {side}\n")
+        top = max(mv.value for mv in a.moves)
+        by_points = [mv for mv in a.moves if abs(mv.value - top) <= 1e-9]
+        if not {mv.move for mv in by_points} & set(a.best):
+            summary.append(f"by points alone: {', '.join(mv.move for mv in by_points)} "
+                           f"({_points(top, a.method)} points against "
+                           f"{_points(a.moves[0].value, a.method)})\n", style="yellow")
+    elif a.values is not None:
         vec = "  ".join(f"{n} {_entry(x, a.method != 'exact')}"
                         for n, x in zip(seat_names(pos.players), a.values))
-        summary.append(f"   value {value} points for {pos.seat_name(pos.turn)} ({vec})\n")
+        summary.append(f"   value {value} points for {side} ({vec})\n")
     else:
-        summary.append(f"   value {value} points for {pos.seat_name(pos.turn)}'s side\n")
+        summary.append(f"   value {value} points for {side}\n")
     if a.pv:
         summary.append("pv    ", style="bold")
         summary.append(pv_text(pos, a.pv) + "\n")
-    workers = f", {a.workers} workers" if a.workers > 1 else ""
-    summary.append(f"{a.method}: {a.note}; {a.nodes:,} nodes, {a.seconds:.3f} s{workers}",
-                   style="dim")
+    if a.objective_note:
+        summary.append(a.objective_note + "\n", style="cyan")
+    summary.append(summary_line(a), style="bold" if a.partial else "")
     if a.partial:
         summary.append("\npartial: interrupted, the answer so far", style="bold red")
     parts.append(summary)
+    if verbose:
+        workers = f", {a.workers} workers" if a.workers > 1 else ""
+        parts.append(Text(f"{a.method}: {a.note}; {a.nodes:,} nodes, {a.seconds:.3f} s{workers}",
+                          style="dim"))
+    legend = legend_lines(table_columns(a, exact), explained if explained is not None else set())
+    if legend:
+        parts.append(Text("\n".join(legend), style="dim"))
     for v in verdicts:
         parts.append(Text(v, style="green" if "agrees" in v else "bold red"))
     return Group(*parts)
@@ -158,7 +240,9 @@ def sampling_progress(console: Console, samples: int):
     def update(result) -> None:
         moves = result.moves
         lead = ""
-        if len(moves) > 1 and moves[1].lead_z is not None:
+        if len(moves) > 1 and moves[1].lead_z == float("inf"):
+            lead = ", ahead in every sample"
+        elif len(moves) > 1 and moves[1].lead_z is not None:
             lead = f", lead {moves[1].lead_z:.1f} s.e."
         progress.update(task, completed=result.samples,
                         best=f"best so far: {RANKS[moves[0].move]}{lead}")

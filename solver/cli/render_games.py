@@ -8,10 +8,27 @@ from rich.table import Table
 from rich.markup import escape
 from rich.text import Text
 
-from ..games.annotate import Annotation
+from ..games.annotate import Annotation, shown_loss
 from ..position import seat_names
 
 MARK_STYLE = {"??": "bold red", "?": "red", "?!": "yellow", "!": "green", "!!": "bold green"}
+
+
+def full_width(*parts) -> Group:
+    """``parts`` with each table's caption moved under it as a line of its
+    own: a caption is only as wide as its table, a line the whole
+    terminal (80 columns read better than a narrow column of words)."""
+    out: list = []
+    for part in parts:
+        if isinstance(part, Group):
+            out.extend(full_width(*part.renderables).renderables)
+        elif isinstance(part, Table) and part.caption:
+            caption = str(part.caption)
+            part.caption = None
+            out += [part, Text(caption, style="dim")]
+        else:
+            out.append(part)
+    return Group(*out)
 
 
 def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = False) -> Group:
@@ -24,14 +41,19 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
     if title:
         parts.append(Text(title, style="bold"))
     tags = g.tags
-    head = "  ".join(f"{s} {n}" for s, n in zip(names, g.names))
-    parts.append(Text(f"{head}   rules {g.rules.name}, target {g.target}, view {an.view}"
+    parts.append(Text("players: " + ", ".join(f"{s} {n}" for s, n in zip(names, g.names))))
+    parts.append(Text(f"rules {g.rules.name}, target {g.target}, view {an.view}"
                       + (f", {an.samples} determinisations" if an.view == "player" else "")
-                      + f"   result {tags.get('Result', '*')}", style="dim"))
+                      + f", result {tags.get('Result', '*')}", style="dim"))
     hands = sorted({n.hand for n in an.notes})
-    for h in hands:
+    for i, h in enumerate(hands):
         t = Table(title=f"hand {h}", title_justify="left", show_edge=False,
                   header_style="bold")
+        if i == 0:      # the columns, explained once
+            t.caption = ("value: points for the mover's side to the end of the hand; best, "
+                         "best value, loss: the best play when the play made gave up points; "
+                         "note: a play that misses or gives away the match")
+            t.caption_justify = "left"
         for col, just in (("deal.play", "left"), ("seat", "left"), ("card", "left"),
                           ("value", "right"), ("best", "left"), ("best value", "right"),
                           ("loss", "right"), ("note", "left")):
@@ -48,11 +70,11 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
                           Text("forced", style="dim"))
                 continue
             style = MARK_STYLE.get(n.mark, "")
-            best = "" if n.loss == 0 else (n.best or "")
+            named = shown_loss(n.loss)     # another best only for a loss that shows
             t.add_row(f"{n.deal}.{n.number}", names[n.seat], Text(n.card + n.mark, style=style),
-                      f"{n.value:+.2f}", best,
-                      "" if n.loss == 0 else f"{n.best_value:+.2f}",
-                      "" if n.loss == 0 else Text(f"{n.loss:.2f}", style=style),
+                      f"{n.value:+.2f}", (n.best or "") if named else "",
+                      f"{n.best_value:+.2f}" if named else "",
+                      Text(f"{n.loss:.2f}", style=style) if named else "",
                       n.match_note)
         parts.append(t)
         if forced and not all_plays:
@@ -60,27 +82,30 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
     parts.append(summary_table(an))
     if g.players == 4:
         parts.append(side_table(an))
-    return Group(*parts)
+    return full_width(*parts)
 
 
 def summary_table(an: Annotation) -> Table:
     """Per player: plays with a choice, marks, total and average loss, and
-    the side's points and luck."""
+    the side's points and luck (the players' names are in the line above
+    the tables; the luck's standard error, the same for every side, is in
+    the caption), narrow enough for 80 columns."""
     t = Table(title="summary", title_justify="left", show_edge=False, header_style="bold")
-    for col in ("seat", "player", "plays", "?! ? ??", "match", "loss", "per play",
-                "points", "luck"):
-        t.add_column(col, justify="left" if col in ("seat", "player") else "right")
+    for col in ("seat", "plays", "?! ? ??", "match", "loss", "per play", "points", "luck"):
+        t.add_column(col, justify="left" if col == "seat" else "right")
     se = an.luck_stderr()
     for row in an.summary():
-        t.add_row(row["seat"], Text(row["player"]), str(row["plays"]),
+        t.add_row(row["seat"], str(row["plays"]),
                   f"{row['?!']} {row['?']} {row['??']}", str(row["match"]),
                   f"{row['total_loss']:.1f}", f"{row['average_loss']:.2f}",
-                  str(row["points"]), f"{row['luck']:+.1f}±{se:.1f}" if an.luck else "-")
-    t.caption = (f"loss: points against the best play ({an.view} view); marks from "
-                 f"?! {an.thresholds.dubious:g}, ? {an.thresholds.mistake:g}, "
-                 f"?? {an.thresholds.blunder:g} points; points: the side's in this game; "
-                 f"luck: the side's cards dealt less their expectation, summed over the "
-                 f"deals, ± one standard error; {an.seconds:.1f} s")
+                  str(row["points"]), f"{row['luck']:+.1f}" if an.luck else "-")
+    luck = (f"luck: the side's cards dealt less their expectation, summed over the deals "
+            f"(± {se:.1f}, one standard error); " if an.luck else "")
+    t.caption = (f"plays: with a choice; loss: points against the best play ({an.view} "
+                 f"view), marks from ?! {an.thresholds.dubious:g}, ? "
+                 f"{an.thresholds.mistake:g}, ?? {an.thresholds.blunder:g}; match: plays "
+                 f"that miss or give away the match; points: the side's in this game; "
+                 f"{luck}{an.seconds:.1f} s")
     t.caption_justify = "left"
     return t
 
@@ -88,10 +113,10 @@ def summary_table(an: Annotation) -> Table:
 def side_table(an: Annotation) -> Table:
     """Four players: the summary per side (partners' plays summed)."""
     t = Table(title="sides", title_justify="left", show_edge=False, header_style="bold")
-    for col in ("side", "players", "plays", "?! ? ??", "match", "loss", "per play", "points"):
-        t.add_column(col, justify="left" if col in ("side", "players") else "right")
+    for col in ("side", "plays", "?! ? ??", "match", "loss", "per play", "points"):
+        t.add_column(col, justify="left" if col == "side" else "right")
     for row in an.side_summary():
-        t.add_row(row["side"], Text(row["players"]), str(row["plays"]),
+        t.add_row(row["side"], str(row["plays"]),
                   f"{row['?!']} {row['?']} {row['??']}", str(row["match"]),
                   f"{row['total_loss']:.1f}", f"{row['average_loss']:.2f}",
                   str(row["points"]))

@@ -1,5 +1,7 @@
-"""The match objective and match-equity tables for people and machines:
-rich tables, JSON documents, an SVG heat map. Nothing here computes."""
+"""Match-equity tables and match annotations for people and machines:
+rich tables, JSON documents, an SVG heat map. Nothing here computes. (A
+position answered for the match is drawn by :mod:`.render` and written by
+:mod:`solver.analysis.document`, as any other answer.)"""
 
 from __future__ import annotations
 
@@ -7,73 +9,12 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from ..notation import format_position
-from .render import position_panel, position_title
-from ..match_equity.evaluate import MatchAnalysis
 from ..match_equity.table import MatchTable
+from ..numbers import tidy
 
 
 def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
-
-
-def match_renderable(a: MatchAnalysis, line: int, verdicts: list[str]) -> Group:
-    """The human report of one position valued for the match: each play's
-    chance of winning the match, its loss against the best, its points."""
-    pos = a.position
-    title = position_title(pos, line, "  ·  objective: match")
-    t = Table(show_edge=False, header_style="bold")
-    t.add_column("play")
-    t.add_column("win match", justify="right")
-    if a.samples:
-        t.add_column("±", justify="right")
-    t.add_column("loss", justify="right")
-    t.add_column("points", justify="right")
-    for mv in a.moves:
-        row = [mv.move, _pct(mv.chance)]
-        if a.samples:
-            row.append(_pct(mv.stderr or 0.0))
-        row.append(_pct(a.chance - mv.chance) if a.chance - mv.chance > 0 else "")
-        row.append("" if mv.points is None else f"{mv.points:+g}")
-        t.add_row(*row, style="bold green" if mv.move in a.best else None)
-    summary = Text()
-    summary.append("best ", style="bold")
-    summary.append(", ".join(a.best), style="bold green")
-    summary.append(f"   {_pct(a.chance)} to win the match for {pos.seat_name(pos.turn)}'s side "
-                   f"(score {','.join(map(str, pos.scores()))}, target {pos.rules.target})\n")
-    points_best = [mv for mv in a.moves if mv.points is not None]
-    if points_best:
-        top = max(mv.points for mv in points_best)
-        pb = [mv.move for mv in points_best if mv.points == top]
-        if not set(pb) & set(a.best):
-            summary.append(f"by points alone: {', '.join(pb)}\n", style="yellow")
-    samples = f", {a.samples} determinisations" if a.samples else ""
-    summary.append(f"{a.method} (match objective){samples}; table {a.table.get('rules')} "
-                   f"{a.table.get('players')}p to {a.table.get('target')} from "
-                   f"{a.table.get('hands'):,} hands of {a.table.get('player')}; {a.nodes:,} "
-                   f"nodes, {a.seconds:.3f} s",
-                   style="dim")
-    parts = [position_panel(pos, title), t, summary]
-    for v in verdicts:
-        parts.append(Text(v, style="green" if "agrees" in v else "bold red"))
-    return Group(*parts)
-
-
-def match_json(a: MatchAnalysis, line: int) -> dict:
-    """The JSON document of one position valued for the match: ``chance``
-    and each move's ``chance`` are probabilities (6 decimals), ``points``
-    the points value."""
-    return {
-        "line": line, "position": format_position(a.position), "objective": "match",
-        "turn": a.position.seat_name(a.position.turn), "method": a.method,
-        "chance": round(a.chance, 6),
-        "moves": [{"move": mv.move, "chance": round(mv.chance, 6),
-                   "stderr": None if mv.stderr is None else round(mv.stderr, 6),
-                   "loss": round(a.chance - mv.chance, 6),
-                   "points": mv.points} for mv in a.moves],
-        "best": a.best, "nodes": a.nodes, "seconds": round(a.seconds, 6),
-        "samples": a.samples, "table": a.table,
-    }
 
 
 def _origin(t) -> Text:
@@ -195,16 +136,22 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
     names = seat_names(an.record.players)
     sides = side_names(an.record.players)
     t = Table(title=f"{title}: match objective ({an.view} view)", header_style="bold",
-              show_edge=False)
-    for col in ("hand", "deal", "play", "seat", "card", "win match", "best", "loss", "mark"):
-        t.add_column(col, justify="right" if col in ("win match", "loss") else "left")
+              show_edge=False, title_justify="left")
+    for col in ("play", "seat", "card", "win match", "best", "lost", "mark"):
+        t.add_column(col, justify="right" if col in ("win match", "lost") else "left")
+    shown = 0
     for n in an.notes:
         if n.status != "evaluated" or (not all_plays and not n.mark):
             continue
-        t.add_row(str(n.hand), str(n.deal), str(n.number), names[n.seat], n.card,
+        shown += 1
+        t.add_row(f"{n.hand}.{n.deal}.{n.number}", names[n.seat], n.card,
                   _pct(n.chance), f"{n.best} {_pct(n.best_chance)}",
                   _pct(n.loss) if n.loss else "", n.mark,
                   style="bold red" if n.mark == "??" else None)
+    t.caption = ("play: hand.deal.play; win match: the mover's side's chance of winning "
+                 "the match after the play; best: the best play and its chance; lost: the "
+                 "chance given up" + ("" if shown else "; no play marked"))
+    t.caption_justify = "left"
     h = Table(title="match-equity swing of each hand", header_style="bold", show_edge=False)
     for col in ("hand", "score before", "score after", f"{sides[0]} before",
                 f"{sides[0]} after", "swing"):
@@ -213,22 +160,31 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
         h.add_row(str(x.hand), "-".join(map(str, x.score_before)),
                   "-".join(map(str, x.score_after)), _pct(x.before), _pct(x.after),
                   f"{100 * x.swing:+.1f}")
-    s = Table(title="players", header_style="bold", show_edge=False)
-    for col in ("seat", "player", "evaluated", "out of reach", "too big", "?!", "?", "??",
-                "chance lost", "side swing", "side luck"):
-        s.add_column(col, justify="left" if col in ("seat", "player") else "right")
-    for r in an.summary():
-        s.add_row(r["seat"], r["player"], str(r["evaluated"]), str(r["out_of_reach"]),
-                  str(r["too_big"]), str(r["?!"]), str(r["?"]), str(r["??"]),
-                  _pct(r["chance_lost"]), f"{100 * r['swing']:+.1f}",
-                  f"{100 * r['luck']:+.1f}")
+    s = Table(title="players", header_style="bold", show_edge=False, title_justify="left")
+    rows = an.summary()
+    big = any(r["too_big"] for r in rows)
+    cols = ["seat", "evaluated", "out of reach"] + (["too big"] if big else []) + \
+        ["?! ? ??", "lost", "swing", "luck"]
+    for col in cols:
+        s.add_column(col, justify="left" if col == "seat" else "right")
+    for r in rows:
+        s.add_row(r["seat"], str(r["evaluated"]), str(r["out_of_reach"]),
+                  *([str(r["too_big"])] if big else []),
+                  f"{r['?!']} {r['?']} {r['??']}", _pct(r["chance_lost"]),
+                  f"{100 * r['swing']:+.1f}", f"{100 * r['luck']:+.1f}")
+    s.caption = ("players: " + ", ".join(f"{r['seat']} {r['player']}" for r in rows)
+                 + "; lost: chance of winning given up, summed; swing, luck: the side's, in "
+                   "points of percentage")
+    s.caption_justify = "left"
     th = an.thresholds
     note = Text(f"marks by loss of match-winning chance: ?! from {_pct(th.doubtful)}, ? from "
                 f"{_pct(th.bad)}, ?? from {_pct(th.very_bad)}; plays where the match cannot "
                 f"end in the hand are out of reach (see the points annotation); table "
                 f"{an.table.rules} {an.table.players}p to {an.table.target}, "
-                f"{an.table.hands:,} hands of {an.table.player}; {an.seconds:.1f} s", style="dim")
-    return Group(t, h, s, note)
+                f"{an.table.hands:,} hands of {an.table.player}; {an.seconds:.1f} s",
+                style="dim")
+    from .render_games import full_width
+    return full_width(t, h, s, note)
 
 
 def match_annotation_json(an) -> dict:
@@ -239,12 +195,11 @@ def match_annotation_json(an) -> dict:
     def r(x):
         return None if x is None else round(x, 6)
     th = an.thresholds
-    return {
+    return tidy({
         "objective": "match", "view": an.view, "tags": dict(an.record.tags),
         "thresholds": {"?!": th.doubtful, "?": th.bad, "??": th.very_bad},
         "table": {"rules": an.table.rules, "players": an.table.players,
-                  "target": an.table.target, "hands": an.table.hands,
-                  "player": an.table.player},
+                  "target": an.table.target, "hands": an.table.hands},
         "plays": [{"hand": n.hand, "deal": n.deal, "play": n.number, "seat": names[n.seat],
                    "card": n.card, "status": n.status, "chance": r(n.chance),
                    "best": n.best, "best_chance": r(n.best_chance), "loss": r(n.loss),
@@ -256,4 +211,4 @@ def match_annotation_json(an) -> dict:
         "players": [{k: (r(v) if isinstance(v, float) else v) for k, v in row.items()}
                     for row in an.summary()],
         "seconds": round(an.seconds, 3),
-    }
+    })

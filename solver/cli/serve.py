@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+
 import click
 
 POSITIVE = click.FloatRange(0, 1e6, min_open=True)
@@ -28,11 +32,15 @@ def serve(host, port, searches, queue, time_budget, memory_mb, timeout, max_uplo
     """Serve the analysis board, the game viewer and the puzzle trainer at
     http://HOST:PORT/ (nothing is opened: point a browser there)."""
     import uvicorn
+    from ..runtime.interrupt import SIGNALS, exit_interrupted
     from ..web.app import Config, create_app
     config = Config(searches=searches, queue=queue, time=time_budget, memory=memory_mb,
                     timeout=timeout, max_body=max_upload)
     app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    # a request still open 3 s after a stop is cancelled (the searches in
+    # flight are stopped at once, so their requests end first)
+    server = _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                                    timeout_graceful_shutdown=3))
     shown = f"[{host}]" if ":" in host else host
 
     orig = server.startup
@@ -47,4 +55,51 @@ def serve(host, port, searches, queue, time_budget, memory_mb, timeout, max_uplo
             click.echo(f"ronda-solve serve: http://{shown}:{port_now}/ (Ctrl-C stops it)")
 
     server.startup = startup
-    server.run()
+    caught: list[int] = []
+
+    def stop(signum, _frame) -> None:
+        # the signal contract of every command (solver/runtime/interrupt.py):
+        # stop the searches in flight, do not wait for their requests, exit
+        # with 128 plus the signal; a second signal ends the process at once
+        if caught:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        caught.append(signum)
+        server.should_exit = True
+        pool = getattr(app.state, "pool", None)
+        if pool is not None:
+            pool.stop_now()
+
+    for s in SIGNALS:
+        signal.signal(s, stop)
+    try:
+        server.run()
+    except KeyboardInterrupt as e:      # pragma: no cover - before the handlers
+        exit_interrupted(e, "server stopped")
+    if caught:
+        exit_interrupted(caught[0], "server stopped")
+    if not server.started:
+        raise click.ClickException(f"could not listen on {shown}:{port}")
+
+
+def _server_class():
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server under the command's own signal handlers (it
+        would otherwise wait for the searches in flight, then re-raise the
+        signal as a KeyboardInterrupt)."""
+
+        @contextlib.contextmanager
+        def capture_signals(self):
+            yield
+
+        def install_signal_handlers(self) -> None:     # older uvicorn
+            return None
+
+    return Server
+
+
+def _Server(config):
+    return _server_class()(config)

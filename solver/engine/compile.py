@@ -51,8 +51,9 @@ def unseen_pool(pos: Position) -> list[int]:
 def _check_search_players(pos: Position) -> None:
     if pos.players not in (2, 4):
         if pos.rules.voleur:
-            from .voleur import THREE_PLAYERS
-            raise CompileError(THREE_PLAYERS)
+            raise CompileError("this takes two players, or four in partnerships; a "
+                               "three-player voleur position is analysed by "
+                               "ronda-solve FILE")
         raise CompileError(
             "the search takes two sides: 2 players or 4 in partnerships "
             f"(this position has {pos.players} players)")

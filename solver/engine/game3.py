@@ -25,6 +25,8 @@ The search sees only :class:`Game3`'s small interface (``mover``,
 
 from __future__ import annotations
 
+import time
+
 from math import comb
 from typing import Sequence
 
@@ -40,6 +42,10 @@ ZERO = (0, 0, 0)
 State3 = tuple   # (table, hands, seat, prev, show, last, spos, piles, tops)
 Vector = tuple   # one number per seat (S, E, N)
 
+
+
+class TooManyOutcomes(Exception):
+    """A chance node with more deals than :attr:`Game3.max_outcomes`."""
 
 class Game3:
     """One three-player hand (every seat its own side).
@@ -80,6 +86,12 @@ class Game3:
             decl = tuple(declaration_points(rules, hands, SIDES))
             self.deals[pos - size * PLAYERS] = (packed, decl, pos)
         self._outcomes: dict[int, list] = {}
+        #: the most deals a chance node may list (and the cache may keep);
+        #: None: no cap (the searches set it from their memory budget)
+        self.max_outcomes: int | None = None
+        #: a time.monotonic() instant past which listing deals stops (the
+        #: searches set it from their deadline); None: never
+        self.stop_at: float | None = None
         self._bounds()
         self.play = self._compile_play()
 
@@ -236,6 +248,9 @@ class Game3:
         table, _h, _s, _p, _sh, last, stock, piles, tops = state
         outs = self._outcomes.get(stock)
         if outs is None:
+            cap = self.max_outcomes
+            if cap is not None and sum(len(o) for o in self._outcomes.values()) > cap:
+                self._outcomes.clear()          # a cache: the deals are made again
             outs = self._outcomes[stock] = self._deal_outcomes(stock)
         leader = self.leader
         return [(p, g, (table, hands, leader, -1, 0, last, rest, piles, tops))
@@ -252,8 +267,15 @@ class Game3:
             left -= n
         out = []
 
+        cap = self.max_outcomes
+        stop_at = self.stop_at
+
         def deal(i, rem, weight, hands):
             if i == PLAYERS:
+                if cap is not None and len(out) >= cap:
+                    raise TooManyOutcomes(f"a chance node of more than {cap:,} deals")
+                if stop_at is not None and not len(out) & 255 and time.monotonic() > stop_at:
+                    raise TooManyOutcomes("the deals were not listed in time")
                 decl = tuple(declaration_points(self.rules, [ranks_of(h) for h in hands],
                                                 SIDES))
                 packed = sum(h << (HAND_BITS * s) for s, h in enumerate(hands))

@@ -23,8 +23,11 @@ from typing import Sequence
 
 from ..rules import Rules
 
-THREE_PLAYERS = ("Ronda voleur with three players is not in the two-sided engine "
-                 "(2 players, or 4 in partnerships)")
+#: what a player is told when a whole game of three-player voleur is asked
+#: for (its positions are analysed one at a time, by solver.engine.game3)
+THREE_PLAYERS = ("whole games of Ronda voleur are played by two players, or four in "
+                 "partnerships; with three players, write each position on its own "
+                 "line and analyse it (ronda-solve FILE)")
 
 PILE_BITS = 10
 PILE_MASK = (1 << PILE_BITS) - 1

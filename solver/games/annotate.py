@@ -61,7 +61,7 @@ from ..engine.game import Game, declaration_points, ranks_of
 from .match import HandState, deal_hand
 from ..notation import format_position
 from ..numbers import tidy
-from ..position import seat_names, side_names
+from ..position import seat_names, side_names, side_of
 from .record import GameRecord, Replay
 from ..engine.tables import core_state, params
 from ..search.compiled import exact_value
@@ -249,14 +249,37 @@ def _fmt(x: float) -> str:
     return f"{x:+.2f}"
 
 
-def machine_comment(note: PlayNote) -> str:
-    """The ``[%eval ...]`` comment of an evaluated play: ``[%eval V]`` the
-    value of the play made, ``[%best CARD V]`` the best play when it was
-    not played, ``[%loss L]``, ``[%se S]`` when sampled, then the match
-    note in words."""
-    parts = [f"[%eval {_fmt(note.value or 0.0)}]"]
-    if note.loss > 0 and note.best is not None:
-        parts.append(f"[%best {note.best} {_fmt(note.best_value or 0.0)}]")
+def shown_loss(loss: float) -> bool:
+    """A loss worth naming another best play for: one that shows at two
+    decimals (a sampled 0.004 is a tie, not a mistake)."""
+    return round(loss, 2) > 0
+
+
+def eval_view(players: int) -> str:
+    """Whose view ``[%eval]`` takes in an annotated record (the
+    ``EvalView`` tag): ``S`` (two players) or ``SN`` (four), the first
+    side, every play; three players have no side view: each value is the
+    mover's own points (``mover``)."""
+    return {2: "S", 4: "SN"}.get(players, "mover")
+
+
+def machine_comment(note: PlayNote, players: int = 2) -> str:
+    """The ``[%eval ...]`` comment of an evaluated play, from the first
+    side's view (:func:`eval_view`: S, or SN with four players, so the
+    numbers of a game read as one curve; three players: the mover's own
+    points): ``[%eval V]`` the value of the play made, ``[%best CARD V]``
+    the best play when another play would have given up a loss that shows
+    at two decimals, ``[%loss L]`` (what the mover gave up, never
+    negative), ``[%se S]`` when sampled, then the match note in words.
+
+    >>> n = PlayNote(1, 1, 2, 1, "6o", 3, value=-9.0, best_value=-5.0, best="12e", loss=4.0)
+    >>> machine_comment(n)
+    '[%eval +9.00] [%best 12e +5.00] [%loss 4.00]'
+    """
+    sign = 1 if players == 3 or side_of(note.seat, players) == 0 else -1
+    parts = [f"[%eval {_fmt(sign * (note.value or 0.0))}]"]
+    if shown_loss(note.loss) and note.best is not None:
+        parts.append(f"[%best {note.best} {_fmt(sign * (note.best_value or 0.0))}]")
         parts.append(f"[%loss {note.loss:.2f}]")
     if note.stderr is not None:
         parts.append(f"[%se {note.stderr:.2f}]")
@@ -656,7 +679,7 @@ def _finish(record, replay, notes, plays, results, luck_where, luck_results, vie
         note.mark = "??" if note.match else thresholds.mark(note.loss)
         play.mark = note.mark
         play.comments = [c for c in play.comments if "[%eval" not in c]
-        play.comments.append(machine_comment(note))
+        play.comments.append(machine_comment(note, record.players))
     luck = []
     for (h, d, leader, ls), (lk, se) in zip(luck_where, luck_results):
         per_side = [0.0, 0.0]
@@ -665,6 +688,7 @@ def _finish(record, replay, notes, plays, results, luck_where, luck_results, vie
     tag = (f"ronda-solver {__version__}, view {view}"
            + (f", {samples} determinisations" if view == "player" else "") + f", seed {seed}")
     record.tags["Annotator"] = tag
+    record.tags["EvalView"] = eval_view(record.players)
     return Annotation(record, notes, luck, view, samples, seed, thresholds,
                       list(replay.score), time.perf_counter() - t0)
 
@@ -675,6 +699,7 @@ def annotation_json(an: Annotation) -> dict:
     names = seat_names(g.players)
     sides = side_names(g.players)
     return tidy({
+        "objective": "points",
         "tags": dict(g.tags),
         "view": an.view, "samples": an.samples, "seed": an.seed,
         "thresholds": {"?!": an.thresholds.dubious, "?": an.thresholds.mistake,

@@ -222,10 +222,12 @@ def play_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
 
 
 def iter_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
-               seed: int | str = 0, swap: bool = True) -> Iterator:
+               seed: int | str = 0, swap: bool = True, on_play=None) -> Iterator:
     """The MatchLogs of :func:`play_games`, one at a time as each game
-    ends (stop early and the games so far are whole). Raises ValueError
-    for a bad spec or player count (before the first game)."""
+    ends (stop early and the games so far are whole). ``on_play(game,
+    hand_state, event)`` after every play (``game`` the 0-based game
+    number; ``play human``'s announcer). Raises ValueError for a bad spec
+    or player count (before the first game)."""
     from .match import play_match
 
     rules = rules or PRESETS["lmodire"]
@@ -235,7 +237,7 @@ def iter_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
                          f"players, not {p}")
     for s in specs:
         make_player(s)
-    return _games(play_match, rules, specs, games, seed, swap)
+    return _games(play_match, rules, specs, games, seed, swap, on_play)
 
 
 def _cycle(p: int) -> int:
@@ -244,14 +246,16 @@ def _cycle(p: int) -> int:
     return 3 if p == 3 else 2
 
 
-def _games(play_match, rules: Rules, specs: list[str], games: int, seed, swap: bool):
+def _games(play_match, rules: Rules, specs: list[str], games: int, seed, swap: bool,
+           on_play=None):
     p = len(specs)
     k = _cycle(p)
     for i in range(games):
         rot = i % k if swap else 0
         game_seed = f"{seed}/{i // k}" if swap else f"{seed}/{i}"
         agents = [make_player(specs[(s + rot) % p]) for s in range(p)]
-        yield play_match(rules, agents, seed=game_seed)
+        hook = None if on_play is None else (lambda hs, ev, i=i: on_play(i, hs, ev))
+        yield play_match(rules, agents, seed=game_seed, on_play=hook)
 
 
 def game_rows(specs: list[str], logs: list, swap: bool = True) -> list[dict]:

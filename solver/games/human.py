@@ -9,8 +9,10 @@ hand, the plays of this deal, the card just laid, a hit pile on show, the
 declarations heard, the piles and the score) and types a card: a rank
 (``7``: the first card of that rank in hand) or a card (``7e``). A card
 it does not hold or a bad card is refused with one line and asked again;
-``q`` or the end of the input stops the game like Ctrl-C (the games
-finished so far are kept).
+``q`` or the end of the input ends the session (:class:`Quit`): the games
+finished so far are kept and the command exits 0. :func:`announce` tells
+the person every play as it is made (the engine's replies included) and
+how each hand ends.
 """
 
 from __future__ import annotations
@@ -38,6 +40,31 @@ def _read_line(prompt: str) -> str:
 def _write_line(text: str) -> None:
     sys.stderr.write(text + "\n")
     sys.stderr.flush()
+
+
+class Quit(Exception):
+    """The person ended the session (``q``, or the end of the input): not
+    an interruption; the games finished so far are kept."""
+
+
+def announce(hs, event, names: list[str] | None = None) -> list[str]:
+    """The lines telling a person at the keyboard what a play did
+    (``N (engine:10) plays 7c: takes 7e.7c +1 hit``) and, after the last
+    play of a hand, how the hand ended and the score. ``hs`` the
+    :class:`~solver.games.match.HandState` after the play, ``event`` its
+    :class:`~solver.games.match.PlayEvent`, ``names`` the players by
+    seat."""
+    p = hs.players
+    seats = seat_names(p)
+    who = seats[event.seat] + (f" ({names[event.seat]})" if names else "")
+    out = [f"   {who} plays {event.card}: {event.effect}"]
+    if hs.finished:
+        sides = side_names(p)
+        points = ", ".join(f"{s} {v:+d}" for s, v in zip(sides, hs.points))
+        score = "-".join(str(v) for v in hs.score)
+        out.append(f"== the hand is over: {points}; score {score}"
+                   + (f"; {sides[hs.winner]} wins the match" if hs.winner is not None else ""))
+    return out
 
 
 def describe_view(view: Position) -> list[str]:
@@ -82,7 +109,7 @@ class HumanPlayer:
 
     def choose(self, view: Position, rng: random.Random) -> Card:
         """The card the person types for the mover of ``view``. Raises
-        KeyboardInterrupt on ``q`` or at the end of the input."""
+        :class:`Quit` on ``q`` or at the end of the input."""
         hand = [c for c in view.hands[view.turn] if c is not None]
         seat = seat_names(view.players)[view.turn]
         for line in describe_view(view):
@@ -91,9 +118,9 @@ class HumanPlayer:
             try:
                 text = self.read(f"{seat} plays (a rank or a card, q to stop): ").strip()
             except EOFError:
-                raise KeyboardInterrupt("the input ended") from None
+                raise Quit("the input ended") from None
             if text.lower() in ("q", "quit"):
-                raise KeyboardInterrupt("stopped by the player")
+                raise Quit("stopped by the player")
             if not text:
                 continue
             try:

@@ -163,6 +163,9 @@ class HandState:
                  stock: Sequence[Card] | None = None) -> None:
         if players not in (2, 3, 4):
             raise PlayError(f"2, 3 or 4 players, not {players}")
+        if rules.voleur and players == 3:
+            from ..engine.voleur import THREE_PLAYERS
+            raise PlayError(THREE_PLAYERS)
         self.rules = rules
         self.players = players
         self.dealer = dealer % players
@@ -699,14 +702,16 @@ def hand_rng(seed: int | str, hand: int) -> random.Random:
 
 def play_match(rules: Rules, agents: Sequence[Player], *, seed: int | str = 0,
                first_dealer: int | None = None, start_score: Sequence[int] | None = None,
-               max_hands: int = 100) -> MatchLog:
+               max_hands: int = 100,
+               on_play: Callable[[HandState, PlayEvent], None] | None = None) -> MatchLog:
     """Play a match to ``rules.target`` between ``agents`` (one per seat,
     2, 3 or 4). Hand ``h`` is shuffled by :func:`hand_rng` ``(seed, h)``;
     the first dealer is the last seat unless given (so S leads), and the
     deal passes to the next seat in play order after each hand. With
     ``win_check = end_of_hand`` a side at or over the target after a hand
     wins when its total is the highest; equal totals play on. Stops after
-    ``max_hands`` hands with no winner."""
+    ``max_hands`` hands with no winner. ``on_play(hand_state, event)``
+    after every play (:func:`play_hand`)."""
     players = len(agents)
     if players not in rules.players:
         raise PlayError(f"rules {rules.name} are for "
@@ -719,7 +724,7 @@ def play_match(rules: Rules, agents: Sequence[Player], *, seed: int | str = 0,
     for h in range(1, max_hands + 1):
         table, stock = deal_hand(rules, players, hand_rng(seed, h))
         hl = play_hand(rules, players, dealer, table, stock, agents, rngs,
-                       score=score, target=rules.target)
+                       score=score, target=rules.target, on_play=on_play)
         log.hands.append(hl)
         score = list(hl.score)
         if hl.winner is not None:

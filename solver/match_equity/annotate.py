@@ -216,11 +216,15 @@ def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, s
         note.moves = [(m.move, m.chance) for m in a.moves]
         step.play.mark = note.mark
         step.play.comments = [c for c in step.play.comments if "[%mwc" not in c]
-        comment = f"[%mwc {got.chance:.4f}]"
+        # from the first side's view (S, or SN), as [%eval]: one curve
+        view0 = (lambda c: c) if side_of(step.seat, p) == 0 else (lambda c: 1.0 - c)
+        comment = f"[%mwc {view0(got.chance):.4f}]"
         if note.loss > 0:
-            comment += f" [%mwcbest {note.best} {a.chance:.4f}] [%mwcloss {note.loss:.4f}]"
+            comment += (f" [%mwcbest {note.best} {view0(a.chance):.4f}] "
+                        f"[%mwcloss {note.loss:.4f}]")
         step.play.comments.append(comment)
     game.tags["Annotator"] = f"ronda-solver match objective, view {view}"
+    game.tags["EvalView"] = "S" if p == 2 else "SN"
     hands = [_hand_swing(table, h, hs, p) for h, hs in enumerate(replay.states, start=1)]
     return MatchAnnotation(game, notes, hands, table, view, thresholds,
                            time.perf_counter() - t0)

@@ -132,6 +132,9 @@ def _play(client, store, groups, sig) -> None:
         click.echo(f"{label}: {s.done} chunks played, {s.skipped} already stored", err=True)
         for line in s.failed:
             click.echo(f"error: {line}", err=True)
+        if s.store_error:
+            click.echo(f"error: {s.store_error}", err=True)
+            sys.exit(2)
         if s.failed:
             sys.exit(1)
         if s.interrupted:

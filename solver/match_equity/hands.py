@@ -174,8 +174,9 @@ def play_sets(sets, store, client, *,
         total.failed += s.failed
         total.workers = s.workers
         total.seconds += s.seconds
-        if s.interrupted:
-            total.interrupted = True
+        if s.interrupted or s.store_error:
+            total.interrupted = s.interrupted
+            total.store_error = s.store_error
             break
     return total
 

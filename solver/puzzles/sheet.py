@@ -18,6 +18,7 @@ import html
 import textwrap
 
 from ..cards import Card, RANK_NAMES
+from ..notation import unwritten_piles
 from ..position import Position, seat_names, side_names
 
 CARD_W, CARD_H, GAP = 38, 56, 6
@@ -288,10 +289,16 @@ def _facts(pos: Position) -> list[str]:
         stock = "last deal, stock empty"
     elif pos.stock_kind == "known":
         stock = f"stock in order: {' '.join(str(c) for c in pos.stock)}"
-    else:
+    elif pos.stock_kind == "shuffled":
         stock = f"stock: {len(pos.stock)} cards, unknown order"
-    piles = ", ".join(f"{s} {n}" for s, n in zip(sides, pos.pile_sizes()))
-    line1 = f"{stock} \u00b7 piles {piles}"
+    else:
+        stock = f"stock: {pos.stock_count()} cards, the cards not seen"
+    missing = unwritten_piles(pos)
+    if missing:
+        piles = f"piles not written ({missing} cards)"
+    else:
+        piles = "piles " + ", ".join(f"{s} {n}" for s, n in zip(sides, pos.pile_sizes()))
+    line1 = f"{stock} \u00b7 {piles}"
     if pos.last is not None:
         line1 += f" \u00b7 last capture {names[pos.last]}"
     rules = pos.preset + ("".join(f" {k}={v}" for k, v in pos.overrides.items()))

@@ -139,6 +139,38 @@ def exit_interrupted(signum: int | BaseException, kept: str = "") -> None:
     sys.exit(128 + int(signum))
 
 
+def _early(signum: int, _frame) -> None:
+    raise Interrupted(signum)
+
+
+def _early_unraisable(unraisable) -> None:
+    """As :meth:`Signals._unraisable`: a signal that landed where Python
+    cannot raise (a callback of the import system, a finaliser) is
+    delivered once more, from another thread, so that it lands after."""
+    if isinstance(unraisable.exc_value, Interrupted):
+        timer = threading.Timer(0.05, _thread.interrupt_main,
+                                args=(unraisable.exc_value.signum,))
+        timer.daemon = True
+        timer.start()
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def early_signals() -> None:
+    """Turn SIGINT, SIGTERM and SIGHUP into :class:`Interrupted` from now
+    on (in the main thread), before any command has taken them in hand:
+    the command line catches it and exits with 128 plus the signal
+    (:func:`exit_interrupted`). :class:`Signals` blocks replace these
+    handlers while they run and put them back."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for s in SIGNALS:
+        if signal.getsignal(s) is signal.SIG_IGN:      # nohup: keep ignoring
+            continue
+        signal.signal(s, _early)
+    sys.unraisablehook = _early_unraisable
+
+
 def stoppable(command):
     """Run ``command`` inside :class:`Signals`: for a command with nothing
     to keep, an interruption says so on stderr and exits with 128 plus

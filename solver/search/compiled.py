@@ -71,25 +71,33 @@ def outcome_cap(memory_mb: float) -> int:
     return max(50_000, int(memory_mb * 0.1 * (1 << 20) / 6 / 160))
 
 
-_compiled = False
+#: the groups of kernels :func:`ensure_compiled` loads: ``exact`` (an
+#: exact solve's values and line), ``search`` (root scoring, values and
+#: lines with and without chance nodes), ``samples`` (determinised batches)
+PARTS = ("exact", "search", "samples")
+_warmed: set[str] = set()
 
 
-def ensure_compiled(stream=None) -> None:
-    """Compile (or load from numba's on-disk cache) every kernel, once per
-    process. When the cache is missing (the first run after installing),
-    say on ``stream`` (stderr by default) that the search core is being
-    compiled, and how long it took."""
-    global _compiled
-    if _compiled:
+def ensure_compiled(stream=None, parts=PARTS) -> None:
+    """Compile (or load from numba's on-disk cache) the kernels of
+    ``parts`` (all by default), once per process: a search loads only what
+    it needs before its clock starts (a one-line exact solve does not load
+    the sampling kernels). When the cache is missing (the first run after
+    installing), every kernel is compiled at once, saying so on ``stream``
+    (stderr by default) and how long it took."""
+    need = [p for p in parts if p not in _warmed]
+    if not need:
         return
     stream = stream if stream is not None else sys.stderr
     fresh = not _cache_present()
     if fresh:
+        need = [p for p in PARTS if p not in _warmed]
         print("compiling the search core (once; later runs load it from the cache)...",
               file=stream, flush=True)
     t0 = time.perf_counter()
-    _warm()
-    _compiled = True
+    for part in need:
+        _WARM[part]()
+        _warmed.add(part)
     if fresh:
         print(f"search core compiled in {time.perf_counter() - t0:.1f} s", file=stream,
               flush=True)
@@ -104,25 +112,42 @@ def _cache_present() -> bool:
     return os.path.exists(index)
 
 
-def _warm() -> None:
-    """Run every kernel once on tiny inputs: a known and a shuffled stock,
-    and a determinised batch."""
+def _tiny_game(shuffled: bool):
     from ..engine.game import Game
-    from ..engine.sampling import draw_spec
     from ..engine.tables import core_state, params
-    from ..notation import parse_position
     from ..rules import PRESETS
+    g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], shuffled)
+    P, D = params(g)
+    return Searcher(P, D, 1.0), core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+
+
+def _warm_exact() -> None:
+    s, st = _tiny_game(False)
+    s.root_values_and_pv(st)
+
+
+def _warm_search() -> None:
+    """Every root move, a value and a line, with and without chance nodes."""
+    from ..engine.core import outcome_count
     for shuffled in (False, True):
-        g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], shuffled)
-        P, D = params(g)
-        s = Searcher(P, D, 1.0)
-        st = core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+        s, st = _tiny_game(shuffled)
         s.root_values(st)
         s.principal_variation(st)
+        s.value(st)
+        outcome_count(s.P, st[9], 10)       # auto's estimate of expectimax's cost
+
+
+def _warm_samples() -> None:
+    """A determinised batch."""
+    from ..engine.sampling import draw_spec
+    from ..notation import parse_position
     spec = draw_spec(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
     sampler = Sampler(spec, 1.0)
     sampler.solve([0], seed=0)
     sampler.close()
+
+
+_WARM = {"exact": _warm_exact, "search": _warm_search, "samples": _warm_samples}
 
 
 def _run(fn, args, C, deadline: float | None):
@@ -383,6 +408,21 @@ class Searcher:
                 if self._may_grow(deadline):
                     self._grow()
 
+    def root_values_and_pv(self, st, deadline: float | None = None,
+                           max_plies: int = 200) -> tuple[dict[int, float], list[int]]:
+        """:meth:`root_values` and :meth:`principal_variation` of ``st`` in
+        one kernel call (one thread for the deadline, not one a ply): the
+        answer of an exact solve. Raises SearchAborted past ``deadline``."""
+        t0 = time.perf_counter()
+        out = np.full(10, np.nan)
+        pv = np.zeros(max(1, max_plies), dtype=np.int64)
+        n = self._call(kn.root_values_and_pv, lambda: (self.P, self.D, self.K, self.TT, self.TF,
+                                                       self.C, *self.O, st, out, pv,
+                                                       max_plies), deadline)
+        self._check(t0)
+        return ({m: float(out[m]) for m in range(10) if not math.isnan(out[m])},
+                [int(m) for m in pv[:int(n)]])
+
     def principal_variation(self, st, deadline: float | None = None,
                             max_plies: int = 200) -> list[int]:
         """One optimal line from ``st`` to the end of the hand, or to the
@@ -454,6 +494,15 @@ class Sampler:
             jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
                          spec.mode, spec.cons, seeds, w, self.workers, count, K, TT, TF, C, OK,
                          OP, OR, D, stock, work, out, nodes, done, drawn))
+        try:
+            self._solve(jobs, deadline)
+        except KeyboardInterrupt as e:
+            # the samples finished before the stop are kept for the answer so far
+            e.finished = (out, nodes, done, drawn)
+            raise
+        return out, nodes, done, drawn
+
+    def _solve(self, jobs, deadline) -> None:
         if self.pool is None and deadline is None:
             for args in jobs:
                 kn.solve_samples(*args)
@@ -481,7 +530,6 @@ class Sampler:
                 for f in futures:
                     f.result()
                 raise
-        return out, nodes, done, drawn
 
 
 def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> list[SampledMove]:
@@ -553,39 +601,54 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
     nodes = 0
     stopped, partial = "samples", False
     result = None
+
+    def keep(vals, nds, ok, drawn) -> bool:
+        """Add the finished samples of a batch; whether all finished."""
+        nonlocal nodes
+        finished = ok == 1
+        new = list(vals[finished])
+        ws = [weigh(h) for h in drawn[finished]] if weigh is not None else []
+        rows.extend(new)
+        weights.extend(ws)
+        nodes += int(nds[finished].sum())
+        return bool(finished.all())
+
     try:
         done = 0
-        while done < samples:
-            n = min(batch, samples - done)
-            try:
-                vals, nds, ok, drawn = sampler.solve(list(range(done, done + n)), seed,
-                                                     deadline)
-            except KeyboardInterrupt:
-                stopped, partial = "interrupted", True
-                if not rows:
+        try:
+            while done < samples:
+                n = min(batch, samples - done)
+                try:
+                    got = sampler.solve(list(range(done, done + n)), seed, deadline)
+                except KeyboardInterrupt as e:
+                    if hasattr(e, "finished") and not (e.finished[2] < 0).any():
+                        keep(*e.finished)
                     raise
-                break
-            if (ok < 0).any():
-                raise CompileError("no drawing of the unknown cards agrees with declared=")
-            finished = ok == 1
-            rows.extend(vals[finished])
-            if weigh is not None:
-                weights.extend(weigh(h) for h in drawn[finished])
-            nodes += int(nds[finished].sum())
-            done += n
-            if not finished.all():
-                stopped = "time"
-                break
-            if weigh is None or sum(weights) > 0:
-                result = _result(rows, weights, nodes, stopped, partial, t0, workers)
-                if progress is not None:
-                    progress(result)
-                if z is not None and done >= min_samples and _separated(result, z):
-                    stopped = "separated"
+                if (got[2] < 0).any():
+                    raise CompileError("no drawing of the unknown cards agrees with declared=")
+                complete = keep(*got)
+                done += n
+                if not complete:
+                    stopped = "time"
                     break
-            if deadline is not None and time.monotonic() >= deadline:
-                stopped = "time"
-                break
+                if weigh is None or sum(weights) > 0:
+                    result = _result(rows, weights, nodes, stopped, partial, t0, workers)
+                    if progress is not None:
+                        progress(result)
+                    if z is not None and done >= min_samples and _separated(result, z):
+                        stopped = "separated"
+                        break
+                if deadline is not None and time.monotonic() >= deadline:
+                    stopped = "time"
+                    break
+        except KeyboardInterrupt:
+            # Ctrl-C, SIGTERM, SIGHUP: the samples finished so far are the
+            # answer so far (marked partial); with none there is no answer
+            stopped, partial = "interrupted", True
+            if weigh is not None:
+                del rows[len(weights):]
+            if not rows:
+                raise
         if not rows and not partial:
             # the budget ended before one sample: one is still needed for an
             # answer (a whole hand solves in about a millisecond)

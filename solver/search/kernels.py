@@ -34,7 +34,7 @@ from numba.core.extending import intrinsic
 from ..engine.sampling import draw
 from ..engine.core import (DR_GAIN, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
                            chance_bounds, deal_table, dealt_child, gen_children,
-                           has_chance, is_chance, is_terminal, state_key, work_left)
+                           has_chance, is_chance, is_terminal, play, state_key, work_left)
 
 INF = np.inf
 MAXPLY = 64
@@ -533,6 +533,49 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
             if C[C_ABORT] != 0:
                 return n
             out[m] = gain - v
+    return n
+
+
+@njit(cache=True, nogil=True)
+def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, st, out, pv, max_plies):
+    """:func:`root_values` of ``st`` (every legal move into ``out``), then
+    the principal variation from ``st`` in the same call: at each ply
+    every move scored exactly (the table, warm from the root's search,
+    answers most of it) and the best played, the lowest rank index on a
+    tie (within 1e-9), so the line depends on exact values only; to the
+    end of the hand or the next chance node, at most ``max_plies``.
+    ``pv[i]`` the rank index played at ply ``i``; returns the plies
+    (0 when stopped by ``C[C_ABORT]``)."""
+    root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, (1 << MAX_MOVES) - 1)
+    if C[C_ABORT] != 0:
+        return 0
+    here = np.empty(MAX_MOVES, dtype=np.float64)
+    n = 0
+    cur = st
+    while n < max_plies and not is_terminal(P, cur) and not is_chance(P, cur):
+        if n == 0:
+            for m in range(MAX_MOVES):
+                here[m] = out[m]
+        else:
+            for m in range(MAX_MOVES):
+                here[m] = np.nan
+            root_values(P, D, K, TT, TF, C, OK, OP, OR, cur, here, (1 << MAX_MOVES) - 1)
+            if C[C_ABORT] != 0:
+                return 0
+        top = -INF
+        for m in range(MAX_MOVES):
+            if not np.isnan(here[m]) and here[m] > top:
+                top = here[m]
+        best = -1
+        for m in range(MAX_MOVES):
+            if not np.isnan(here[m]) and here[m] >= top - 1e-9:
+                best = m
+                break
+        if best < 0:
+            break
+        pv[n] = best
+        n += 1
+        cur = play(P, D, cur, best)[0]
     return n
 
 

@@ -112,8 +112,27 @@ class MaxN:
         if self.nodes & 1023 == 0:
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise Aborted("time")
+            tables = self._tables()
+            if sum(len(t) for t in tables) > self.max_entries:
+                for t in tables:        # caches: emptied, the search stays exact
+                    t.clear()
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise Aborted("nodes")
+
+    def _tables(self) -> tuple:
+        return (self.tt,)
+
+    def _outcomes(self, state):
+        """The chance node's deals, the clock read first (listing them can
+        take long); a node past the game's ``max_outcomes`` aborts."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise Aborted("time")
+        try:
+            return self.game.outcomes(state)
+        except Exception as e:
+            if type(e).__name__ == "TooManyOutcomes":
+                raise Aborted("outcomes") from None
+            raise
 
     def _search(self, state, pj: int, need: float):
         """``(vector, exact)``. ``pj``: the parent's mover (-1: no cut
@@ -131,7 +150,7 @@ class MaxN:
         self._tick()
         if game.is_chance(state):
             acc = [0.0, 0.0, 0.0]
-            for p, g, child in game.outcomes(state):
+            for p, g, child in self._outcomes(state):
                 v = self._search(child, -1, 0.0)[0]
                 acc[0] += p * (g[0] + v[0])
                 acc[1] += p * (g[1] + v[1])
@@ -177,7 +196,7 @@ class Paranoid:
     :meth:`root_values` gives each root play's paranoid vector."""
 
     def __init__(self, game, root: int, deadline: float | None = None,
-                 max_nodes: int | None = None) -> None:
+                 max_nodes: int | None = None, max_entries: int | None = None) -> None:
         self.game = game
         self.root = root
         self.tt: dict = {}
@@ -185,8 +204,13 @@ class Paranoid:
         self.nodes = 0
         self.deadline = deadline
         self.max_nodes = max_nodes
+        self.max_entries = 2_000_000 if max_entries is None else max_entries
 
     _tick = MaxN._tick
+    _outcomes = MaxN._outcomes
+
+    def _tables(self) -> tuple:
+        return (self.tt, self.memo)
 
     def scalar(self, state, alpha: float = -INF, beta: float = INF) -> float:
         """The paranoid value of ``state`` for ``root`` (points), fail-soft
@@ -208,7 +232,7 @@ class Paranoid:
         r = self.root
         if game.is_chance(state):
             v = 0.0
-            for p, g, child in game.outcomes(state):
+            for p, g, child in self._outcomes(state):
                 v += p * (g[r] + self.scalar(child))
             self.tt[state] = (v, v)
             return v
@@ -257,7 +281,7 @@ class Paranoid:
             return v
         if game.is_chance(state):
             acc = [0.0, 0.0, 0.0]
-            for p, g, child in game.outcomes(state):
+            for p, g, child in self._outcomes(state):
                 cv = self.vector(child)
                 for s in range(3):
                     acc[s] += p * (g[s] + cv[s])

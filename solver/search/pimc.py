@@ -81,35 +81,54 @@ def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def solve_samples(factory: Callable, arg, seed: int, indices: list[int]):
+def solve_samples(factory: Callable, arg, seed: int, indices: list[int],
+                  deadline: float | None = None, max_entries: int | None = None):
     """Solve the samples ``indices``: ``[(values, nodes), ...]`` with
     ``values`` a ``{move: value}`` dict. Runs in a worker process or in
-    this one; the sampler is built once per process and argument."""
+    this one; the sampler is built once per process and argument. Past
+    ``deadline`` (``time.monotonic()``, the same clock in every process)
+    the sample being solved is dropped and the ones finished are returned
+    (fewer than asked); ``max_entries`` caps each search's table
+    (:mod:`solver.search.guard`)."""
+    from .guard import Guarded, Stopped
     key = (factory, arg)
     sample = _WORKER_CACHE.get(key)
     if sample is None:
         sample = _WORKER_CACHE[key] = factory(arg)
     out = []
     for i in indices:
+        if deadline is not None and time.monotonic() > deadline:
+            break
         game, state = sample(random.Random(f"{seed}:{i}"))
-        ab = AlphaBeta(game)
-        out.append((ab.root_values(state), ab.stats.nodes))
+        guarded = Guarded(game, deadline, max_entries=max_entries)
+        ab = AlphaBeta(guarded)
+        guarded.watch(ab.tt)
+        try:
+            out.append((ab.root_values(state), ab.stats.nodes))
+        except Stopped:
+            break
     return out
 
 
 def determinised(factory: Callable, arg, samples: int, seed: int = 0, *,
                  workers: int = 1, min_samples: int = 30, batch: int = 32,
                  z: float | None = Z_99, time_budget: float | None = None,
-                 progress: Callable[[SampleResult], None] | None = None) -> SampleResult:
+                 progress: Callable[[SampleResult], None] | None = None,
+                 memory_mb: float | None = None) -> SampleResult:
     """Average the exact root-move values of up to ``samples``
     determinisations.
 
     ``factory(arg)`` builds the sampler (both must pickle for
     ``workers > 1``). ``z=None`` disables the early stop (exactly
-    ``samples`` samples). ``time_budget`` in seconds is checked after each
-    batch. ``progress(result_so_far)`` is called after each batch.
-    Raises ValueError when ``samples < 1``.
+    ``samples`` samples). ``time_budget`` in seconds is kept inside the
+    samples too: at its end the sample being solved is dropped and the
+    answer is the samples finished (``stopped`` "time").
+    ``memory_mb`` caps each sample's table. ``progress(result_so_far)`` is
+    called after each batch. Raises ValueError when ``samples < 1``, and
+    :class:`solver.search.guard.Stopped` when the time ended before one
+    sample finished.
     """
+    from .guard import Stopped, entries_for
     if samples < 1:
         raise ValueError("samples must be at least 1")
     t0 = time.perf_counter()
@@ -118,6 +137,8 @@ def determinised(factory: Callable, arg, samples: int, seed: int = 0, *,
     stopped = "samples"
     partial = False
     pool = ProcessPoolExecutor(workers, initializer=_init_worker) if workers > 1 else None
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    cap = entries_for(memory_mb)
     result = None
     try:
         done = 0
@@ -125,19 +146,27 @@ def determinised(factory: Callable, arg, samples: int, seed: int = 0, *,
             n = min(batch, samples - done)
             idx = list(range(done, done + n))
             if pool is None:
-                solved = solve_samples(factory, arg, seed, idx)
+                solved = solve_samples(factory, arg, seed, idx, deadline, cap)
             else:
                 parts = [idx[k::workers] for k in range(workers) if idx[k::workers]]
-                futures = [pool.submit(solve_samples, factory, arg, seed, p) for p in parts]
+                futures = [pool.submit(solve_samples, factory, arg, seed, p, deadline, cap)
+                           for p in parts]
                 # restore sample order: part k holds indices k, k+workers, ...
                 solved = [None] * n
                 for k, future in enumerate(futures):
                     for j, item in enumerate(future.result()):
                         solved[k + j * workers] = item
+                # a part stopped by the deadline leaves holes: keep the
+                # samples before the first hole (the order stays the seed's)
+                if None in solved:
+                    solved = solved[:solved.index(None)]
             for vals, nd in solved:
                 values.append(vals)
                 nodes += nd
             done += n
+            if len(solved) < n:
+                stopped = "time"
+                break
             result = _summary(values, nodes, stopped, partial, t0, workers)
             if progress is not None:
                 progress(result)
@@ -157,6 +186,8 @@ def determinised(factory: Callable, arg, samples: int, seed: int = 0, *,
     finally:
         if pool is not None:
             pool.shutdown()
+    if not values:
+        raise Stopped("time", nodes)
     return _summary(values, nodes, stopped, partial, t0, workers)
 
 

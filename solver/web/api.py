@@ -23,6 +23,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from ..analysis.evaluation import METHODS
+from ..match_equity.evaluate import OBJECTIVES
 from ..notation import NotationError, parse_position
 from ..rules import PRESETS
 from .boards import board, card_svgs, play_line
@@ -60,6 +61,9 @@ class AnalyseRequest(Line):
     time: float | None = Field(None, gt=0, description="seconds; at most the server's --time")
     exact: bool = False
     inference: bool = True
+    objective: Literal[OBJECTIVES] = Field(  # type: ignore[valid-type]
+        "auto", description="points, match, or auto: points unless the line writes a score= "
+                            "and the target can be reached in this hand (as the command line)")
 
 
 class Record(BaseModel):
@@ -123,14 +127,22 @@ def _parse(line: str):
         raise ApiError(str(e)) from None
 
 
-async def _wait(request: Request, job: Job) -> Job:
+async def _wait(request: Request, job: Job, every: float = 0.25) -> Job:
     """Wait for ``job`` (the request's timeout: the job's limit and the
-    pool's grace); cancel it if the client goes away."""
+    pool's grace); cancel it when the client goes away (its connection
+    closed: checked every ``every`` seconds)."""
+    pool = _pool(request)
     try:
         assert job.future is not None
-        return await asyncio.shield(job.future)
+        while True:
+            done, _ = await asyncio.wait({asyncio.shield(job.future)}, timeout=every)
+            if done:
+                return job
+            if await request.is_disconnected():
+                pool.cancel(job)
+                raise ApiError("the client went away; the search was stopped", 499)
     except asyncio.CancelledError:
-        _pool(request).cancel(job)
+        pool.cancel(job)
         raise
 
 
@@ -179,7 +191,8 @@ def _analyse_args(request: Request, body: AnalyseRequest) -> tuple[dict, float]:
     t = min(body.time or cfg.time, cfg.time)
     return ({"line": body.line, "method": body.method, "samples": body.samples,
              "seed": body.seed, "time_budget": t, "memory_mb": cfg.memory,
-             "workers": cfg.workers, "inference": body.inference, "exact": body.exact}, t)
+             "workers": cfg.workers, "inference": body.inference, "exact": body.exact,
+             "objective": body.objective}, t)
 
 
 @router.post("/analyse", summary="Evaluate a position (waits for the answer)")
@@ -203,7 +216,7 @@ def start_analyse(body: AnalyseRequest, request: Request) -> dict:
     """A job (poll ``GET /api/jobs/{id}``); its result is the document of
     ``POST /api/analyse``."""
     args, t = _analyse_args(request, body)
-    return _submit(request, "analyse", args, t).public()
+    return _watched(request, _submit(request, "analyse", args, t)).public()
 
 
 @router.post("/jobs/annotate", status_code=202, summary="Start annotating a game")
@@ -213,7 +226,15 @@ def start_annotate(body: AnnotateRequest, request: Request) -> dict:
     text = _text(body, "games")
     args = {"text": text, "game": body.game, "view": body.view, "samples": body.samples,
             "seed": body.seed, "luck_samples": body.luck_samples}
-    return _submit(request, "annotate_game", args, _config(request).timeout).public()
+    return _watched(request, _submit(request, "annotate_game", args,
+                                     _config(request).timeout)).public()
+
+
+def _watched(request: Request, job: Job) -> Job:
+    """A job a page polls: cancelled when nobody asks about it for a while
+    (:data:`solver.web.pool.ABANDON` seconds: its page was closed)."""
+    _pool(request).seen(job)
+    return job
 
 
 @router.get("/jobs/{job_id}", summary="A job's state, progress and result")
@@ -223,6 +244,7 @@ def job_state(job_id: str, request: Request) -> dict:
     job = _pool(request).jobs.get(job_id)
     if job is None:
         raise ApiError(f"no job {job_id!r}", 404)
+    _pool(request).seen(job)
     return job.public()
 
 
@@ -262,33 +284,18 @@ def puzzle_sets() -> dict:
 
 
 @router.post("/puzzles/open", summary="Read a puzzle set")
-def puzzles_open(body: PuzzleSet) -> dict:
+async def puzzles_open(body: PuzzleSet, request: Request) -> dict:
     """Every puzzle line with a ``bm``: its ``line``, ``board`` (from the
     mover's side: a declaration puzzle hides what the mover cannot see),
-    ``id``, ``level``, ``themes``; and each unreadable line's error."""
-    from ..analysis.hidden import hides_cards, mover_view
-    from ..notation import parse_file
-    out, errors = [], []
-    for number, item in parse_file(_text(body, "puzzles")):
-        if isinstance(item, NotationError):
-            errors.append(str(item))
-            continue
-        if not item.opcode("bm"):
-            errors.append(f"line {number}, bm: a puzzle needs its best play (bm)")
-            continue
-        shown = mover_view(item) if hides_cards(item) else item
-        out.append({"number": number, "line": _canon(item), "board": board(shown),
-                    "id": item.opcode("id"), "level": item.opcode("level"),
-                    "themes": (item.opcode("themes") or "").split(),
-                    "depth": item.opcode("depth")})
-    if not out and not errors:
-        errors.append("no puzzle in the file")
-    return {"puzzles": out, "errors": errors}
-
-
-def _canon(pos) -> str:
-    from ..notation import format_position
-    return format_position(pos)
+    ``id``, ``level``, ``themes``; and each unreadable line's error. Read
+    by a search worker (:func:`solver.web.tasks.open_puzzles`): a large
+    upload never holds the server."""
+    job = await _wait(request, _submit(request, "open_puzzles",
+                                       {"text": _text(body, "puzzles")},
+                                       _config(request).timeout))
+    if job.state == "failed":
+        raise ApiError(job.error or "failed")
+    return _outcome(job)
 
 
 @router.post("/puzzles/answer", summary="Check a puzzle's answer")

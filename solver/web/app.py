@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from .api import ApiError, router
@@ -45,42 +46,49 @@ class Config:
 
 class BodyLimit:
     """ASGI middleware: a request body larger than ``limit`` bytes gets
-    413 and a one-line error (by its Content-Length, or as it streams)."""
+    413 and a one-line error, whether it says its length (Content-Length)
+    or not (chunked): the body is read here, up to the limit, and handed
+    on whole."""
 
     def __init__(self, app, limit: int) -> None:
         self.app = app
         self.limit = limit
 
     async def __call__(self, scope, receive, send):
-        """Pass the request on, counting its body."""
+        """Pass the request on with its body read and counted."""
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         for k, v in scope.get("headers", []):
             if k == b"content-length" and v.isdigit() and int(v) > self.limit:
                 return await self._refuse(send)
-        seen = 0
-
-        async def counted():
-            nonlocal seen
+        chunks, seen = [], 0
+        while True:
             msg = await receive()
-            seen += len(msg.get("body", b""))
+            if msg["type"] != "http.request":        # the client left
+                return
+            body = msg.get("body", b"")
+            seen += len(body)
             if seen > self.limit:
-                raise _TooLarge()
-            return msg
+                return await self._refuse(send)
+            chunks.append(body)
+            if not msg.get("more_body", False):
+                break
+        whole = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        given = False
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._refuse(send)
+        async def replay():
+            nonlocal given
+            if not given:
+                given = True
+                return whole
+            return await receive()          # then: the disconnect, when it comes
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send) -> None:
         await JSONResponse({"error": f"the request is larger than {self.limit:,} bytes "
                                      f"(the server's --max-upload)"}, 413)(
             {"type": "http"}, None, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def _validation_message(err: RequestValidationError) -> str:
@@ -106,6 +114,7 @@ def create_app(config: Config | None = None) -> FastAPI:
             await pool.close()
 
     app = FastAPI(title="ronda-solver", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,      # /docs below, its assets served here
                   description="The JSON API of `ronda-solve serve`: the analysis board, "
                               "the game viewer and the puzzle trainer. An analysis is "
                               "the document of `ronda-solve --json`; errors are "
@@ -120,12 +129,44 @@ def create_app(config: Config | None = None) -> FastAPI:
     async def bad_request(_request: Request, exc: RequestValidationError):
         return JSONResponse({"error": _validation_message(exc)}, 422)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException):
+        # 404 for an unknown address, 405 for a wrong method...: the same
+        # {"error": ...} shape as every other error
+        text = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        return JSONResponse({"error": text}, exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, exc: Exception):
+        from .tasks import one_line
+        return JSONResponse({"error": f"internal error: {one_line(exc)}"}, 500)
+
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _api_docs(app)
     for path, name in PAGES.items():
         app.add_api_route(path, _page(name), include_in_schema=False)
     app.add_middleware(BodyLimit, limit=config.max_body)
     return app
+
+
+def _api_docs(app: FastAPI) -> None:
+    """``/docs``: the API's Swagger UI with its script and style sheet
+    served from an installed package (``fastapi-offline``'s copy of
+    Swagger UI 5, which reads OpenAPI 3.1) at ``/docs-assets``: FastAPI's
+    default page loads them from a CDN, and is blank without internet."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    import fastapi_offline
+    assets = Path(fastapi_offline.__file__).resolve().parent / "static"
+    app.mount("/docs-assets", StaticFiles(directory=assets), name="docs-assets")
+
+    async def docs():
+        return get_swagger_ui_html(openapi_url=app.openapi_url, title="ronda-solver API",
+                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                                   swagger_css_url="/docs-assets/swagger-ui.css",
+                                   swagger_favicon_url="/docs-assets/favicon.png")
+
+    app.add_api_route("/docs", docs, include_in_schema=False)
 
 
 def _page(name: str):

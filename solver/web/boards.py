@@ -4,8 +4,8 @@ text) and the cards themselves as SVG (the puzzle sheet's drawing,
 
 >>> from solver.notation import parse_position
 >>> b = board(parse_position("5.6 5.7/3.3 - S"))
->>> b["table"], b["hands"], b["turn"], b["stock"]
-(['5', '6'], [['5', '7'], ['3', '3']], 'S', {'kind': 'known', 'cards': []})
+>>> b["table"], b["hands"], b["turn"], b["stock"], b["piles"], b["unwritten"]
+(['5', '6'], [['5', '7'], ['3', '3']], 'S', {'kind': 'known', 'cards': [], 'count': 0}, None, 34)
 >>> plays, stopped = play_line("5.6 5.7/3.3 - S", ["5", "3"])
 >>> [p["line"] for p in plays], stopped
 (['- 7/3.3 - N score=1,0 last=S', '3 7/3 - S score=1,0 last=S prev=3'], None)
@@ -28,8 +28,11 @@ def _text(c: Card | None) -> str:
 def board(pos: Position) -> dict:
     """A position as the pages draw it: ``line`` (canonical), ``players``,
     ``seats``, ``turn``, ``table``, ``hands`` (``"?"`` for a hidden card),
-    ``stock`` (``kind`` known / shuffled / unknown and its ``cards``),
-    ``prev``, ``show``, ``piles`` and ``score`` per side, ``last``,
+    ``stock`` (``kind`` known / shuffled / unknown, its ``cards`` and
+    ``count``: for ``?`` the cards not seen), ``prev``, ``show``,
+    ``piles`` per side (None when the line does not write them: then
+    ``unwritten`` cards are in piles not written), ``score`` per side,
+    ``target``, ``last``,
     ``rules`` and the sheet's ``facts`` lines."""
     names = seat_names(pos.players)
     sides = side_names(pos.players)
@@ -39,17 +42,22 @@ def board(pos: Position) -> dict:
         show = {"rank": pos.show.rank, "size": pos.show.size, "seat": names[owner]}
     bare = deepcopy(pos)
     bare.ops = []
+    missing = unwritten_piles(pos)
     return {
         "line": format_position(bare),
         "players": pos.players, "seats": list(names), "sides": list(sides),
         "turn": names[pos.turn],
         "table": [_text(c) for c in pos.table],
         "hands": [[_text(c) for c in h] for h in pos.hands],
-        "stock": {"kind": pos.stock_kind, "cards": [_text(c) for c in pos.stock]},
+        "stock": {"kind": pos.stock_kind, "cards": [_text(c) for c in pos.stock],
+                  "count": pos.stock_count()},
         "prev": None if pos.prev is None else str(pos.prev),
         "show": show,
-        "piles": dict(zip(sides, pos.pile_sizes())),
+        "piles": None if missing else dict(zip(sides, pos.pile_sizes())),
+        "unwritten": missing,
         "score": dict(zip(sides, pos.scores())),
+        "score_written": pos.score is not None,
+        "target": pos.rules.target,
         "last": None if pos.last is None else names[pos.last],
         "rules": pos.preset,
         "facts": _facts(pos),

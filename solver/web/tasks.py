@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..notation import NotationError, parse_position
-from ..numbers import tidy
+from ..numbers import plain, tidy
 
 Progress = Callable[[dict], None]
 
@@ -26,14 +26,15 @@ def one_line(e: BaseException) -> str:
 
 def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
             time_budget: float = 10.0, memory_mb: float = 2048.0, workers: int = 1,
-            inference: bool = True, exact: bool = False,
+            inference: bool = True, exact: bool = False, objective: str = "auto",
             progress: Progress | None = None) -> dict:
-    """Evaluate one position line as ``ronda-solve --json`` does: the
-    document ``{"positions": [...], "errors": [...]}`` with the position
-    (:func:`solver.analysis.document.analysis_json` and its ``suite`` verdicts) or
-    the line's one error. ``progress`` gets ``{"samples", "best",
-    "lead_z"}`` after each sampling batch."""
-    from ..analysis.evaluation import evaluate
+    """Evaluate one position line as ``ronda-solve --json`` does (the same
+    :func:`solver.match_equity.objective.analyse`, so the same objective,
+    best play and values): the document ``{"positions": [...], "errors":
+    [...]}`` with the position (:func:`solver.analysis.document.analysis_json`
+    and its ``suite`` verdicts) or the line's one error. ``progress`` gets
+    ``{"samples", "best", "lead_z"}`` after each sampling batch."""
+    from ..match_equity.objective import analyse as answer
     from ..cards import RANKS
     from ..engine.compile import CompileError
     from ..analysis.document import analysis_json
@@ -49,13 +50,13 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
         moves = result.moves
         progress({"samples": result.samples, "of": samples,
                   "best": str(RANKS[moves[0].move]) if moves else None,
-                  "lead_z": (round(moves[1].lead_z, 2)
-                             if len(moves) > 1 and moves[1].lead_z is not None else None)})
+                  "lead_z": (plain(moves[1].lead_z, "rounded")
+                             if len(moves) > 1 else None)})
 
     try:
-        a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
-                     time_budget=time_budget, memory_mb=memory_mb, progress=update,
-                     inference=inference)
+        a = answer(pos, objective, method=method, samples=samples, seed=seed, workers=workers,
+                   time_budget=time_budget, memory_mb=memory_mb, progress=update,
+                   inference=inference)
     except (CompileError, ValueError) as e:
         return {"positions": [], "errors": [{"file": "-", "line": 1,
                                              "error": f"line 1, position: {one_line(e)}"}]}
@@ -163,3 +164,29 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
             "played_line": line_text(idea, RANK_INDEX[played.rank], _bare(pos)),
             "themes": (pos.opcode("themes") or " ".join(p.themes)).split(),
             "moves": moves})
+
+
+def open_puzzles(text: str, progress: Progress | None = None) -> dict:
+    """Read a puzzle file's text (``POST /api/puzzles/open``): every line
+    with a ``bm`` (its canonical ``line``, ``board`` from the mover's side,
+    ``id``, ``level``, ``themes``, ``depth``) and each unreadable line's
+    one-line error."""
+    from ..analysis.hidden import hides_cards, mover_view
+    from ..notation import format_position, parse_file
+    from .boards import board
+    out, errors = [], []
+    for number, item in parse_file(text):
+        if isinstance(item, NotationError):
+            errors.append(str(item))
+            continue
+        if not item.opcode("bm"):
+            errors.append(f"line {number}, bm: a puzzle needs its best play (bm)")
+            continue
+        shown = mover_view(item) if hides_cards(item) else item
+        out.append({"number": number, "line": format_position(item), "board": board(shown),
+                    "id": item.opcode("id"), "level": item.opcode("level"),
+                    "themes": (item.opcode("themes") or "").split(),
+                    "depth": item.opcode("depth")})
+    if not out and not errors:
+        errors.append("no puzzle in the file")
+    return {"puzzles": out, "errors": errors}

@@ -6,8 +6,11 @@ const RANKS = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12];
 const SUITS = ["o", "c", "e", "b"];
 const $ = id => document.getElementById(id);
 
+const SIDES = {2: ["S", "N"], 3: ["S", "E", "N"], 4: ["SN", "EW"]};
 const state = {players: 2, zones: {table: [], stock: [], S: [], N: []}, target: "table",
-               turn: "S", rules: "lmodire", stockKind: "known", extra: ""};
+               turn: "S", rules: "lmodire", stockKind: "known", extra: "",
+               scores: ["", ""], matchTarget: ""};
+let PRESETS = {};
 let job = null, pvSteps = [], pvAt = 0, pvRest = [], lastDoc = null;
 
 function zoneNames() { return ["table", ...SEATS[state.players], "stock"]; }
@@ -20,8 +23,29 @@ function line() {
   if (state.stockKind === "unknown") stock = "?";
   let text = `${list(z.table)} ${SEATS[state.players].map(s => list(z[s])).join("/")} ${stock} ${state.turn}`;
   if (state.rules !== "lmodire") text += ` rules=${state.rules}`;
+  if (state.scores.some(v => String(v).trim() !== ""))
+    text += ` score=${state.scores.map(v => Number(v) || 0).join(",")}`;
+  const preset = PRESETS[state.rules];
+  if (String(state.matchTarget).trim() !== "" && (!preset || Number(state.matchTarget) !== preset.target))
+    text += ` target=${Number(state.matchTarget)}`;
   if (state.extra.trim()) text += " " + state.extra.trim();
   return text;
+}
+
+// The score fields, one per side (empty: no score written).
+function drawScores() {
+  const box = $("scores");
+  box.replaceChildren();
+  SIDES[state.players].forEach((side, i) => {
+    const input = el("input", {type: "number", min: "0", style: "width:4em", "data-side": side,
+                               placeholder: "0", title: `${side}'s match points`});
+    input.value = state.scores[i] === undefined ? "" : state.scores[i];
+    input.addEventListener("input", () => { state.scores[i] = input.value; $("line").value = line(); });
+    box.append(el("span", {class: "small"}, side + " "), input, " ");
+  });
+  const preset = PRESETS[state.rules];
+  $("target").placeholder = preset ? String(preset.target) : "";
+  $("target").value = state.matchTarget;
 }
 
 function used() {
@@ -68,6 +92,7 @@ function draw() {
   }
   $("turn").replaceChildren(...SEATS[state.players].map(s => el("option", {}, s)));
   $("turn").value = state.turn;
+  drawScores();
 }
 
 function changed() {
@@ -76,6 +101,7 @@ function changed() {
 }
 
 function setPlayers(n) {
+  if (state.players !== n) state.scores = SIDES[n].map(() => "");
   state.players = n;
   for (const s of SEATS[n]) state.zones[s] = state.zones[s] || [];
   for (const s of ["E", "W"]) if (!SEATS[n].includes(s)) delete state.zones[s];
@@ -95,7 +121,10 @@ function fromBoard(b) {
   state.stockKind = b.stock.kind;
   $("stockkind").value = b.stock.kind;
   const words = b.line.split(" ");
-  state.extra = words.slice(4).filter(w => !w.startsWith("rules=")).join(" ");
+  state.extra = words.slice(4).filter(w => !/^(rules|score|target)=/.test(w)).join(" ");
+  state.scores = b.sides.map(side => b.score_written ? String(b.score[side]) : "");
+  const preset = PRESETS[b.rules];
+  state.matchTarget = preset && b.target === preset.target ? "" : String(b.target);
   $("extra").value = state.extra;
   $("line").value = b.line;
   draw();
@@ -117,6 +146,7 @@ async function analyse() {
   const text = $("line").value;
   try {
     job = await api("/api/jobs/analyse", {line: text, method: $("method").value,
+                                           objective: $("objective").value,
                                            time: Number($("time").value) || 10});
   } catch (e) { showError($("error"), e.message); return; }
   $("cancel").hidden = false;
@@ -136,24 +166,33 @@ async function analyse() {
   show(doc.positions[0]);
 }
 
+function pct(p) { return p === null || p === undefined ? "" : (100 * p).toFixed(1) + "%"; }
+
 function show(a) {
   lastDoc = a;
+  const match = a.objective === "match";
+  document.querySelectorAll("#moves th.chance").forEach(th => { th.hidden = !match; });
   const body = $("moves").tBodies[0];
   body.replaceChildren();
   for (const m of a.moves) {
-    const loss = a.value - m.value;
-    const tr = el("tr", {class: "play" + (a.best.includes(m.move) ? " best" : ""), "data-move": m.move,
-                         title: "make this play", onclick: () => makePlay(m.move)},
-      el("td", {class: "move"}, m.move),
-      el("td", {class: "value"}, fmt(m.value)),
-      el("td", {class: "loss"}, loss > 1e-9 ? (Math.round(loss * 100) / 100).toString() : ""),
+    const cells = [el("td", {class: "move"}, m.move)];
+    if (match) cells.push(el("td", {class: "chance"}, pct(m.chance)));
+    cells.push(el("td", {class: "value"}, fmt(m.value)),
+      el("td", {class: "loss"}, m.loss > 0.005 ? (Math.round(m.loss * 100) / 100).toString() : ""),
       el("td", {class: "stderr"}, m.stderr === null ? "" : m.stderr.toFixed(2)),
       el("td", {class: "effect"}, m.effect));
+    const tr = el("tr", {class: "play" + (a.best.includes(m.move) ? " best" : ""), "data-move": m.move,
+                         title: "make this play", onclick: () => makePlay(m.move)}, ...cells);
     body.append(tr);
   }
-  $("summary").textContent = `${a.method}: ${a.note}; ${a.nodes.toLocaleString()} nodes, ${a.seconds.toFixed(3)} s`
-    + (a.samples ? `, ${a.samples} samples` : "");
+  let answer = `best ${a.best.join(", ")}`;
+  if (match) answer += ` · ${pct(a.chance)} to win the match`;
+  else answer += ` · value ${fmt(a.value)}` + (a.stderr !== null ? ` ± ${a.stderr.toFixed(2)}` : "") + " points";
+  $("answer").textContent = answer;
+  $("objective-note").textContent = a.objective_note;
+  $("summary").textContent = a.summary;
   $("summary").dataset.method = a.method;
+  $("note").textContent = `${a.method}: ${a.note}; ${a.nodes.toLocaleString()} nodes, ${a.seconds.toFixed(3)} s`;
   loadPv(a);
 }
 
@@ -165,12 +204,9 @@ async function loadPv(a) {
   const start = await api("/api/position", {line: a.position});
   pvSteps[0].board = start.board;
   if (a.pv && a.pv.length) {
-    const doc = await api("/api/play", {line: a.position, moves: a.pv});
+    const doc = await api("/api/play", {line: a.position, moves: a.pv.map(p => p.move)});
     pvSteps.push(...doc.plays);
-    pvRest = a.pv.slice(doc.plays.length).map((m, k) => {
-      const seats = pvSteps[0].board.seats, t = seats.indexOf(pvSteps[0].board.turn);
-      return `${seats[(t + doc.plays.length + k) % seats.length]}:${m}`;
-    });
+    pvRest = a.pv.slice(doc.plays.length).map(p => `${p.seat}:${p.move}`);
     if (doc.stopped) $("pvnote").textContent = `the line goes on: ${doc.stopped.replace(/^play: /, "")}`;
   }
   drawPv();
@@ -201,13 +237,16 @@ async function makePlay(move) {
 async function init() {
   await loadCards();
   const presets = (await api("/api/rules")).presets;
+  PRESETS = presets;
   $("rules").replaceChildren(...Object.keys(presets).map(n => el("option", {}, n)));
+  $("target").oninput = () => { state.matchTarget = $("target").value; $("line").value = line(); };
   $("rules").onchange = () => { state.rules = $("rules").value; changed(); };
   $("players").onchange = () => { setPlayers(Number($("players").value)); changed(); };
   $("turn").onchange = () => { state.turn = $("turn").value; changed(); };
   $("stockkind").onchange = () => { state.stockKind = $("stockkind").value; changed(); };
   $("extra").oninput = () => { state.extra = $("extra").value; $("line").value = line(); };
-  $("clear").onclick = () => { for (const k of Object.keys(state.zones)) state.zones[k] = []; state.extra = ""; $("extra").value = ""; changed(); };
+  $("clear").onclick = () => { for (const k of Object.keys(state.zones)) state.zones[k] = []; state.extra = ""; $("extra").value = "";
+                               state.scores = SIDES[state.players].map(() => ""); state.matchTarget = ""; changed(); };
   $("load").onclick = () => readLine($("line").value);
   $("line").addEventListener("keydown", ev => { if (ev.key === "Enter") readLine($("line").value).then(ok => ok && analyse()); });
   $("analyse").onclick = analyse;

@@ -70,17 +70,27 @@ function draw() {
   if (n && n.forced) best = "forced";
   else if (n && n.value !== null && n.value !== undefined) {
     best = `value ${fmt(n.value)}`;
-    if (n.loss > 0) best += ` · best ${n.best} (${fmt(n.best_value)}), loss ${(Math.round(n.loss * 100) / 100)}`;
+    if (n.loss >= 0.005) best += ` · best ${n.best} (${fmt(n.best_value)}), loss ${(Math.round(n.loss * 100) / 100)}`;
     if (n.match_note) best += ` · ${n.match_note}`;
   }
   $("play-best").textContent = best;
+  // the plays, a line per deal under a heading per hand
   const plays = $("plays");
-  plays.replaceChildren(...steps.map((st, i) => {
+  const rows = [];
+  let row = null;
+  steps.forEach((st, i) => {
+    const prev = steps[i - 1];
+    if (!prev || prev.hand !== st.hand) rows.push(el("div", {class: "hand-break", "data-hand": st.hand}, `hand ${st.hand}`));
+    if (!prev || prev.hand !== st.hand || prev.deal !== st.deal) {
+      row = el("div", {class: "deal", "data-hand": st.hand, "data-deal": st.deal}, el("i", {class: "small"}, `deal ${st.deal} `));
+      rows.push(row);
+    }
     const m = notes[i] ? notes[i].mark : st.mark;
-    const sp = el("span", {class: i === at ? "here" : "", onclick: () => { at = i; draw(); }}, `${st.seat}:${st.card}`);
+    const sp = el("span", {class: "play" + (i === at ? " here" : ""), onclick: () => { at = i; draw(); }}, `${st.seat}:${st.card}`);
     if (m) sp.append(el("b", {class: markClass(m)}, m));
-    return sp;
-  }));
+    row.append(sp);
+  });
+  plays.replaceChildren(...rows);
   graph();
 }
 

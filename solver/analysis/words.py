@@ -1,0 +1,141 @@
+"""An answer in a player's words: one short line saying what kind of
+answer it is, how precise, and which plays are close; and a one-line
+legend for each column of the tables. The engineering detail (nodes,
+estimated seconds, strategy fusion, clairvoyance) stays in
+``Analysis.note`` (``--verbose`` and JSON ``note``).
+
+>>> from solver.notation import parse_position
+>>> from solver.analysis.evaluation import evaluate
+>>> summary_line(evaluate(parse_position("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N")))
+'exact: every card is known'
+"""
+
+from __future__ import annotations
+
+import math
+
+from .evaluation import Analysis
+from ..search.pimc import Z_99
+
+#: the half-width of a 99% interval in standard errors (``ci99``)
+Z_CI99 = 2.58
+
+
+def _names(moves: list[str]) -> str:
+    """``5``, ``5 and 1``, ``5, 1 and 7``."""
+    if len(moves) == 1:
+        return moves[0]
+    return ", ".join(moves[:-1]) + " and " + moves[-1]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'s' * (n != 1)}"
+
+
+def close_plays(a: Analysis) -> list[str]:
+    """The plays the answer cannot tell from the best one: the best plays,
+    and when the values are estimates every play whose gap to the best is
+    within the sampling error (paired: a lead under 2.33 standard errors,
+    the sampling's own stopping rule; unpaired 99% intervals where the
+    paired lead is not known; none when the sampling stopped because its
+    own paired test separated the best play). Under the match objective
+    the chances decide. Empty when the best play is alone and clear."""
+    if a.objective == "match":
+        top = a.moves[0]
+        out = [mv.move for mv in a.moves if mv.move in a.best]
+        if top.chance_stderr is not None:
+            for mv in a.moves:
+                if mv.move in out or mv.chance is None:
+                    continue
+                se = math.hypot(top.chance_stderr or 0.0, mv.chance_stderr or 0.0)
+                if top.chance - mv.chance <= Z_CI99 * se:
+                    out.append(mv.move)
+        return out if len(out) > 1 else []
+    out = list(a.best)
+    if a.stderr is not None and a.stopped != "separated":   # separated: by its paired test
+        top = a.moves[0]
+        for mv in a.moves[1:]:
+            if mv.move in out:
+                continue
+            if mv.lead_z is not None:
+                close = mv.lead_z < Z_99
+            elif mv.stderr is not None and top.stderr is not None:
+                close = top.value - mv.value <= Z_CI99 * math.hypot(top.stderr, mv.stderr)
+            else:
+                close = False
+            if close:
+                out.append(mv.move)
+    return out if len(out) > 1 else []
+
+
+def _kind(a: Analysis) -> str:
+    """What kind of answer, and its precision."""
+    hidden = any(c is None for h in a.position.hands for c in h)
+    seat = a.position.seat_name(a.position.turn)
+    if a.objective == "match":
+        if a.match_method == "exact":
+            kind = "exact chance of winning the match (every card known)"
+        elif a.match_method == "expectimax":
+            kind = "exact chance of winning the match over the deals to come"
+        else:
+            se = a.chance_stderr or 0.0
+            kind = (f"estimated chance ±{100 * Z_CI99 * se:.1f}% (99%) from "
+                    f"{_count(a.match_samples or 0, 'sample')} of the unseen cards")
+        if a.stderr:
+            kind += f"; points estimated ±{Z_CI99 * a.stderr:.2g}"
+        return kind
+    if a.method == "exact":
+        return "exact: every card is known"
+    if a.method == "expectimax":
+        return "exact expectation over the deals to come"
+    if a.method == "equilibrium":
+        return f"exact for what {seat} knows (the other hand unseen; the last two deals)"
+    se = a.stderr or 0.0
+    what = "the hidden cards" if hidden else "the stock order"
+    return (f"estimate ±{Z_CI99 * se:.2g} (99%) from {_count(a.samples or 0, 'sample')} "
+            f"of {what}")
+
+
+def summary_line(a: Analysis) -> str:
+    """The answer in one short line: what kind of answer (exact, exact
+    expectation, estimate), its precision, and which plays are close
+    (``estimate ±0.5 (99%) from 1,000 samples of the stock order; 5 and 1
+    are close``). A partial answer (interrupted) says so first."""
+    out = _kind(a)
+    close = close_plays(a)
+    if close and set(close) != set(a.best):
+        out += f"; {_names(close)} are close"
+    elif len(a.best) > 1:
+        out += f"; {_names(a.best)} are equal"
+    if a.partial:
+        out = "partial (interrupted): " + out
+    return out
+
+
+#: the legend of each column of the analysis tables, once on screen
+LEGEND = {
+    "value": "value: points for the side to move, from now to the end of the hand",
+    "loss": "loss: points given up against the best play",
+    "exact": "exact: the value as an exact fraction",
+    "± s.e.": "± s.e.: the value's standard error (sampling)",
+    "best in": "best in: share of the samples in which the play was best",
+    "effect": "effect: what the play does now (x: the cards it takes; +N: its points)",
+    "seats": "S E N: each seat's own points to the end of the hand (three players)",
+    "win match": "win match: the chance that the mover's side wins the match",
+    "± %": "± %: the chance's standard error (sampling)",
+    "lost": "lost: chance of winning the match given up against the best play",
+}
+
+
+def legend_lines(columns: list[str], explained: set[str]) -> list[str]:
+    """The legend of the ``columns`` not yet in ``explained`` (which
+    receives them): each column is explained once on screen."""
+    out = []
+    for col in columns:
+        if col in LEGEND and col not in explained:
+            explained.add(col)
+            out.append(LEGEND[col])
+    return out
+
+
+__all__ = ["LEGEND", "close_plays", "legend_lines", "summary_line"]

@@ -1,0 +1,48 @@
+"""Click parameter types shared by the commands."""
+
+from __future__ import annotations
+
+import click
+
+from ..runtime.streams import stdin_closed
+
+
+class InputFile(click.File):
+    """``click.File`` for reading, whose ``-`` (standard input) is refused
+    with a usage error when the process has no standard input
+    (``ronda-solve - <&-``), instead of click's traceback."""
+
+    def convert(self, value, param, ctx):
+        """The open file, or a usage error naming the argument."""
+        if value == "-" and stdin_closed():
+            self.fail("standard input is closed (nothing to read from '-')", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class InputError(click.ClickException):
+    """A file that cannot be read: ``error: NAME: why`` on stderr, exit 1."""
+
+    exit_code = 1
+
+    def show(self, file=None) -> None:
+        """One line on stderr."""
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def read_input(f) -> str:
+    """The whole text of an input file opened by :class:`InputFile` (at
+    most :data:`~solver.runtime.streams.MAX_FILE` bytes of UTF-8); raises
+    :class:`InputError` naming the file otherwise."""
+    from ..runtime.streams import FileTooLarge, read_bounded
+    name = getattr(f, "name", "-")
+    name = "-" if name == "<stdin>" else name
+    try:
+        data = read_bounded(f, name)
+    except FileTooLarge as e:
+        raise InputError(str(e)) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"{name}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at "
+                         f"offset {e.start})") from None
+    except OSError as e:
+        raise InputError(f"{name}: {e.strerror or e}") from None
+    return data.decode("utf-8") if isinstance(data, bytes) else data

@@ -1,0 +1,111 @@
+"""One answer for a position, whatever the objective: what the command
+line, the web API and the board all call, so that they give the same best
+play and values on the same line.
+
+:func:`analyse` chooses the objective (:func:`.evaluate.objective_choice`:
+points unless a score is written and the target can be reached in this
+hand, with a table shipped), always evaluates the points
+(:func:`solver.analysis.evaluation.evaluate`: ``value`` and each play's
+``value`` are points under both objectives) and, for the match, adds each
+play's chance of winning it (:func:`.evaluate.evaluate_match`), orders the
+plays by that chance and takes the match's best plays and principal
+variation. The result is one :class:`~solver.analysis.evaluation.Analysis`
+either way; its ``objective`` says which was searched.
+
+>>> from solver.notation import parse_position
+>>> a = analyse(parse_position("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N score=38,40"))
+>>> a.objective, a.best, [(mv.move, mv.value, round(mv.chance, 4)) for mv in a.moves]
+('match', ['2'], [('2', 0.0, 0.0632), ('7', 4.0, 0.0)])
+>>> b = analyse(parse_position("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"))
+>>> b.objective, b.best, b.value
+('points', ['7'], 4.0)
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..analysis.evaluation import Analysis, evaluate
+from ..position import Position
+from .evaluate import (MatchAnalysis, SearchTooBig, evaluate_match, match_method,
+                       objective_choice)
+
+#: the match search's most determinisations (pure Python: each is a whole search)
+MATCH_SAMPLES = 64
+#: the share of ``--time`` the points search may take when the match is
+#: searched too (the match search has the rest)
+POINTS_SHARE = 0.4
+
+
+def analyse(pos: Position, objective: str = "auto", method: str = "auto",
+            samples: int = 1000, seed: int = 0, *, workers: int = 1,
+            time_budget: float = 10.0, memory_mb: float = 2048.0, progress=None,
+            inference: bool = True, search: str = "maxn",
+            match_samples: int = MATCH_SAMPLES) -> Analysis:
+    """The answer for ``pos``: :func:`~solver.analysis.evaluation.evaluate`'s
+    points analysis (every option passed on), and under the match
+    objective each play's chance of winning the match too (the match
+    search samples at most ``min(samples, match_samples)`` times).
+    ``objective``: ``auto``, ``points`` or ``match``
+    (:func:`.evaluate.objective_choice`). ``objective_note`` says why the
+    objective (one line, "" when points were never in question).
+
+    Raises :class:`.evaluate.ObjectiveError` when ``match`` is asked for
+    and cannot be searched, and what ``evaluate`` and ``evaluate_match``
+    raise (CompileError, BudgetError, SearchTooBig with ``match``)."""
+    choice = objective_choice(pos, objective, method)
+    # one --time for both searches: the points search takes POINTS_SHARE of
+    # it when the match is searched too, the match search what is left
+    started = time.monotonic()
+    share = POINTS_SHARE if choice.objective == "match" else 1.0
+    a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
+                 time_budget=time_budget * share, memory_mb=memory_mb, progress=progress,
+                 inference=inference, search=search)
+    a.objective_note = choice.note
+    if choice.objective == "points" or a.partial:
+        return a
+    try:
+        m = evaluate_match(pos, method=match_method(method),
+                           samples=max(1, min(samples, match_samples)), seed=seed,
+                           points=False, memory_mb=memory_mb,
+                           time_budget=max(0.05, time_budget - (time.monotonic() - started)))
+    except SearchTooBig as e:
+        if objective == "match":
+            raise
+        a.objective_note = f"points: {e}"
+        return a
+    return with_match(a, m, choice.note)
+
+
+def with_match(a: Analysis, m: MatchAnalysis, note: str = "") -> Analysis:
+    """The points analysis ``a`` with the match answer ``m`` of the same
+    position: each play's ``chance`` (and ``chance_stderr``), the plays
+    ordered by chance (then points, then rank), the match's ``best`` and
+    ``pv``, ``objective`` match. ``value`` stays the points value of the
+    position (its best play for points), so each play's points loss is
+    ``value - play.value``."""
+    chances = {mm.rank: mm for mm in m.moves}
+    for mv in a.moves:
+        mm = chances[mv.rank]
+        mv.chance, mv.chance_stderr = mm.chance, mm.stderr
+    a.moves.sort(key=lambda mv: (-mv.chance, -mv.value, mv.rank))
+    top = a.moves[0].chance
+    a.best = [mv.move for mv in a.moves if mv.chance >= top - 1e-12]
+    a.objective = "match"
+    a.objective_note = note
+    a.chance = top
+    a.chance_stderr = a.moves[0].chance_stderr
+    a.match_samples = m.samples
+    a.match_method = m.method
+    a.table = dict(m.table)
+    a.pv = m.pv
+    a.nodes += m.nodes
+    a.seconds += m.seconds
+    t = m.table
+    sampled = f", {m.samples} determinisations" if m.samples else ""
+    a.note = (f"match objective: {m.method} search of the chance of winning the match "
+              f"(pure Python, {m.nodes:,} nodes{sampled}), the end of the hand valued by the "
+              f"{t['rules']} {t['players']}-player table to {t['target']} "
+              f"({t['hands']:,} self-play hands of {t['player']}); points by {a.method}: "
+              f"{a.note}")
+    return a

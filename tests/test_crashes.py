@@ -1,0 +1,240 @@
+"""No crash and nothing lost (issue 19): JSON never breaks on an infinite
+lead, an interruption keeps the answer so far, a closed standard input, a
+full standard output, a line that never ends, Ctrl-C while a command is
+still loading: one line on stderr and the documented exit status, never a
+traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli.main import main
+from solver.notation import NotationError, format_position, parse_file, parse_lines
+from solver.runtime.interrupt import Interrupted
+
+ROOT = Path(__file__).resolve().parent.parent
+#: every sample has the same lead: 1 takes the 1 (a missa), 2 lays
+SAME_LEAD = "1 1.2/3.4 - S"
+
+
+def _strict(text: str):
+    """JSON as a strict reader takes it (no Infinity, no NaN)."""
+    def refuse(name):
+        raise ValueError(f"{name} is not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "solver.cli.main", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, **kwargs)
+
+
+# --- an infinite lead ----------------------------------------------------------
+
+
+def test_a_lead_the_same_in_every_sample_is_null_with_its_reason():
+    r = CliRunner().invoke(main, ["--json", "--method", "determinised", "--objective",
+                                  "points", "-"], input=SAME_LEAD + "\n")
+    assert r.exit_code == 0, r.output
+    doc = _strict(r.output)
+    (pos,) = doc["positions"]
+    best, other = pos["moves"]
+    # 1 takes the table's 1 (+1 missa: the last cards), 2 is laid: one point
+    # apart in every determinisation, so no spread: the lead is past any z
+    assert (best["move"], other["move"]) == ("1", "2")
+    assert other["value"] == best["value"] - 1 and other["stderr"] == 0
+    assert other["lead_z"] is None
+    assert other["lead_z_note"] == "the best play led by the same margin in every sample"
+    assert "lead_z_note" not in best
+
+
+def test_jsonl_goes_on_after_an_infinite_lead():
+    r = CliRunner().invoke(main, ["--jsonl", "--method", "determinised", "--objective",
+                                  "points", "-"],
+                           input=SAME_LEAD + "\n" + "5.6 5.7/3.3 - S\n")
+    assert r.exit_code == 0, r.output
+    docs = [_strict(line) for line in r.output.splitlines()]
+    assert [d["line"] for d in docs] == [1, 2]
+
+
+def test_the_api_answers_an_infinite_lead():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+    from solver.web.app import Config, create_app
+    with TestClient(create_app(Config(searches=1, queue=1))) as c:
+        r = c.post("/api/analyse", json={"line": SAME_LEAD, "method": "determinised"})
+    assert r.status_code == 200, r.text
+    moves = _strict(r.text)["positions"][0]["moves"]
+    assert moves[1]["lead_z"] is None and moves[1]["lead_z_note"]
+
+
+# --- interrupted sampling keeps the answer so far ---------------------------------
+
+
+def test_a_signal_between_sampling_batches_keeps_the_samples_so_far():
+    """The signal lands in Python code between two batches (here: the
+    progress callback, as a terminal's progress bar): the 96 samples of
+    the three finished batches are the answer, marked partial."""
+    from solver.analysis.evaluation import evaluate
+    from solver.notation import parse_position
+    calls = []
+
+    def progress(result):
+        calls.append(result.samples)
+        if len(calls) == 3:
+            raise Interrupted(signal.SIGTERM)
+
+    a = evaluate(parse_position("1.2.3.4 10.11.12/?.?.? ? S"), method="determinised",
+                 samples=10 ** 6, time_budget=600, workers=1, progress=progress)
+    assert calls == [32, 64, 96]
+    assert a.partial and a.stopped == "interrupted" and a.samples == 96
+    assert {m.move for m in a.moves} == {"10", "11", "12"}
+
+
+def test_a_signal_in_the_first_progress_call_keeps_the_first_batch():
+    from solver.analysis.evaluation import evaluate
+    from solver.notation import parse_position
+
+    def progress(_result):
+        raise Interrupted(signal.SIGINT)
+
+    a = evaluate(parse_position("1.2.3.4 10.11.12/?.?.? ? S"), method="determinised",
+                 samples=10 ** 6, time_budget=600, workers=2, progress=progress)
+    assert a.partial and a.samples == 32 and a.stopped == "interrupted"
+
+
+# --- streams -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["--json", "--objective", "points", "-"],
+                                  ["met", "--json"],
+                                  ["--objective", "points", "-"]])
+def test_standard_output_on_a_full_disk_is_one_line(args):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "solver.cli.main", *args], cwd=ROOT,
+                           input="1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N\n",
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert p.returncode == 2
+    assert p.stderr.strip().splitlines() == \
+        ["error: cannot write standard output: No space left on device"]
+
+
+def test_db_export_to_a_full_disk_is_one_line(tmp_path):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    from solver.batch.store import Store
+    db = tmp_path / "s.db"
+    with Store(str(db)) as s:
+        for n in range(1, 200):          # more than a buffer's worth
+            s.write_game("a.txt", n, "d1", "annotate", "{}", {"x": "y" * 100}, "rec", 0.5, {})
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "solver.cli.main", "db", "export", "--db",
+                            str(db)], cwd=ROOT, stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=300)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip().splitlines() == \
+        ["error: cannot write standard output: No space left on device"]
+
+
+def test_a_closed_standard_input_is_a_usage_error():
+    p = subprocess.run(["sh", "-c", f'"{sys.executable}" -m solver.cli.main --json - <&-'],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2
+    assert "standard input is closed" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("args", [["-"], ["puzzles", "check", "-"], ["annotate", "-"]])
+def test_a_line_that_never_ends_is_one_error(args):
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    with open("/dev/zero", "rb") as zero:
+        p = subprocess.run([sys.executable, "-m", "solver.cli.main", *args], cwd=ROOT,
+                           stdin=zero, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in p.stderr
+    assert "longer than 100,000 bytes" in lines[0] or "larger than 64 MB" in lines[0]
+
+
+def test_files_split_on_newlines_only_as_the_line_reader_does():
+    """A form feed or U+2028 inside a line is part of that line, for the
+    puzzle files (parse_file) as for the solver's reader (parse_lines)."""
+    for sep in ("\x0c", "\u2028", "\x1c", "\x85"):
+        text = f"5 1/2 - N taken=20,17 last=S{sep}5 1/2 - N\n5 1/2 - N taken=20,17 last=S\n"
+        a = [(n, str(r) if isinstance(r, NotationError) else format_position(r))
+             for n, r in parse_file(text)]
+        b = [(n, str(r) if isinstance(r, NotationError) else format_position(r))
+             for n, r in parse_lines(text.encode().split(b"\n"))]
+        assert a == b
+        assert [n for n, _ in a] == [1, 2]      # two lines, not three
+        assert a[1][1] == "5 1/2 - N taken=20,17 last=S"
+
+
+# --- Ctrl-C while a command starts ------------------------------------------------------
+
+
+@pytest.mark.parametrize("delay", [0.1, 0.3, 0.6, 1.0])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_a_command_loads_is_no_traceback(delay, signum):
+    # the console script: `python -m` would compile the module before any
+    # code of ours could take the signals in hand
+    script = Path(sys.executable).with_name("ronda-solve")
+    command = [str(script)] if script.exists() else \
+        [sys.executable, "-c", "from solver.cli.entry import run; run()"]
+    p = subprocess.Popen([*command, "--objective", "points",
+                          "positions/seeds.txt"], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(delay)
+    os.killpg(p.pid, signum)
+    out, err = p.communicate(timeout=300)
+    if "init_import_site" in err:
+        return      # the interpreter's own start-up, before any code of ours ran
+    assert "Traceback" not in err, err
+    # 0 when it finished first; else the signal's status, and it says so
+    # once it could (before its handlers, the signal ends it by itself)
+    assert p.returncode in (0, 128 + signum, -signum), err
+    if p.returncode == 128 + signum:
+        assert err.strip().splitlines()[-1].startswith(
+            f"interrupted ({signal.Signals(signum).name})")
+
+
+# --- three-player voleur in whole games -----------------------------------------------
+
+
+VOLEUR_3 = ("whole games of Ronda voleur are played by two players, or four in "
+            "partnerships; with three players, write each position on its own line and "
+            "analyse it (ronda-solve FILE)")
+
+
+def test_a_three_player_voleur_record_is_refused_in_players_words(tmp_path):
+    """annotate, play and arena say it in one line, with no internal
+    phrase, and the position itself is answered."""
+    record = tmp_path / "v3.txt"
+    record.write_text(Path(ROOT / "positions/games/french-3p.txt").read_text()
+                      .replace('[Rules "french"]', '[Rules "french voleur=yes"]'))
+    r = CliRunner().invoke(main, ["annotate", str(record)])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.strip() == f"error: {record}: line 1, Rules: {VOLEUR_3}"
+    for args in (["play", "greedy", "greedy", "greedy", "--rules", "french", "--set",
+                  "voleur=yes", "--games", "1"],
+                 ["arena", "greedy", "random", "--rules", "french", "--set", "voleur=yes",
+                  "--players", "3", "--pairs", "1"]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2, r.output
+        assert r.output.strip() == f"error: {VOLEUR_3}"
+    r = CliRunner().invoke(main, ["--json", "-"],
+                           input="1.3.5.11 2.2.7/4.6.12/10.10.1 - S rules=french voleur=yes "
+                                 "taken=10,11,6 last=N\n")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["positions"][0]["best"]

@@ -1,0 +1,78 @@
+"""The documentation stands alone (issue 19): it names nothing outside the
+repository (no path on another machine, no file that does not ship, no
+issue tracker or source numbering the reader cannot see), the figures it
+quotes are the ones bench/doc_figures.py computes, and it says how to get
+chromium and how long the tests take."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+#: what a reader of the repository alone could not follow
+OUTSIDE = [
+    (r"/work/|/home/|[A-Z]:\\\\", "a path on another machine"),
+    (r"\b(RULES|NOTATION|STYLE|READING)\.md\b", "a specification that does not ship"),
+    (r"\bissues? ?#?\d+\b|\bissue-\d+", "an issue the reader cannot see"),
+    (r"\bseeds? \(?0\d\d\b|\((?:seed )?00\d\)", "a source numbering the reader cannot see"),
+    (r"mined-pagat4\.txt", "a file that does not ship"),
+]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_the_documentation_names_nothing_outside_the_repository(page):
+    text = page.read_text(encoding="utf-8")
+    for pattern, what in OUTSIDE:
+        m = re.search(pattern, text)
+        assert m is None, f"{page.name}: {m.group(0)!r}: {what}"
+
+
+def test_every_file_the_documentation_names_ships():
+    """Paths written in backquotes (`positions/...`, `bench/...`,
+    `tests/...`, `solver/...`) exist."""
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for path in re.findall(r"`((?:positions|bench|tests|solver|docs)/[\w./-]+)`", text):
+            if "*" in path:
+                continue
+            assert (ROOT / path).exists(), f"{page.name}: {path} does not exist"
+
+
+def _opcodes(paths: list[Path]) -> int:
+    """The test-suite opcodes (bm, am, v) of the lines of ``paths``."""
+    from solver.notation import NotationError, parse_file
+    n = 0
+    for f in paths:
+        for _line, item in parse_file(f.read_text(encoding="utf-8")):
+            if not isinstance(item, NotationError):
+                n += sum(1 for op in ("bm", "am", "v") if item.opcode(op) is not None)
+    return n
+
+
+def test_the_quoted_figures_are_the_shipped_ones():
+    """The counts bench/doc_figures.py writes in (the tallies count every
+    opcode as agreeing: test_puzzle_sets.py checks that they do)."""
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    from doc_figures import shipped_puzzles
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    puzzles_doc = (ROOT / "docs/puzzles.md").read_text(encoding="utf-8")
+    assert f"# {shipped_puzzles()} shipped puzzles, exact" in readme
+    tally = _opcodes(sorted((ROOT / "positions/puzzles").glob("*.txt")))
+    assert f"test suite:\n{tally} agree, 0 disagree" in puzzles_doc
+    suite = _opcodes([ROOT / "positions/suite.txt"])
+    assert f"(`test suite: {suite} agree, 0\ndisagree`)" in readme
+
+
+def test_the_readme_says_how_to_get_chromium_and_how_long_the_tests_take():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "apt-get install chromium" in readme
+    assert re.search(r"about \d+ minutes\s+on two cores", readme)
+    ci = (ROOT / ".ci/run").read_text(encoding="utf-8")
+    command = re.search(r"\n(\.venv/bin/python -m pytest[^\n`]*)\n", readme).group(1)
+    assert command in ci, "the CI runs the README's test command"

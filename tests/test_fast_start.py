@@ -1,0 +1,106 @@
+"""Fast start and fast small calls (issue 19): the commands that do not
+search never load numba or the compiled core; the command list of
+``--help`` is the commands' own; an exact solve's principal variation
+comes from one kernel call and is the line the ply-by-ply search gives.
+(The times themselves are measured by bench/bench_startup.py.)"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROBE = """
+import sys
+from solver.cli.main import main
+try:
+    main({args!r}, prog_name="ronda-solve")
+except SystemExit as e:
+    code = e.code
+loaded = sorted(m for m in ("numba", "solver.engine.core", "solver.search.kernels",
+                            "solver.analysis.evaluation", "dask", "fastapi")
+                if m in sys.modules)
+print("LOADED", ",".join(loaded), "EXIT", code, file=sys.stderr)
+"""
+
+
+def _loaded(args: list[str], stdin: str = "") -> tuple[list[str], int]:
+    p = subprocess.run([sys.executable, "-c", PROBE.format(args=args)], cwd=ROOT,
+                       input=stdin, capture_output=True, text=True, timeout=300)
+    last = [line for line in p.stderr.splitlines() if line.startswith("LOADED")][-1]
+    _tag, mods, _e, code = last.split(" ")
+    return [m for m in mods.split(",") if m], int(code)
+
+
+@pytest.mark.parametrize("args,stdin,code", [
+    (["--version"], "", 0),
+    (["--help"], "", 0),
+    (["solve", "--help"], "", 0),
+    (["annotate", "--help"], "", 0),
+    (["met"], "", 0),
+    (["met", "--json"], "", 0),
+    (["db", "stats", "--db", "/nonexistent/x.db"], "", 2),
+    (["-"], "5.8 5.7/3.3 - S\n", 1),             # a line that does not parse
+])
+def test_commands_that_do_not_search_do_not_load_the_core(args, stdin, code):
+    loaded, exit_code = _loaded(args, stdin)
+    assert exit_code == code
+    assert loaded == []
+
+
+def test_the_help_list_is_the_commands_own():
+    from solver.cli.main import LAZY, main
+    ctx = click.Context(main)
+    for name, (_module, _attr, short) in LAZY.items():
+        command = main.get_command(ctx, name)
+        assert command is not None and command.name == name
+        assert command.get_short_help_str(10_000) == short
+
+
+def _whole_hand(seed: int, preset: str, players: int):
+    from solver.engine.game import Game
+    from solver.engine.tables import core_state, params
+    from solver.rules import PRESETS
+    rng = random.Random(f"pv-{preset}-{players}-{seed}")
+    deck = [r for r in range(10) for _ in range(4)]
+    rng.shuffle(deck)
+    n = 3 if preset != "online" else 4
+    table = 4 if preset != "online" else 0
+    hands = [deck[table + n * i:table + n * (i + 1)] for i in range(players)]
+    game = Game(PRESETS[preset], players, 0, deck[table + n * players:])
+    P, D = params(game)
+    return P, D, core_state(game.initial_state(deck[:table], hands, 0))
+
+
+@pytest.mark.parametrize("preset,players", [("lmodire", 2), ("pagat", 4), ("french", 2)])
+def test_the_one_call_principal_variation_is_the_ply_by_ply_line(preset, players):
+    from solver.search.compiled import Searcher, ensure_compiled
+    ensure_compiled()
+    for seed in range(12):
+        P, D, st = _whole_hand(seed, preset, players)
+        values, pv = Searcher(P, D, 8.0).root_values_and_pv(st, None)
+        s = Searcher(P, D, 8.0)
+        assert values == s.root_values(st)
+        assert pv == s.principal_variation(st)
+        assert len(pv) >= 3 * players       # at least the first deal
+
+
+def test_the_one_call_line_stops_at_the_next_deal_when_the_stock_is_unknown():
+    from solver.engine.game import Game
+    from solver.engine.tables import core_state, params
+    from solver.rules import PRESETS
+    from solver.search.compiled import Searcher, ensure_compiled
+    ensure_compiled()
+    game = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], True)
+    P, D = params(game)
+    st = core_state(game.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+    values, pv = Searcher(P, D, 8.0).root_values_and_pv(st, None)
+    s = Searcher(P, D, 8.0)
+    assert values == s.root_values(st) and pv == s.principal_variation(st)
+    assert len(pv) == 6                     # the deal's six cards, then chance

@@ -1,0 +1,163 @@
+"""Answers in a player's words (solver/analysis/words.py): one short line
+per answer (what kind, how precise, which plays are close), each column
+explained once on screen, the engineering detail only under --verbose;
+the position drawn as it is (a `?` stock's size, piles not written); and
+the terminal at 80 columns: nothing cut."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.analysis.evaluation import evaluate
+from solver.analysis.words import LEGEND, close_plays, summary_line
+from solver.cli.main import main
+from solver.games.annotate import PlayNote, machine_comment, shown_loss
+from solver.games.record import commands, loads
+from solver.notation import parse_position
+from solver.search.pimc import Z_99
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "positions" / "games"
+EXACT = "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"
+SHUFFLED = ("1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N "
+            "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12")
+HIDDEN = ("2.5.11 1.6.6/?.?.? ? S taken=10,9 last=S "
+          "gone=1.1.2.2.3.3.3.4.4.4.7.7.7.10.10.11.12.12.5")
+
+
+def run(*args, stdin=None, width=80):
+    return CliRunner().invoke(main, list(args), input=stdin, env={"COLUMNS": str(width)})
+
+
+def test_the_kind_of_answer_in_words():
+    assert summary_line(evaluate(parse_position(EXACT))) == "exact: every card is known"
+    ties = evaluate(parse_position("5.6 5.7/3.3 - S"))
+    assert ties.best == ["5", "7"]
+    assert summary_line(ties) == "exact: every card is known; 5 and 7 are equal"
+    e = evaluate(parse_position(SHUFFLED), method="expectimax")
+    assert e.best == ["2", "6", "12"] and len({mv.value for mv in e.moves}) == 1
+    assert summary_line(e) == "exact expectation over the deals to come; 2, 6 and 12 are equal"
+
+
+def test_an_estimate_says_its_precision_and_the_close_plays():
+    a = evaluate(parse_position(HIDDEN), method="determinised", samples=60, z=None)
+    assert a.samples == 60
+    line = summary_line(a)
+    half = 2.58 * a.stderr
+    assert line.startswith(f"estimate ±{half:.2g} (99%) from 60 samples of the hidden cards")
+    # close: the best play and every play whose paired lead is under 2.33
+    want = [a.moves[0].move] + [mv.move for mv in a.moves[1:] if mv.lead_z < Z_99]
+    assert close_plays(a) == (want if len(want) > 1 else [])
+    prefix = f"estimate ±{half:.2g} (99%) from 60 samples of the hidden cards"
+    if len(want) > 1:
+        names = ", ".join(want[:-1]) + " and " + want[-1]
+        assert line == f"{prefix}; {names} are close"
+    else:
+        assert line == prefix
+
+
+def test_each_column_is_explained_once_and_prose_only_when_verbose():
+    lines = "\n".join([HIDDEN, HIDDEN.replace("S taken", "S taken", 1) + " ; id \"again\""])
+    r = run("--method", "determinised", "--samples", "40", "--time", "5", "-", stdin=lines)
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    for col in ("value", "± s.e.", "best in", "loss", "effect"):
+        assert out.count(LEGEND[col]) == 1, col
+    assert "determinisations" not in out and "nodes" not in out
+    assert "strategy fusion" not in out
+    v = run("--verbose", "--method", "determinised", "--samples", "40", "--time", "5", "-",
+            stdin=HIDDEN).stdout
+    assert "strategy fusion" in v and "nodes" in v and "40 determinisations" in v
+
+
+def test_the_position_is_drawn_as_it_is():
+    out = run("-", stdin="1.3.5.11 2.2.7/4.6.12 ? S", width=100).stdout
+    assert "stock  30 cards, the cards not seen" in out
+    assert "piles  S 0  N 0" in out
+    out = run("-", stdin="5.6 5.7/3.3 - S").stdout
+    assert "piles  not written (34 cards): the values count the cards still to be won" in out
+    assert "S 0  N 0" not in out.split("piles")[1].splitlines()[0]
+
+
+@pytest.fixture(scope="module")
+def player_view(tmp_path_factory) -> str:
+    """The screen of ``annotate`` (player view, sampled) of a one-hand game
+    of greedy against mc:4, at 80 columns."""
+    game = tmp_path_factory.mktemp("one") / "one.txt"
+    assert run("play", "greedy", "mc:4", "--games", "1", "--no-swap", "--target", "5",
+               "--seed", "3", "-q", "-o", str(game)).exit_code == 0
+    r = run("annotate", "-q", "--samples", "4", "--luck-samples", "2", str(game))
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def _lines_fit(text: str, width: int = 80) -> None:
+    for line in text.splitlines():
+        assert len(line) <= width, line
+        assert "…" not in line, line
+
+
+def test_annotations_and_answers_read_at_80_columns(player_view):
+    _lines_fit(player_view)
+    assert "players: S greedy, N mc:4" in player_view
+    assert re.search(r"\(± \d+\.\d, one standard error\)", " ".join(player_view.split()))
+    for args in (("annotate", "-q", "--view", "full", "--luck-samples", "2",
+                  str(GAMES / "french-4p.txt")),
+                 ("annotate", "-q", "--objective", "match", "--view", "full",
+                  str(GAMES / "end-of-match.txt")),
+                 ("arena", "engine:2", "mc:3", "--pairs", "1", "-q")):
+        r = run(*args)
+        assert r.exit_code == 0, r.output
+        _lines_fit(r.stdout)
+    r = run("--method", "determinised", "--samples", "30", "--time", "5", "-",
+            stdin=HIDDEN + "\n" + EXACT + " score=38,40\n")
+    _lines_fit(r.stdout)
+
+
+def test_eval_is_written_from_one_sides_view():
+    """[%eval] is S's side's value of every play (SN with four players): the
+    mover's value for S, its negative for N, so the numbers of a game read
+    as one curve; [%loss] stays what the mover gave up; the record says
+    whose view (EvalView)."""
+    for name, view in (("planted-mistake.txt", "S"), ("french-4p.txt", "SN")):
+        r = run("annotate", "--view", "full", "--luck-samples", "0", "--json", "-q",
+                str(GAMES / name))
+        notes = [p for p in json.loads(r.stdout)["games"][0]["plays"] if not p["forced"]]
+        rec = run("annotate", "--view", "full", "--luck-samples", "0", "--record", "-q",
+                  str(GAMES / name)).stdout
+        game = loads(rec)
+        assert game.tags["EvalView"] == view
+        evals = []
+        for hand in game.hands:
+            for deal in hand.deals:
+                for play in deal.plays:
+                    cmds = {}
+                    for c in play.comments:
+                        cmds.update(commands(c))
+                    if "eval" in cmds:
+                        evals.append((float(cmds["eval"]), cmds.get("loss")))
+        assert len(evals) == len(notes)
+        for (got, loss), p in zip(evals, notes):
+            sign = 1 if p["seat"] in ("S", "N") and view == "SN" or p["seat"] == "S" else -1
+            assert got == round(sign * p["value"], 2), p
+            assert (loss is not None) == shown_loss(p["loss"])
+        assert any(p["seat"] == "N" and p["value"] > 0 for p in notes) or view == "SN"
+
+
+def test_no_other_best_is_named_at_a_loss_that_shows_as_zero(player_view):
+    tie = PlayNote(1, 1, 1, 0, "5o", 0, value=1.004, best_value=1.008, best="7c", loss=0.004)
+    assert machine_comment(tie) == "[%eval +1.00]"
+    real = PlayNote(1, 1, 1, 0, "5o", 0, value=1.0, best_value=1.5, best="7c", loss=0.5)
+    assert machine_comment(real) == "[%eval +1.00] [%best 7c +1.50] [%loss 0.50]"
+    named = 0
+    for line in player_view.splitlines():
+        cells = [c.strip() for c in line.split("│")]
+        if len(cells) == 8 and cells[4]:        # a row naming another best play
+            assert float(cells[6]) >= 0.01, line
+            named += 1
+    assert named
