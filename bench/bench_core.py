@@ -94,31 +94,94 @@ def row_exact(players: int, positions: int) -> dict:
     return {"times": value_t, "times_all_moves": all_t, "nodes": nodes}
 
 
-def row_em(unseen: int, positions: int, workers: int, cap: float) -> dict:
+def row_em(unseen: int, positions: int, workers: int, cap: float, split: str = "outcomes",
+           save: str | None = None, seeds: list[int] | None = None) -> dict:
     from solver.engine.tables import core_state, params
     from solver.search.compiled import SearchAborted, Searcher, ensure_compiled
     ensure_compiled()
-    times, nodes, stopped, entries, chance = [], [], [], [], []
-    for seed in range(positions):
+    times, cpus, nodes, stopped, entries, chance = [], [], [], [], [], []
+    for seed in (seeds if seeds is not None else range(positions)):
         game, state = start_of_deal(unseen, seed)
         P, D = params(game)
         s = Searcher(P, D, 3500.0, workers)
+        s.split = split
         t = time.perf_counter()
+        c = time.process_time()
         try:
-            s.root_values(core_state(state), deadline=time.monotonic() + cap)
+            values = s.root_values(core_state(state), deadline=time.monotonic() + cap)
             times.append(time.perf_counter() - t)
+            cpus.append(time.process_time() - c)
         except SearchAborted:
             stopped.append(seed)
+            values = None
         st = s.stats()
         nodes.append(st["nodes"])
         chance.append(st["chance_nodes"])
         entries.append(st["tt_entries"])
         print(f"    {unseen} unseen, seed {seed}: "
-              + (f"{times[-1]:.3f} s" if seed not in stopped else f"stopped at {cap:g} s")
+              + (f"{times[-1]:.3f} s ({cpus[-1]:.3f} s cpu)" if seed not in stopped
+                 else f"stopped at {cap:g} s")
               + f", {st['nodes']:,} nodes, {st['chance_nodes']:,} chance nodes, "
-              f"{st['tt_entries']:,} entries", file=sys.stderr, flush=True)
-    return {"times": times, "nodes": nodes, "chance": chance, "entries": entries,
+              f"{st['tt_entries']:,} entries"
+              + (f", values {_fmt_values(values)}" if values else ""), file=sys.stderr,
+              flush=True)
+        if save and values is not None:
+            save_values(save, unseen, seed, s, state, values, st, times[-1], cpus[-1])
+    return {"times": times, "cpu": cpus, "nodes": nodes, "chance": chance, "entries": entries,
             "stopped": stopped}
+
+
+def _fmt_values(values: dict) -> str:
+    from solver.cards import RANKS
+    return ", ".join(f"{RANKS[m]}: {v / 2:.6f}" for m, v in sorted(values.items()))
+
+
+def save_values(path: str, unseen: int, seed: int, searcher, state, values: dict,
+                stats: dict, seconds: float, cpu: float) -> None:
+    """Add one solved position to the regression file ``path`` (JSON: the
+    position as the seeded deal that makes it, the root values in
+    half-points for the mover, how long it took) with what a test can
+    check cheaply: the value of each chance node of its first chance level
+    (``chance``, in the order of :func:`solver.search.split.split`; the
+    root values follow from them by the upper tree's negamax) and of the
+    two most probable outcomes of the first (``outcomes``: solved again
+    from scratch, 12 unseen cards each)."""
+    from solver.cards import RANKS
+    from solver.engine.tables import core_state
+    from solver.search import split as sp
+    from solver.search.compiled import Searcher
+    out = Path(path)
+    st = core_state(state)
+    tree = sp.split(searcher.P, searcher.D, st)
+    chance = [searcher.value(cn) for cn in tree.chance]     # in the table: exact entries
+    cn, (probs, rows) = next(iter(tree.chance.items()))
+    outcomes = [Searcher(searcher.P, searcher.D, 512.0).value(
+        sp.outcome_child(searcher.P, cn, rows, i)) for i in range(2)]
+    data = json.loads(out.read_text()) if out.exists() else {
+        "about": "exact expectimax root values of bench/bench_core.py's start_of_deal "
+                 "positions (lmodire, two players, hands known, the stock shuffled; cards as "
+                 "rank indices 0-9 for 1-7, 10, 11, 12; state the core's tuple), by the card "
+                 "played, in half-points for the mover; written by bench/bench_core.py --save",
+        "positions": []}
+    d = start_of_deal_cards(unseen, seed)
+    entry = {"unseen": unseen, "seed": seed, "table": d["table"], "hands": d["hands"],
+             "stock": d["stock"], "state": [int(x) for x in core_state(state)],
+             "values": {str(RANKS[m]): v for m, v in sorted(values.items())},
+             "chance": chance, "outcomes": outcomes,
+             "nodes": stats["nodes"], "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1)}
+    data["positions"] = [p for p in data["positions"]
+                         if (p["unseen"], p["seed"]) != (unseen, seed)] + [entry]
+    data["positions"].sort(key=lambda p: (p["unseen"], p["seed"]))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = ",\n  ".join(json.dumps(p, separators=(", ", ": ")) for p in data["positions"])
+    out.write_text(f'{{"about": {json.dumps(data["about"])},\n "positions": [\n  {rows}\n ]}}\n')
+
+
+def start_of_deal_cards(unseen: int, seed: int) -> dict:
+    """The cards of :func:`start_of_deal` as rank-index lists."""
+    from solver.games.seeded import seeded_deal
+    d = seeded_deal(f"em{unseen}-{seed}", unseen)
+    return {"table": d.table, "hands": [d.rest[:3], d.rest[3:6]], "stock": sorted(d.stock)}
 
 
 def row_pimc(positions: int, workers: int) -> dict:
@@ -173,10 +236,11 @@ def run_row(name: str, args) -> dict:
         out = row_exact(2, args.positions * 2)
     elif name == "exact4":
         out = row_exact(4, args.positions)
-    elif name == "em12":
-        out = row_em(12, args.positions, args.workers, args.cap)
-    elif name == "em18":
-        out = row_em(18, args.positions18, args.workers, args.cap)
+    elif name in ("em12", "em18"):
+        unseen = int(name[2:])
+        seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else None
+        out = row_em(unseen, args.positions if unseen == 12 else args.positions18,
+                     args.workers, args.cap, args.split, args.save, seeds)
     elif name == "pimc":
         out = row_pimc(args.positions, args.workers)
     elif name == "annotate":
@@ -195,6 +259,8 @@ def fmt_row(name: str, r: dict) -> str:
         scale, unit = (1e3, "ms") if max(ts) < 1 else (1.0, "s")
         parts.append(f"median {statistics.median(ts) * scale:.3g} {unit}, "
                      f"max {max(ts) * scale:.3g} {unit} ({len(ts)} positions)")
+    if r.get("cpu"):
+        parts.append(f"cpu median {statistics.median(r['cpu']):.3g} s")
     if r.get("times_all_moves"):
         ta = r["times_all_moves"]
         parts.append(f"every root move: median {statistics.median(ta) * 1e3:.3g} ms, "
@@ -219,6 +285,12 @@ def main() -> None:
     ap.add_argument("--positions18", type=int, default=10)
     ap.add_argument("--cap", type=float, default=120.0, help="seconds a position may take")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--split", choices=("outcomes", "moves"), default="outcomes",
+                    help="how two threads share an expectimax root (em12, em18)")
+    ap.add_argument("--seeds", help="em12/em18: these seeds (comma-separated) instead of "
+                                    "the first --positions")
+    ap.add_argument("--save", help="em12/em18: add each solved position's root values to "
+                                   "this JSON regression file (bench/data/em18.json)")
     ap.add_argument("--row", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.row:
@@ -228,12 +300,13 @@ def main() -> None:
     for name in args.rows.split(","):
         cmd = [sys.executable, __file__, "--row", name, "--positions", str(args.positions),
                "--positions18", str(args.positions18), "--cap", str(args.cap),
-               "--workers", str(args.workers)]
-        done = subprocess.run(cmd, capture_output=True, text=True)
+               "--workers", str(args.workers), "--split", args.split]
+        cmd += ["--seeds", args.seeds] if args.seeds else []
+        cmd += ["--save", args.save] if args.save else []
+        done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)    # stderr live
         if done.returncode:
-            print(f"{name}: failed\n{done.stderr}")
+            print(f"{name}: failed")
             continue
-        sys.stderr.write(done.stderr)
         print(fmt_row(name, json.loads(done.stdout.strip().splitlines()[-1])), flush=True)
 
 

@@ -185,14 +185,16 @@ def test_kernels_follow_the_reference_play_by_play(preset, players):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("workers", [1, 2])
-def test_expectimax_across_two_deals_equals_plain_expectimax(workers):
+@pytest.mark.parametrize("workers,split", [(1, "moves"), (2, "moves"), (2, "outcomes")])
+def test_expectimax_across_two_deals_equals_plain_expectimax(workers, split):
     """Two deals to come (12 cards in the stock), every preset, against
     plain expectimax over the game's outcomes (no pruning, no table): the
     nested chance nodes where rounding once turned bounds into values. With
-    two threads sharing one table, each position is solved twice and must
-    give the same values both times (a torn table entry would not)."""
-    rng = random.Random(f"nested-{workers}")
+    two threads sharing one table (one root move a thread, or a helper
+    solving the outcomes of the chance node the search is in), each
+    position is solved twice and must give the same values both times (a
+    torn table entry would not)."""
+    rng = random.Random(f"nested-{workers}-{split}")
     done = 0
     while done < 6:
         preset = ["lmodire", "pagat", "mod", "french"][done % 4]
@@ -203,7 +205,9 @@ def test_expectimax_across_two_deals_equals_plain_expectimax(workers):
         plain = expectimax_root(g, s, permute=False)
         P, D = params(g)
         for _ in range(2 if workers > 1 else 1):
-            got = Searcher(P, D, 16.0, workers).root_values(core_state(s))
+            searcher = Searcher(P, D, 16.0, workers)
+            searcher.split = split
+            got = searcher.root_values(core_state(s))
             assert got.keys() == plain.keys()
             for m in plain:
                 assert math.isclose(got[m], plain[m], abs_tol=1e-9), (preset, s, got, plain)

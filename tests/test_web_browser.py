@@ -31,16 +31,29 @@ if not Path(CHROMIUM).exists():
                 "RONDA_CHROMIUM to a Chromium executable", allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def server():
-    """``ronda-solve serve`` on a free port; yields its address."""
+def start_server(*args: str) -> tuple[subprocess.Popen, str]:
+    """``ronda-solve serve --port 0 ARGS``: the process and its address."""
     proc = subprocess.Popen([sys.executable, "-m", "solver.cli.main", "serve", "--port", "0",
-                             "--searches", "1"], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+                             *args], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     assert line.startswith("ronda-solve serve: http://127.0.0.1:"), line
-    yield line.split()[2].rstrip("/")
+    return proc, line.split()[2].rstrip("/")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop a server of :func:`start_server` (SIGTERM, as Ctrl-C would)."""
     proc.terminate()
     proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``ronda-solve serve`` on a free port (its store in a temporary
+    folder); yields its address."""
+    db = tmp_path_factory.mktemp("serve") / "store.db"
+    proc, url = start_server("--searches", "1", "--db", str(db))
+    yield url
+    stop_server(proc)
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +103,16 @@ def test_board_set_up_by_clicking_shows_the_cli_values(server, page, shots):
     assert shown == {m["move"]: (f"+{m['value']}" if m["value"] > 0 else str(m["value"]))
                      for m in want["moves"]}
     assert page.get_attribute("#summary", "data-method") == want["method"] == "exact"
+    # the board speaks in cards: each card of S's hand carries its play's value
+    badges = {c.get_attribute("data-card"): c.query_selector(".badge").inner_text()
+              for c in page.query_selector_all("#zones [data-zone='S'] span.card")}
+    value = {m["move"].rstrip("oceb"): m["value"] for m in want["moves"]}
+    assert badges == {c: (f"+{value[c.rstrip('oceb')]}" if value[c.rstrip("oceb")] > 0
+                          else str(value[c.rstrip("oceb")])) for c in ("7o", "7e", "2o")}
+    best = {c.get_attribute("data-card").rstrip("oceb")
+            for c in page.query_selector_all("#zones [data-zone='S'] span.card")
+            if "best" in c.query_selector(".badge").get_attribute("class")}
+    assert best == {m.rstrip("oceb") for m in want["best"]}
     plies = [e.inner_text() for e in page.query_selector_all("#pv .ply")]
     assert plies == [f"{p['seat']}:{p['move']}" for p in want["pv"]]
     assert [p["seat"] for p in want["pv"]] == ["S", "N", "S", "N", "S"]
@@ -175,6 +198,14 @@ def test_game_viewer_steps_with_the_marks(server, page, shots):
     for _ in range(blunder):
         page.keyboard.press("ArrowRight")
     assert f"best {want[blunder]['best']}" in page.inner_text("#play-best")
+    # each card of the mover's hand carries its value, the best in green
+    shown = {c.get_attribute("data-card").rstrip("oceb"): c.query_selector(".badge")
+             for c in page.query_selector_all("#board .seat.mover span.card")}
+    values = {m["move"].rstrip("oceb"): m["value"] for m in want[blunder]["moves"]}
+    assert {r: b.inner_text() for r, b in shown.items()} == {
+        r: (f"+{v}" if v > 0 else str(v)) for r, v in values.items()}
+    assert {r for r, b in shown.items() if "best" in b.get_attribute("class")} == {
+        r for r, v in values.items() if v == want[blunder]["best_value"]}
     assert len(page.query_selector_all("#graph circle")) == sum(
         1 for p in want if p["value"] is not None)
     assert page.get_attribute("#download", "href").startswith("blob:")

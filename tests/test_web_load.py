@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -45,10 +47,11 @@ class Served:
     process group."""
 
     def __init__(self, *args: str) -> None:
+        self.folder = tempfile.mkdtemp(prefix="ronda-serve-")   # its store (--db)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "solver.cli.main", "serve", "--port", "0", "--time", "60",
-             *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            start_new_session=True)
+             "--db", os.path.join(self.folder, "store.db"), *args], cwd=ROOT,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
         first = self.proc.stdout.readline()
         assert first.startswith("ronda-solve serve: http://127.0.0.1:"), \
             first + self.proc.stderr.read()
@@ -74,6 +77,7 @@ class Served:
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
             raise
+        shutil.rmtree(self.folder, ignore_errors=True)
         return self.proc.returncode, out, err
 
 

@@ -103,6 +103,8 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
         doc["match_method"] = a.match_method
         doc["match_samples"] = a.match_samples
         doc["table"] = a.table
+    if "cluster" in a.extra:        # expectimax split over a cluster: its figures
+        doc["cluster"] = a.extra["cluster"]
     if a.values is not None:        # three players: one entry per seat
         doc["values"] = [plain(x, m) for x in a.values]
         for mv, out in zip(a.moves, doc["moves"]):

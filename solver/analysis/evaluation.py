@@ -255,7 +255,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
              min_samples: int = 30, progress=None, inference: bool = True,
-             search: str = "maxn") -> Analysis:
+             search: str = "maxn", cluster=None, fast: int | None = None) -> Analysis:
     """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
@@ -276,7 +276,14 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     sampling result after each batch. ``inference``: weigh the
     determinisations by how likely the other seats' plays of this deal
     (``hist=``) are under :data:`solver.analysis.inference.FITTED`
-    (:mod:`solver.analysis.inference`).
+    (:mod:`solver.analysis.inference`). ``cluster``: with ``"expectimax"``,
+    the search runs split over a cluster
+    (:class:`solver.batch.expectimax.Cluster`: ``solve(P, D, state,
+    deadline)``) instead of this machine's threads. ``fast``: with
+    ``"expectimax"``, the fast mode (method ``"expectimax-fast"``,
+    approximate): the next deal drawn ``fast`` times by probability, every
+    later deal exact, each value with its standard error and the error
+    measured on the bench in the note.
 
     Three players: value vectors, one entry per seat, searched by
     ``search`` (``"maxn"`` or ``"paranoid"``), see
@@ -299,7 +306,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
                        "count over 20 needs the real piles)")
         return a
     a = _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z,
-                  min_samples, progress, inference)
+                  min_samples, progress, inference, cluster, fast)
     if search != "maxn":
         a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)
@@ -310,7 +317,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
 
 
 def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, min_samples,
-              progress, inference) -> Analysis:
+              progress, inference, cluster=None, fast=None) -> Analysis:
     if pos.rules.voleur:
         from .pure import evaluate_pure
         return evaluate_pure(pos, method, samples, seed, time_budget, z, min_samples, progress,
@@ -353,10 +360,15 @@ def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, mi
     # expectimax
     if method == "expectimax":
         try:
+            if cluster is not None:
+                return _expectimax_cluster(pos, budget, t0, cluster)
+            if fast is not None:
+                return _expectimax_fast(pos, budget, t0, fast, seed, workers)
             return _expectimax(pos, budget, budget.deadline, t0,
                                "stock order unknown: exact expectimax", workers)
         except SearchAborted as e:
-            raise BudgetError(_unfinished(pos, e, budget) + ": raise --time or --memory, "
+            kept = f"; {cluster.kept()}" if cluster is not None else ""
+            raise BudgetError(_unfinished(pos, e, budget) + kept + ": raise --time or --memory, "
                               "or use --method auto to sample instead") from None
     compile_shuffled(pos)       # raises CompileError now for what it cannot take
     seconds, why = estimate_expectimax(pos)
@@ -462,6 +474,54 @@ def _expectimax(pos: Position, budget: Budget, deadline: float, t0: float,
                     [str(RANKS[m]) for m in pv], stats["nodes"] + stats["chance_nodes"],
                     time.perf_counter() - t0, note=note + "; pv up to the next deal",
                     extra=extra)
+
+
+def _expectimax_cluster(pos: Position, budget: Budget, t0: float, cluster) -> Analysis:
+    """Exact expectimax split at the first chance level over a cluster."""
+    game, state = compile_shuffled(pos)
+    P, D = params(game)
+    values, pv, stats = cluster.solve(P, D, core_state(state), budget.deadline)
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    top = moves[0].value
+    return Analysis(pos, "expectimax", top, moves,
+                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],
+                    [str(RANKS[m]) for m in pv], stats["nodes"], time.perf_counter() - t0,
+                    note=("stock order unknown: exact expectimax, its first chance level's "
+                          f"{stats['outcomes']:,} outcomes solved on {cluster.where}; "
+                          "pv up to the next deal"),
+                    extra={"cluster": stats})
+
+
+#: the fast mode's largest error of a value (points) measured on the bench
+#: (bench/bench_fast.py, docs/performance.md): deals drawn -> (unseen
+#: cards, error) over the positions measured
+FAST_ERROR = {100: (12, 0.47), 300: (12, 0.28), 1000: (12, 0.15)}
+
+
+def _expectimax_fast(pos: Position, budget: Budget, t0: float, samples: int, seed: int,
+                     workers: int) -> Analysis:
+    """The fast mode: :func:`solver.search.split.sampled_root_values`."""
+    from ..search.split import sampled_root_values
+    game, state = compile_shuffled(pos)
+    P, D = params(game)
+    values, stderr, solved, nodes = sampled_root_values(P, D, core_state(state), samples,
+                                                        seed, budget.memory_mb, workers,
+                                                        budget.deadline)
+    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    for mv in moves:
+        se = stderr.get(mv.rank)
+        mv.stderr = None if se is None else se / 2
+    top = moves[0].value
+    near = min(FAST_ERROR, key=lambda n: abs(n - samples))
+    unseen, err = FAST_ERROR[near]
+    note = (f"FAST MODE, approximate: the next deal drawn {samples} times by probability "
+            f"({solved:,} deals solved), every later deal exact; ± is the standard error "
+            f"over the deals drawn; on the bench with {near} deals at {unseen} unseen cards "
+            f"the values were off by at most {err:g} points (bench/bench_fast.py)")
+    return Analysis(pos, "expectimax-fast", top, moves,
+                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None, nodes,
+                    time.perf_counter() - t0, samples=samples, stderr=moves[0].stderr,
+                    note=note, seed=seed)
 
 
 def _peak_rss_mb() -> float:

@@ -88,6 +88,9 @@ def _kind(a: Analysis) -> str:
         return "exact: every card is known"
     if a.method == "expectimax":
         return "exact expectation over the deals to come"
+    if a.method == "expectimax-fast":
+        return (f"FAST MODE estimate ±{Z_CI99 * (a.stderr or 0.0):.2g} (99%) from "
+                f"{_count(a.samples or 0, 'draw')} of the next deal, later deals exact")
     if a.method == "equilibrium":
         return f"exact for what {seat} knows (the other hand unseen; the last two deals)"
     se = a.stderr or 0.0

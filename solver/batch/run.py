@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from ..numbers import tidy
 from .inputs import Item
 from .jobs import JOBS, plan_annotation
 from .store import Store, StoreError
@@ -45,11 +46,11 @@ class BatchSummary:
     def as_dict(self) -> dict:
         """The summary as JSON-ready data."""
         rate = 60 * self.done / self.seconds if self.seconds else 0.0
-        return {"job": self.job, "done": self.done, "skipped": self.skipped,
+        return tidy({"job": self.job, "done": self.done, "skipped": self.skipped,
                 "failed": self.failed, "searched": self.searched, "hits": self.hits,
                 "seconds": round(self.seconds, 3), "games_per_minute": round(rate, 2),
                 "workers": self.workers, "interrupted": self.interrupted,
-                "changed": self.changed, "store_error": self.store_error}
+                "changed": self.changed, "store_error": self.store_error})
 
 
 def params_text(job: str, options: dict) -> str:

@@ -26,8 +26,17 @@ Schema (version :data:`SCHEMA`):
     record), ``seconds`` (the worker's time), ``searched`` (jobs searched,
     the rest were store hits), ``created`` (Unix time).
 
+``outcomes``
+    The finished outcome children of an exact expectimax split over a
+    cluster (:mod:`solver.batch.expectimax`): ``chance``
+    (:func:`solver.search.split.chance_key`: the game and the chance
+    node), ``idx`` (the outcome's place in the chance node's deal table),
+    ``value`` (the child's exact value for its mover, half-points),
+    ``created``; unique on ``(chance, idx)``.
+
 Every game is written in one transaction with the evaluations its worker
-searched, so a killed run loses at most the games in flight.
+searched, so a killed run loses at most the games in flight; every
+batch of outcomes in one transaction.
 
 Every failure is a :class:`StoreError` whose message is one line naming
 the file: a file that is not SQLite, or is damaged, or is another
@@ -75,6 +84,13 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL,
     UNIQUE (source, number, job, params)
 );
+CREATE TABLE IF NOT EXISTS outcomes (
+    chance TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    value REAL NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (chance, idx)
+);
 """
 
 
@@ -86,6 +102,7 @@ COLUMNS = {
                     "created"),
     "games": ("id", "source", "number", "digest", "job", "params", "result", "record",
               "seconds", "searched", "created"),
+    "outcomes": ("chance", "idx", "value", "created"),
 }
 
 
@@ -307,6 +324,22 @@ class Store:
             d["result"] = json.loads(d["result"])
             yield d
 
+    # --- outcomes of an expectimax split -----------------------------------
+
+    @_guarded
+    def outcome_values(self, chance: str) -> dict[int, float]:
+        """The stored outcome values of chance node ``chance``, by index."""
+        return dict(self.db.execute("SELECT idx, value FROM outcomes WHERE chance=?",
+                                    (chance,)))
+
+    @_guarded
+    def write_outcomes(self, chance: str, values: dict[int, float]) -> None:
+        """Store finished outcome values of ``chance`` (one transaction)."""
+        now = time.time()
+        with self.db:
+            self.db.executemany("INSERT OR REPLACE INTO outcomes VALUES (?, ?, ?, ?)",
+                                [(chance, int(i), float(v), now) for i, v in values.items()])
+
     @_guarded
     def stats(self) -> dict:
         """Counts: evaluations by kind, games by job, the file's size in
@@ -316,8 +349,12 @@ class Store:
         seconds = self.db.execute("SELECT COALESCE(SUM(seconds), 0) FROM games").fetchone()[0]
         size = sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal"))
                    if p.exists())
+        try:
+            outcomes = self.db.execute("SELECT COUNT(*) FROM outcomes").fetchone()[0]
+        except sqlite3.OperationalError:        # a store written before the table
+            outcomes = 0
         return {"path": str(self.path), "schema": SCHEMA, "evaluations": kinds,
-                "games": jobs, "worker_seconds": round(seconds, 3), "bytes": size}
+                "games": jobs, "outcomes": outcomes, "worker_seconds": round(seconds, 3), "bytes": size}
 
     @_guarded
     def check(self) -> str:

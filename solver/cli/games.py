@@ -118,8 +118,9 @@ def _progress(quiet: bool, what: str):
 def play_command(players, rules_name, settings, target, games, seed, no_swap, output, force,
                  event, as_json, quiet) -> None:
     """Play whole games between PLAYERS (one per seat: S N, or S E N W) and
-    write their records. Players: random, greedy, mc:N (N random playouts
-    a play), engine:K (K determinisations), human (you, at the keyboard:
+    write their records. Players: random, greedy, greedy:P (a random card
+    with chance P), mc:N (N random playouts a play), engine:K (K
+    determinisations), engine:Ts (T seconds a decision), human (you, at the keyboard:
     e.g. `play human engine:10 engine:10 engine:10 --rules pagat`)."""
     from ..games.arena import game_rows
     from ..games.players import make_player

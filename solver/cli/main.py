@@ -68,8 +68,8 @@ LAZY = {
              "their records."),
     "puzzles": (".puzzles", "puzzles", "Teaching puzzles: generate, check, quiz, print."),
     "serve": (".serve", "serve",
-              "Serve the analysis board, the game viewer and the puzzle trainer at "
-              "http://HOST:PORT/ (nothing is opened: point a browser there)."),
+              "Serve the analysis board, the game viewer, the puzzle trainer and the play "
+              "page at http://HOST:PORT/ (nothing is opened: point a browser there)."),
 }
 
 
@@ -190,12 +190,38 @@ def main() -> None:
               show_default=True,
               help="Three players: maxn (each seat maximises its own points) or paranoid "
                    "(the other two minimise the mover's); ignored, with a note, for two sides.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="With --method expectimax: split the search over this Dask cluster "
+                   "(its first chance level's outcomes, each solved on a worker).")
+@click.option("--cluster", "cluster_workers", type=click.IntRange(1), default=None,
+              metavar="N", help="With --method expectimax: the same on a local cluster of "
+                                "N worker processes.")
+@click.option("--db", default=None, metavar="PATH",
+              help="With --scheduler or --cluster: keep each finished outcome in this "
+                   "analysis store, so that a stopped search resumes where it was.")
+@click.option("--fast", type=click.IntRange(2), default=None, metavar="DEALS",
+              help="With --method expectimax: the FAST MODE, approximate: the next deal drawn "
+                   "DEALS times by probability, every later deal exact; values with their "
+                   "standard errors and the error measured on the bench.")
 def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget, memory_mb,
-          inference, exact, objective, verbose, search) -> None:
+          inference, exact, objective, verbose, search, scheduler, cluster_workers, db,
+          fast) -> None:
     """Evaluate every position line in FILES (`-` for standard input), each
     as it is read."""
     if as_json and as_jsonl:
         raise click.UsageError("--json and --jsonl cannot be given together")
+    if (scheduler or cluster_workers) and method != "expectimax":
+        raise click.UsageError("--scheduler and --cluster split an exact expectimax: "
+                               "give --method expectimax")
+    if scheduler and cluster_workers:
+        raise click.UsageError("--scheduler and --cluster cannot be given together")
+    if fast and method != "expectimax":
+        raise click.UsageError("--fast samples expectimax's next deal: give --method expectimax")
+    if fast and (scheduler or cluster_workers):
+        raise click.UsageError("--fast runs on this machine: not with --scheduler or --cluster")
+    if db and not (scheduler or cluster_workers):
+        raise click.UsageError("--db keeps a cluster search's outcomes: give --scheduler "
+                               "or --cluster")
     from rich.console import Console
     from rich.text import Text
     from ..notation import NotationError, parse_lines
@@ -203,6 +229,9 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
     out = Console(soft_wrap=False)
     err = Console(stderr=True, soft_wrap=True)
     workers = workers or default_workers()
+    cluster = None
+    if scheduler or cluster_workers:
+        cluster = _cluster(scheduler, cluster_workers, db, memory_mb)
     results, errors = [], []
     failed = mismatch = interrupted = False
     agree = disagree = 0
@@ -241,7 +270,8 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                             a = analyse(item, objective, method=method, samples=samples,
                                         seed=seed, workers=workers, time_budget=time_budget,
                                         memory_mb=memory_mb, progress=progress,
-                                        inference=inference, search=search)
+                                        inference=inference, search=search,
+                                        cluster=cluster, fast=fast)
                     except (CompileError, ValueError) as e:
                         msg = f"line {lineno}, position: {e}"
                         error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")
@@ -279,6 +309,8 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
         elif (agree or disagree) and not as_jsonl:
             style = "bold red" if disagree else "bold green"
             out.print(Text(f"test suite: {agree} agree, {disagree} disagree", style=style))
+        if cluster is not None:
+            cluster.close()
         if interrupted:
             sig.caught()
             sig.exit(f"{answered} position{'s' * (answered != 1)} answered"
@@ -292,6 +324,39 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
 def _jsonl(doc: dict) -> None:
     sys.stdout.write(json.dumps(doc) + "\n")
     sys.stdout.flush()
+
+
+def _cluster(scheduler, workers, db, memory_mb):
+    """The cluster an expectimax search is split over, with a progress line
+    on stderr every few seconds; a one-line error (exit 1) when the
+    scheduler or the store cannot be opened."""
+    import time
+    from rich.console import Console
+    from rich.text import Text
+    from ..batch.expectimax import Cluster
+    from ..batch.store import StoreError
+    err = Console(stderr=True, soft_wrap=True)
+    last = [0.0]
+
+    def progress(p) -> None:
+        now = time.monotonic()
+        if now - last[0] < 5 and p.done < p.total:
+            return
+        last[0] = now
+        left = ""
+        if p.done > p.stored and p.seconds > 0:
+            rate = (p.done - p.stored) / p.seconds
+            left = f", about {(p.total - p.done) / rate:,.0f} s left at this rate"
+        err.print(f"expectimax on the cluster: {p.done:,} of {p.total:,} outcomes "
+                  f"({p.stored:,} from the store), {p.seconds:,.0f} s{left}", highlight=False)
+
+    try:
+        return Cluster(scheduler, workers or 1, db, memory_mb=memory_mb, progress=progress)
+    except StoreError as e:
+        err.print(Text(f"--db: {e}", style="bold red"))
+    except (OSError, TimeoutError, ValueError) as e:
+        err.print(Text(f"--scheduler: cannot reach {scheduler}: {e}", style="bold red"))
+    sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -28,15 +28,26 @@ POSITIVE = click.FloatRange(0, 1e6, min_open=True)
               help="Seconds a game annotation may take.")
 @click.option("--max-upload", type=click.IntRange(1000), default=1_000_000, show_default=True,
               help="Bytes a request may send (a record, a puzzle set).")
-def serve(host, port, searches, queue, time_budget, memory_mb, timeout, max_upload) -> None:
-    """Serve the analysis board, the game viewer and the puzzle trainer at
-    http://HOST:PORT/ (nothing is opened: point a browser there)."""
+@click.option("--db", default="ronda-analysis.db", show_default=True,
+              help="The analysis store (the file batch uses) where the play page keeps "
+                   "its games and their reviews.")
+def serve(host, port, searches, queue, time_budget, memory_mb, timeout, max_upload,
+          db) -> None:
+    """Serve the analysis board, the game viewer, the puzzle trainer and
+    the play page at http://HOST:PORT/ (nothing is opened: point a browser
+    there)."""
+    import sys
     import uvicorn
+    from ..batch.store import StoreError
     from ..runtime.interrupt import SIGNALS, exit_interrupted
     from ..web.app import Config, create_app
     config = Config(searches=searches, queue=queue, time=time_budget, memory=memory_mb,
-                    timeout=timeout, max_body=max_upload)
-    app = create_app(config)
+                    timeout=timeout, max_body=max_upload, db=db)
+    try:
+        app = create_app(config)
+    except StoreError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
     # a request still open 3 s after a stop is cancelled (the searches in
     # flight are stopped at once, so their requests end first)
     server = _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",

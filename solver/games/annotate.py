@@ -133,7 +133,8 @@ class PlayNote:
     mover's side; ``best`` the best play's card; ``loss`` points;
     ``stderr`` of the value when sampled; ``mark``; ``match`` ``""``,
     ``"misses win"`` or ``"lets win"`` and ``match_note`` in words;
-    ``moves`` every play ``(card, value)``, best first; ``method``;
+    ``moves`` every play ``(card, value)``, best first, and
+    ``move_stderr`` their standard errors (None when exact); ``method``;
     ``samples``; ``seconds``."""
 
     hand: int
@@ -152,6 +153,7 @@ class PlayNote:
     match: str = ""
     match_note: str = ""
     moves: list[tuple[str, float]] = field(default_factory=list)
+    move_stderr: list[float | None] = field(default_factory=list)
     method: str = ""
     samples: int | None = None
     seconds: float = 0.0
@@ -675,6 +677,7 @@ def _finish(record, replay, notes, plays, results, luck_where, luck_results, vie
         note.loss = best[2] - made if best[2] - made > 1e-9 else 0.0
         note.stderr = se
         note.moves = [(text, v) for _r, text, v, _se in moves]
+        note.move_stderr = [se for _r, _text, _v, se in moves]
         note.method, note.samples = meth, nsamples
         note.mark = "??" if note.match else thresholds.mark(note.loss)
         play.mark = note.mark
@@ -710,7 +713,9 @@ def annotation_json(an: Annotation) -> dict:
             "player": g.names[n.seat], "card": n.card, "forced": n.forced,
             "value": n.value, "best": n.best, "best_value": n.best_value, "loss": n.loss,
             "stderr": n.stderr, "mark": n.mark, "match": n.match, "match_note": n.match_note,
-            "moves": [{"move": m, "value": v} for m, v in n.moves], "method": n.method,
+            "moves": [{"move": m, "value": v, "stderr": se} for (m, v), se in
+                      zip(n.moves, n.move_stderr or [None] * len(n.moves))],
+            "method": n.method,
             "samples": n.samples, "seconds": round(n.seconds, 4),
         } for n in an.notes],
         "luck": [{"hand": d.hand, "deal": d.deal, "leader": names[d.leader],

@@ -10,6 +10,9 @@ what the seat has seen (and the declarations it heard).
 - :class:`RandomPlayer` (``random``): any card of its hand.
 - :class:`GreedyPlayer` (``greedy``): the capture worth most points now;
   with no capture, lays the card least likely to be hit.
+- :class:`NoisyGreedyPlayer` (``greedy:P``): greedy, except that with
+  chance ``P`` a play is any card of its hand (a beginner: the weakest
+  level of the play page, :mod:`solver.games.levels`).
 - :class:`MonteCarloPlayer` (``mc:N``): flat Monte Carlo, as the strongest
   Ronda apps do: for every play, ``N`` random playouts to the end of the
   hand with the hidden cards drawn anew for each; the best average wins.
@@ -132,6 +135,27 @@ class GreedyPlayer:
 
 
 @dataclass
+class NoisyGreedyPlayer:
+    """Greedy with noise: each play, with chance ``noise`` (0 to 1) a card
+    of its hand drawn uniformly, else :class:`GreedyPlayer`'s card (the
+    draw comes first, from the player's RNG, so a game replays)."""
+
+    noise: float = 0.5
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.noise <= 1:
+            raise ValueError("greedy:P needs a chance P from 0 to 1")
+        self.name = self.name or f"greedy:{self.noise:g}"
+
+    def choose(self, view: Position, rng: random.Random) -> Card:
+        """A random card with chance ``noise``, else the greedy card."""
+        if rng.random() < self.noise:
+            return RandomPlayer().choose(view, rng)
+        return GreedyPlayer().choose(view, rng)
+
+
+@dataclass
 class MonteCarloPlayer:
     """Flat Monte Carlo: ``playouts`` random playouts per legal play.
 
@@ -189,11 +213,13 @@ class EnginePlayer:
     """Our engine: :func:`solver.analysis.evaluation.evaluate` on the seat's view with
     ``samples`` determinisations (``method`` as evaluate takes it), seeded
     from the player's RNG; plays the best play (the lowest rank among
-    equal values)."""
+    equal values); ``time_budget`` seconds a decision (evaluate's
+    default)."""
 
     samples: int = 50
     method: str = "determinised"
     name: str = ""
+    time_budget: float = 10.0
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -206,7 +232,7 @@ class EnginePlayer:
         if len(hand) == 1:
             return card_of_rank(view, hand.pop())
         a = evaluate(view, method=self.method, samples=self.samples,
-                     seed=rng.randrange(1 << 31))
+                     seed=rng.randrange(1 << 31), time_budget=self.time_budget)
         if a.partial:       # the search was interrupted: stop the game too
             raise KeyboardInterrupt("search interrupted")
         return card_of_rank(view, a.moves[0].rank)
@@ -254,11 +280,12 @@ class TimedEnginePlayer:
         return card_of_rank(view, a.moves[0].rank)
 
 
-PLAYER_KINDS = ("random", "greedy", "mc:N", "engine:K", "engine:Ts", "human")
+PLAYER_KINDS = ("random", "greedy", "greedy:P", "mc:N", "engine:K", "engine:Ts", "human")
 
 
 def make_player(spec: str):
-    """A player from its spec: ``random``, ``greedy``, ``mc:N`` (N random
+    """A player from its spec: ``random``, ``greedy``, ``greedy:P`` (greedy,
+    but a random card with chance P: :class:`NoisyGreedyPlayer`), ``mc:N`` (N random
     playouts per play, default 100), ``engine:K`` (K determinisations,
     default 50; the engine of the first sessions), ``engine:Ts`` (T seconds
     a decision, e.g. ``engine:0.1s``: :class:`TimedEnginePlayer`), ``human``
@@ -270,6 +297,11 @@ def make_player(spec: str):
         return HumanPlayer()
     if kind in ("random", "greedy") and not colon:
         return RandomPlayer() if kind == "random" else GreedyPlayer()
+    if kind == "greedy":
+        if not re.fullmatch(r"(0?\.[0-9]+|[01](\.0*)?)", arg):
+            raise ValueError(f"player {spec!r}: {arg!r} is not a chance from 0 to 1 "
+                             "(greedy:0.5 plays a random card half the time)")
+        return NoisyGreedyPlayer(float(arg))
     if kind == "engine" and re.fullmatch(r"[0-9]*\.?[0-9]+s", arg):
         return TimedEnginePlayer(float(arg[:-1]))
     if kind in ("mc", "engine"):

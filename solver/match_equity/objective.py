@@ -41,7 +41,8 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
             samples: int = 1000, seed: int = 0, *, workers: int = 1,
             time_budget: float = 10.0, memory_mb: float = 2048.0, progress=None,
             inference: bool = True, search: str = "maxn",
-            match_samples: int = MATCH_SAMPLES) -> Analysis:
+            match_samples: int = MATCH_SAMPLES, cluster=None, fast: int | None = None
+            ) -> Analysis:
     """The answer for ``pos``: :func:`~solver.analysis.evaluation.evaluate`'s
     points analysis (every option passed on), and under the match
     objective each play's chance of winning the match too (the match
@@ -60,7 +61,7 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     share = POINTS_SHARE if choice.objective == "match" else 1.0
     a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
                  time_budget=time_budget * share, memory_mb=memory_mb, progress=progress,
-                 inference=inference, search=search)
+                 inference=inference, search=search, cluster=cluster, fast=fast)
     a.objective_note = choice.note
     if choice.objective == "points" or a.partial:
         return a

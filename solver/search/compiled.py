@@ -135,6 +135,8 @@ def _warm_search() -> None:
         s.principal_variation(st)
         s.value(st)
         outcome_count(s.P, st[9], 10)       # auto's estimate of expectimax's cost
+        if shuffled:
+            Searcher(s.P, s.D, 1.0, 2).root_values(st)      # the helper kernel
 
 
 def _warm_samples() -> None:
@@ -184,6 +186,25 @@ def _run(fn, args, C, deadline: float | None):
     return box[0] if box else None
 
 
+def _wait(th: threading.Thread, threads: list, Cs: list, deadline: float | None) -> None:
+    """Wait for the search thread ``th``; at ``deadline`` (time.monotonic)
+    set every counter's abort. On Ctrl-C, abort every thread, wait for all
+    of ``threads`` to unwind, and raise again."""
+    try:
+        while th.is_alive():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                for C in Cs:
+                    C[kn.C_ABORT] = kn.ABORT_TIME
+            th.join(0.05 if left is None else max(0.0, min(left, 0.05)))
+    except KeyboardInterrupt:
+        for C in Cs:
+            C[kn.C_ABORT] = kn.ABORT_TIME
+        for other in threads:
+            other.join()
+        raise
+
+
 class Searcher:
     """Exact search (alpha-beta, or expectimax when the game has chance
     nodes) of one game on the compiled core.
@@ -193,6 +214,11 @@ class Searcher:
     this object: scoring every root move, then the principal variation,
     share it. States are core state tuples.
     """
+
+    #: how several workers share a root: ``"outcomes"`` (helpers solve the
+    #: outcomes of the chance node the search is in, :mod:`.parallel`) or
+    #: ``"moves"`` (one root move a thread)
+    split = "outcomes"
 
     def __init__(self, P: np.ndarray, D: np.ndarray, memory_mb: float = 16.0,
                  workers: int = 1) -> None:
@@ -320,7 +346,10 @@ class Searcher:
         t0 = time.perf_counter()
         out = np.full(10, np.nan)
         heavy = self._searched_moves(st)
-        if self.workers > 1 and len(heavy) > 1:
+        level = self._first_chance_work(st) if self.workers > 1 and heavy else 0
+        if self.split == "outcomes" and level:
+            self._parallel_outcomes(st, out, level, deadline)
+        elif self.workers > 1 and len(heavy) > 1:
             leaves = sum(1 << m for m in range(10) if m not in heavy)
             kn.root_values(self.P, self.D, self.K, self.TT, self.TF, self.C, *self.O, st, out,
                            leaves)
@@ -339,12 +368,27 @@ class Searcher:
         rows.sort(key=lambda r: (-int(r[ec.K_ORDER]), -int(r[ec.K_GAIN]), -int(r[ec.K_MOVE])))
         return [int(r[ec.K_MOVE]) for r in rows]
 
-    def _parallel(self, st, out: np.ndarray, moves: list[int],
-                  deadline: float | None) -> None:
-        """Score ``moves`` on ``workers`` threads sharing the table: each
-        thread takes the next move from a queue. A thread that fills the
-        table stops every thread; the table grows and the unfinished moves
-        are searched again."""
+    def _first_chance_work(self, st) -> int:
+        """The work left (:func:`~solver.engine.core.work_left`) at the
+        first chance level below ``st``, 0 when there is none: the level
+        whose chance nodes the helpers share out."""
+        from ..engine import core as ec
+        if not self.chance:
+            return 0
+        K = kn.new_scratch()
+        while not ec.is_terminal(self.P, st):
+            if ec.is_chance(self.P, st):
+                return int(ec.work_left(self.P, st))
+            n = ec.gen_children(self.P, self.D, K, 0, st)
+            row = next((K[0, i] for i in range(n) if K[0, i, ec.K_KIND] != ec.KIND_LEAF),
+                       None)
+            if row is None:
+                return 0
+            st = tuple(int(x) for x in row[:ec.NSTATE])
+        return 0
+
+    def _add_helpers(self) -> None:
+        """Scratch, counters and an outcome cache for each other thread."""
         while len(self.helpers) < self.workers - 1:
             C = kn.new_counters(outcome_cap=int(self.C[kn.C_OUTCAP]))
             C[kn.C_GEN] = self.C[kn.C_GEN]
@@ -354,6 +398,59 @@ class Searcher:
             self._set_grow()
         for h in self.helpers:
             h[1][kn.C_GEN] = self.C[kn.C_GEN]
+
+    def _parallel_outcomes(self, st, out: np.ndarray, level: int,
+                           deadline: float | None) -> None:
+        """Score every root move on this thread while the other workers
+        solve outcomes of the chance nodes at ``level`` work left that the
+        search posts (:func:`solver.search.parallel.serve`). A thread that
+        fills the table stops them all; the table grows and the search runs
+        again (what was solved is in the table)."""
+        from .parallel import serve
+        self._add_helpers()
+        Cs = self._counters()
+        C = self.C
+        while True:
+            C[kn.C_PARMIN] = level
+            C[kn.C_BSTOP] = 0
+            if C[kn.C_BGEN] % 2 == 0:
+                C[kn.C_BGEN] += 1
+            threads = [threading.Thread(
+                target=kn.root_values,
+                args=(self.P, self.D, self.K, self.TT, self.TF, C, *self.O, st, out, ALL_MOVES),
+                daemon=True)]
+            for K, Ch, O in self.helpers:
+                threads.append(threading.Thread(
+                    target=serve, args=(self.P, self.D, K, self.TT, self.TF, Ch, *O, C),
+                    daemon=True))
+            for th in threads:
+                th.start()
+            try:
+                _wait(threads[0], threads, Cs, deadline)
+            finally:
+                C[kn.C_BSTOP] = 1
+                for th in threads[1:]:
+                    th.join()
+                C[kn.C_PARMIN] = 0
+            reasons = [int(c[kn.C_ABORT]) for c in Cs]
+            for c in Cs:
+                c[kn.C_ABORT] = 0
+            bad = [r for r in reasons if r not in (0, kn.ABORT_GROW)]
+            if bad:
+                C[kn.C_ABORT] = bad[0]
+                return
+            if not any(reasons):
+                return
+            if self._may_grow(deadline):
+                self._grow()
+
+    def _parallel(self, st, out: np.ndarray, moves: list[int],
+                  deadline: float | None) -> None:
+        """Score ``moves`` on ``workers`` threads sharing the table: each
+        thread takes the next move from a queue. A thread that fills the
+        table stops every thread; the table grows and the unfinished moves
+        are searched again."""
+        self._add_helpers()
         todo = list(moves)
         lock = threading.Lock()
         Cs = self._counters()
@@ -381,20 +478,8 @@ class Searcher:
                        for K, C in zip(scratch, Cs)]
             for th in threads:
                 th.start()
-            try:
-                for th in threads:
-                    while th.is_alive():
-                        left = None if deadline is None else deadline - time.monotonic()
-                        if left is not None and left <= 0:
-                            for C in Cs:
-                                C[kn.C_ABORT] = kn.ABORT_TIME
-                        th.join(0.05 if left is None else max(0.0, min(left, 0.05)))
-            except KeyboardInterrupt:
-                for C in Cs:
-                    C[kn.C_ABORT] = kn.ABORT_TIME
-                for th in threads:
-                    th.join()
-                raise
+            for th in threads:
+                _wait(th, threads, Cs, deadline)
             reasons = [int(C[kn.C_ABORT]) for C in Cs]
             if any(r not in (0, kn.ABORT_GROW) for r in reasons):
                 reason = next(r for r in reasons if r not in (0, kn.ABORT_GROW))

@@ -20,11 +20,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from .api import ApiError, router
+from .play import Games, router as play_router
+from .play_store import PlayStore
 from .pool import SearchPool
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGES = {"/": "index.html", "/board": "board.html", "/game": "game.html",
-         "/puzzles": "puzzles.html"}
+         "/puzzles": "puzzles.html", "/play": "play.html", "/mine": "mine.html"}
 
 
 @dataclass
@@ -33,7 +35,8 @@ class Config:
     ``queue`` more waiting, ``time`` seconds and ``memory`` MB a search
     may take (the CLI's ``--time`` and ``--memory``), ``timeout`` seconds
     a game annotation may take, ``workers`` threads a search,
-    ``max_body`` bytes a request may send."""
+    ``max_body`` bytes a request may send, ``db`` the analysis store
+    where the play page keeps its games (None: in memory only)."""
 
     searches: int = 2
     queue: int = 8
@@ -42,6 +45,7 @@ class Config:
     timeout: float = 300.0
     workers: int = 1
     max_body: int = 1_000_000
+    db: str | None = None
 
 
 class BodyLimit:
@@ -100,18 +104,22 @@ def _validation_message(err: RequestValidationError) -> str:
 def create_app(config: Config | None = None) -> FastAPI:
     """The app: pages at ``/``, ``/board``, ``/game``, ``/puzzles``;
     static files at ``/static``; the API at ``/api`` (OpenAPI at
-    ``/docs``); a :class:`~solver.web.pool.SearchPool` started with it."""
+    ``/docs``); a :class:`~solver.web.pool.SearchPool` started with it.
+    Raises StoreError (one line) when ``config.db`` cannot keep games."""
     config = config or Config()
+    PlayStore(config.db).close()        # a store that cannot keep games: fail now
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         pool = SearchPool(config.searches, config.queue)
         app.state.pool = pool
+        games = app.state.games = Games(PlayStore(config.db))   # in the loop's thread
         await pool.start()
         try:
             yield
         finally:
             await pool.close()
+            games.close()
 
     app = FastAPI(title="ronda-solver", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None,      # /docs below, its assets served here
@@ -142,6 +150,7 @@ def create_app(config: Config | None = None) -> FastAPI:
         return JSONResponse({"error": f"internal error: {one_line(exc)}"}, 500)
 
     app.include_router(router)
+    app.include_router(play_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     _api_docs(app)
     for path, name in PAGES.items():

@@ -101,7 +101,7 @@ def open_games(text: str, game: int = 1, progress: Progress | None = None) -> di
             steps.append({"index": step.index, "hand": step.hand, "deal": step.deal,
                           "number": step.number, "seat": pos.seat_name(step.seat),
                           "card": str(step.play.card), "mark": step.play.mark or "",
-                          "board": board(pos)})
+                          "comments": list(step.play.comments), "board": board(pos)})
     except RecordError as e:
         raise ValueError(f"game {game}: {e}") from None
     return {"games": listing, "game": {"number": game, "tags": dict(chosen.tags),
@@ -190,3 +190,7 @@ def open_puzzles(text: str, progress: Progress | None = None) -> dict:
     if not out and not errors:
         errors.append("no puzzle in the file")
     return {"puzzles": out, "errors": errors}
+
+
+# the play page's tasks (solver/web/play_tasks.py)
+from .play_tasks import engine_move, hint, review  # noqa: E402,F401

@@ -193,7 +193,19 @@ function show(a) {
   $("summary").textContent = a.summary;
   $("summary").dataset.method = a.method;
   $("note").textContent = `${a.method}: ${a.note}; ${a.nodes.toLocaleString()} nodes, ${a.seconds.toFixed(3)} s`;
+  badgeHand(a);
   loadPv(a);
+}
+
+// The board speaks in cards: each card of the mover's hand carries its
+// play's value (with its ± when sampled), the best plays in green.
+function badgeHand(a) {
+  const byRank = {};
+  for (const m of a.moves) byRank[m.move.replace(/[oceb]$/, "")] = m;
+  document.querySelectorAll(`#zones [data-zone='${state.turn}'] span.card`).forEach(ce => {
+    const m = byRank[ce.dataset.card.replace(/[oceb]$/, "")];
+    if (m) addBadge(ce, m.value, m.stderr, a.best.includes(m.move), false);
+  });
 }
 
 async function loadPv(a) {

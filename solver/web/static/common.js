@@ -100,3 +100,18 @@ async function pollJob(id, onProgress) {
     await new Promise(r => setTimeout(r, 250));
   }
 }
+
+// A value badge on a card (the board speaks in cards): the play's value in
+// points to the end of the hand, with its ± (standard error) when
+// estimated; isBest marks a best play, highlight outlines its card.
+function addBadge(ce, value, stderr, isBest, highlight) {
+  ce.querySelectorAll(".badge").forEach(b => b.remove());
+  let text = fmt(value);
+  if (stderr) text += "±" + (Math.round(stderr * 10) / 10);
+  ce.classList.add("badged");
+  ce.classList.toggle("hinted", Boolean(highlight && isBest));
+  ce.dataset.value = String(value);
+  ce.title = `${ce.dataset.card}: ${fmt(value)}${stderr ? " ± " + stderr.toFixed(2) : ""} points to the end of the hand`
+    + (isBest ? " (best)" : "");
+  ce.append(el("span", {class: "badge" + (isBest ? " best" : "")}, text));
+}

@@ -1,7 +1,7 @@
 // The game viewer: open a record, step through it, its marks and graph.
 "use strict";
 const $ = id => document.getElementById(id);
-let game = null, notes = {}, at = 0, job = null, uploaded = null;
+let game = null, notes = {}, at = 0, job = null, uploaded = null, mine = null;
 
 function markClass(m) { return m === "??" ? "mark-qq" : m === "?" ? "mark-q" : m === "?!" ? "mark-di" : ""; }
 
@@ -21,20 +21,39 @@ async function open() {
   $("tags").textContent = Object.entries(t).map(([k, v]) => `${k}: ${v}`).join(" · ");
   at = 0;
   draw();
-  try {
-    job = await api("/api/jobs/annotate", {...source, game: gameNo, view: $("view").value,
-      samples: Number($("samples").value) || 32, luck_samples: Number($("luck").value)});
-  } catch (e) { showError($("error"), e.message); return; }
-  $("cancel").hidden = false;
-  const done = await pollJob(job.id, j => {
+  const progress = j => {
     const p = j.progress || {};
     $("status").textContent = `annotating: ${j.state}` + (p.of ? ` ${p.done}/${p.of} searches` : "")
       + (j.elapsed !== null ? `, ${j.elapsed.toFixed(1)} s` : "");
-  });
-  $("cancel").hidden = true;
-  job = null;
-  if (done.state !== "done") { $("status").textContent = ""; showError($("error"), done.error); return; }
-  const an = done.result;
+  };
+  let an;
+  if (mine) {
+    // a game played here: its review, from the store when it was made before
+    try {
+      let r = await api(`/api/play/${mine}/review`, {});
+      if (!r.cached) {
+        job = r.job;
+        $("cancel").hidden = false;
+        const done = await pollJob(job.id, progress);
+        $("cancel").hidden = true;
+        job = null;
+        if (done.state !== "done") { $("status").textContent = ""; showError($("error"), done.error); return; }
+        r = await api(`/api/play/${mine}/review`, {});
+      }
+      an = r.result;
+    } catch (e) { showError($("error"), e.message); return; }
+  } else {
+    try {
+      job = await api("/api/jobs/annotate", {...source, game: gameNo, view: $("view").value,
+        samples: Number($("samples").value) || 32, luck_samples: Number($("luck").value)});
+    } catch (e) { showError($("error"), e.message); return; }
+    $("cancel").hidden = false;
+    const done = await pollJob(job.id, progress);
+    $("cancel").hidden = true;
+    job = null;
+    if (done.state !== "done") { $("status").textContent = ""; showError($("error"), done.error); return; }
+    an = done.result;
+  }
   $("status").textContent = `annotated: view ${an.view}, ${an.seconds} s`;
   document.body.dataset.annotated = "1";
   notes = {};
@@ -47,12 +66,21 @@ async function open() {
   draw();
 }
 
+function hintOf(step) {
+  const c = (step.comments || []).find(x => x.includes("[%hint"));
+  const m = c && c.match(/\[%hint\s+([^\]]*)\]/);
+  return m ? m[1].trim() : null;
+}
+
 function summary(rows) {
   const body = $("summary").tBodies[0];
+  const hints = {};
+  for (const st of game.steps) if (hintOf(st) !== null) hints[st.seat] = (hints[st.seat] || 0) + 1;
   body.replaceChildren(...rows.map(r => el("tr", {"data-seat": r.seat},
     el("td", {}, r.seat), el("td", {}, r.player), el("td", {}, r.plays),
     el("td", {}, r["?!"]), el("td", {}, r["?"]), el("td", {}, r["??"]),
-    el("td", {}, r.average_loss.toFixed(2)), el("td", {}, r.points), el("td", {}, fmt(r.luck)))));
+    el("td", {}, r.average_loss.toFixed(2)), el("td", {class: "hints"}, hints[r.seat] || 0),
+    el("td", {}, r.points), el("td", {}, fmt(r.luck)))));
 }
 
 function draw() {
@@ -62,6 +90,15 @@ function draw() {
   $("where").textContent = `hand ${s.hand}, deal ${s.deal}, play ${s.number} · ${at + 1} of ${steps.length}`;
   renderBoard($("board"), s.board);
   const n = notes[at];
+  if (n && n.moves && n.moves.length) {
+    // the board speaks in cards: each card of the mover's hand carries its value
+    const byRank = {};
+    for (const m of n.moves) byRank[m.move.replace(/[oceb]$/, "")] = m;
+    $("board").querySelectorAll(".seat.mover span.card").forEach(ce => {
+      const m = byRank[ce.dataset.card.replace(/[oceb]$/, "")];
+      if (m) addBadge(ce, m.value, m.stderr, Math.abs(m.value - n.best_value) < 1e-9, ce.dataset.card === s.card);
+    });
+  }
   $("play-text").textContent = `${s.seat} plays ${s.card}`;
   const mark = n ? n.mark : s.mark;
   $("play-mark").textContent = mark;
@@ -72,7 +109,10 @@ function draw() {
     best = `value ${fmt(n.value)}`;
     if (n.loss >= 0.005) best += ` · best ${n.best} (${fmt(n.best_value)}), loss ${(Math.round(n.loss * 100) / 100)}`;
     if (n.match_note) best += ` · ${n.match_note}`;
+    if (n.stderr) best += ` (± ${n.stderr.toFixed(2)})`;
   }
+  const asked = hintOf(s);
+  if (asked !== null) best += ` · hint asked (${asked})`;
   $("play-best").textContent = best;
   // the plays, a line per deal under a heading per hand
   const plays = $("plays");
@@ -97,6 +137,7 @@ function draw() {
 function graph() {
   const svg = $("graph");
   const W = 520, H = 160, mid = H / 2, n = game.steps.length;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const pts = [];
   let top = 2;
   for (let i = 0; i < n; i++) {
@@ -122,6 +163,7 @@ function graph() {
 
 async function init() {
   await loadCards();
+  mine = new URLSearchParams(location.search).get("mine");
   const names = (await api("/api/games")).games;
   $("shipped").append(...names.map(n => el("option", {value: n}, n)));
   $("shipped").onchange = () => { uploaded = null; $("upload").value = ""; };
@@ -144,5 +186,19 @@ async function init() {
     draw();
   });
   document.body.dataset.ready = "1";
+  if (mine) {
+    // the review of a game played on the play page: its record, annotated in the player's view
+    for (const id of ["shipped", "upload", "gameno", "view", "samples", "luck"]) $(id).closest("label").hidden = true;
+    $("open").hidden = true;
+    $("title").textContent = "Review of a game you played (annotated in the player's view)";
+    try {
+      const r = await fetch(`/api/play/${mine}/record`);
+      if (!r.ok) throw new Error((await r.json()).error);
+      uploaded = await r.text();
+    } catch (e) { showError($("error"), e.message); return; }
+    $("back").href = `/play?game=${mine}`;
+    $("back").hidden = false;
+    open();
+  }
 }
 init();
