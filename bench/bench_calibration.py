@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.analysis.evaluation import evaluate  # noqa: E402
-from solver.engine.compile import compile_known  # noqa: E402
+from solver.engine.compile import known_problem  # noqa: E402
 from solver.notation import parse_position  # noqa: E402
-from solver.search.alphabeta import AlphaBeta  # noqa: E402
+from solver.search.compiled import Searcher, ensure_compiled  # noqa: E402
 
 LINES = [
     "1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N",
@@ -39,8 +39,8 @@ def exhaustive(line: str) -> dict[int, float]:
     pos.stock_kind = "known"
     for order in orders:
         pos.stock = [stock[i] for i in order]
-        game, state = compile_known(pos)
-        for m, v in AlphaBeta(game).root_values(state).items():
+        prob = known_problem(pos)
+        for m, v in Searcher(prob.P, prob.D, 8.0).root_values(prob.st).items():
             totals[m] = totals.get(m, 0) + v
     taken = pos.pile_sizes()
     base = taken[0] - taken[1]
@@ -52,6 +52,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument("--samples", type=int, default=50)
     args = ap.parse_args()
+    ensure_compiled()
     for line in LINES:
         truth = exhaustive(line)
         pos = parse_position(line)

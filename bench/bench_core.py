@@ -43,38 +43,37 @@ ROWS = ("exact2", "exact4", "em12", "em18", "pimc", "annotate", "startup")
 
 
 def whole_hand(seed: int, preset: str, players: int):
-    from solver.engine.game import Game
+    from solver.engine.hand import Hand
     from solver.rules import PRESETS
     rng = random.Random(f"core-{preset}-{players}-{seed}")
     deck = [r for r in range(10) for _ in range(4)]
     rng.shuffle(deck)
     n = 3
     hands = [deck[4 + n * i:4 + n * (i + 1)] for i in range(players)]
-    game = Game(PRESETS[preset], players, 0, deck[4 + n * players:])
+    game = Hand(PRESETS[preset], players, 0, deck[4 + n * players:])
     return game, game.initial_state(deck[:4], hands, 0)
 
 
 def start_of_deal(unseen: int, seed: int):
     """Two players at the start of a deal, hands known, ``unseen`` cards in
-    a shuffled stock (the positions of bench_expectimax.py)."""
-    from solver.engine.game import Game
+    a shuffled stock (the expectimax bench's positions)."""
+    from solver.engine.hand import Hand
     from solver.rules import PRESETS
     from solver.games.seeded import seeded_deal
     d = seeded_deal(f"em{unseen}-{seed}", unseen)
-    game = Game(PRESETS["lmodire"], 2, 0, d.stock, shuffled=True)
+    game = Hand(PRESETS["lmodire"], 2, 0, d.stock, shuffled=True)
     return game, game.initial_state(d.table, [d.rest[:3], d.rest[3:6]], 0, last=0)
 
 
 def row_exact(players: int, positions: int) -> dict:
-    from solver.engine.tables import core_state, params
     from solver.search.compiled import Searcher, ensure_compiled
     ensure_compiled()
     preset = "lmodire" if players == 2 else "pagat"
     value_t, all_t, nodes = [], [], []
     for seed in range(positions):
         game, state = whole_hand(seed, preset, players)
-        P, D = params(game)
-        st = core_state(state)
+        P, D = game.P, game.D
+        st = state
         best_v = best_a = None
         for _ in range(3):
             s = Searcher(P, D, 8.0)
@@ -96,19 +95,18 @@ def row_exact(players: int, positions: int) -> dict:
 
 def row_em(unseen: int, positions: int, workers: int, cap: float, split: str = "outcomes",
            save: str | None = None, seeds: list[int] | None = None) -> dict:
-    from solver.engine.tables import core_state, params
     from solver.search.compiled import SearchAborted, Searcher, ensure_compiled
     ensure_compiled()
     times, cpus, nodes, stopped, entries, chance = [], [], [], [], [], []
     for seed in (seeds if seeds is not None else range(positions)):
         game, state = start_of_deal(unseen, seed)
-        P, D = params(game)
+        P, D = game.P, game.D
         s = Searcher(P, D, 3500.0, workers)
         s.split = split
         t = time.perf_counter()
         c = time.process_time()
         try:
-            values = s.root_values(core_state(state), deadline=time.monotonic() + cap)
+            values = s.root_values(state, deadline=time.monotonic() + cap)
             times.append(time.perf_counter() - t)
             cpus.append(time.process_time() - c)
         except SearchAborted:
@@ -147,11 +145,10 @@ def save_values(path: str, unseen: int, seed: int, searcher, state, values: dict
     two most probable outcomes of the first (``outcomes``: solved again
     from scratch, 12 unseen cards each)."""
     from solver.cards import RANKS
-    from solver.engine.tables import core_state
     from solver.search import split as sp
     from solver.search.compiled import Searcher
     out = Path(path)
-    st = core_state(state)
+    st = state
     tree = sp.split(searcher.P, searcher.D, st)
     chance = [searcher.value(cn) for cn in tree.chance]     # in the table: exact entries
     cn, (probs, rows) = next(iter(tree.chance.items()))
@@ -165,7 +162,7 @@ def save_values(path: str, unseen: int, seed: int, searcher, state, values: dict
         "positions": []}
     d = start_of_deal_cards(unseen, seed)
     entry = {"unseen": unseen, "seed": seed, "table": d["table"], "hands": d["hands"],
-             "stock": d["stock"], "state": [int(x) for x in core_state(state)],
+             "stock": d["stock"], "state": [int(x) for x in state],
              "values": {str(RANKS[m]): v for m, v in sorted(values.items())},
              "chance": chance, "outcomes": outcomes,
              "nodes": stats["nodes"], "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1)}

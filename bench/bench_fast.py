@@ -29,7 +29,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 def main() -> None:
     from bench_core import start_of_deal
     from solver.cards import RANKS
-    from solver.engine.tables import core_state, params
     from solver.search.compiled import Searcher, ensure_compiled
     from solver.search.split import sampled_root_values
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -47,8 +46,8 @@ def main() -> None:
     rows = {n: [] for n in sizes}
     for seed in range(args.positions):
         game, state = start_of_deal(args.unseen, seed)
-        P, D = params(game)
-        st = core_state(state)
+        P, D = game.P, game.D
+        st = state
         if args.unseen == 18:
             if seed not in stored:
                 continue

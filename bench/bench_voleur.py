@@ -1,4 +1,4 @@
-"""Ronda voleur benchmark: what the pure-Python searches cost.
+"""Ronda voleur benchmark: what the searches cost on the compiled core.
 
     python bench/bench_voleur.py [--hands 3]
 
@@ -8,7 +8,6 @@ then for ``--hands`` self-dealt french voleur hands (two players, seeds
 expectimax with 6 unseen cards (start of the last deal), determinised
 search of the player's view at the start of the hand (50 samples), and
 the same view with 12 unseen cards (start of the fifth deal, 200 samples).
-Voleur runs on the reference engine (the compiled core does not take it).
 """
 
 from __future__ import annotations

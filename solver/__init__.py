@@ -6,10 +6,11 @@ The package by room:
   (the rule parameters and presets), :mod:`solver.position` (the friendly
   position type), :mod:`solver.notation` (position lines),
   :mod:`solver.numbers` (values printed as the method guarantees them);
-- :mod:`solver.engine`: the compact rules engine (the compiled core and
-  the pure-Python engines);
+- :mod:`solver.engine`: the rules engine, compiled, one for every rule
+  system and objective;
 - :mod:`solver.search`: negamax alpha-beta, expectimax, determinisation,
-  max^n, the equilibrium LP; they know the game only through its interface;
+  max^n and paranoid, the equilibrium LP; they know the game only through
+  its interface;
 - :mod:`solver.analysis`: evaluating a position's plays;
 - :mod:`solver.games`: whole hands and matches, records, players, arena,
   annotation;

@@ -222,11 +222,26 @@ def _tops(text: str, players: int) -> tuple[Card | None, ...]:
 
 def _hist(text: str, players: int) -> DealHistory:
     """Read ``hist=TABLE:PLAYS``: the table when the deal was dealt, then the
-    plays as ``seat``+``card`` joined by commas (``-`` for none)."""
-    table_text, colon, plays_text = text.partition(":")
-    if not colon:
+    plays as ``seat``+``card`` joined by commas (``-`` for none); Ronda
+    voleur adds ``:TOPS:PILES``, each side's pile top (``-`` for none) and
+    pile size when the deal was dealt."""
+    fields = text.split(":")
+    if len(fields) not in (2, 4):
         raise NotationError(
-            "hist", f"expected TABLE:PLAYS (like 1.3.10.12:S4,N12), got {text!r}")
+            "hist", f"expected TABLE:PLAYS (like 1.3.10.12:S4,N12), or TABLE:PLAYS:TOPS:PILES "
+                    f"in Ronda voleur (like 1.3:S4:5,-:12,10), got {text!r}")
+    table_text, plays_text = fields[0], fields[1]
+    tops = piles = None
+    if len(fields) == 4:
+        tops = _tops(fields[2], players)
+        try:
+            piles = tuple(int(v) for v in fields[3].split(","))
+        except ValueError:
+            raise NotationError("hist", f"the piles at the deal's start are numbers, "
+                                        f"not {fields[3]!r}") from None
+        if len(piles) != len(tops) or any(not 0 <= n <= 40 for n in piles):
+            raise NotationError("hist", f"expected {len(tops)} pile sizes from 0 to 40, "
+                                        f"got {fields[3]!r}")
     table = _cards(table_text, "hist")
     plays: list[tuple[int, Card]] = []
     if plays_text != "-":
@@ -236,7 +251,7 @@ def _hist(text: str, players: int) -> DealHistory:
                 raise NotationError(
                     "hist", f"{entry!r} is not a play seat+card (like S4 or N12e)")
             plays.append((_seat(m.group(1), "hist", players), _card(m.group(2), "hist")))
-    return DealHistory(table, plays)
+    return DealHistory(table, plays, tops, piles)
 
 
 def _show(text: str, players: int) -> Show:
@@ -856,10 +871,12 @@ def _check_hist(pos: Position, played: int) -> None:
     h = pos.hist
     if h is None:
         return
-    if pos.rules.voleur:
+    if pos.rules.voleur and h.tops is None:
         raise NotationError(
-            "hist", "hist= cannot be replayed in Ronda voleur (the pile tops at the "
-                    "deal's start are not written)")
+            "hist", "hist= in Ronda voleur needs the pile tops and sizes at the deal's start "
+                    "(TABLE:PLAYS:TOPS:PILES, like 1.3:S4:5,-:12,10)")
+    if h.tops is not None and not pos.rules.voleur:
+        raise NotationError("hist", "pile tops in hist= need voleur=yes")
     names = SEAT_NAMES[pos.players]
     if len(h.plays) != played:
         raise NotationError(
@@ -874,9 +891,19 @@ def _check_hist(pos: Position, played: int) -> None:
     from .engine.history import replay
     try:
         r = replay(pos.rules, pos.players, leader, [c.index for c in h.table],
-                   [(s, c.index) for s, c in h.plays])
+                   [(s, c.index) for s, c in h.plays], tops=h.top_ranks(), piles=h.piles)
     except ValueError as e:
         raise NotationError("hist", str(e)) from None
+    if h.tops is not None:
+        got_piles = tuple(r.piles)
+        got_tops = tuple(r.tops)
+        want_tops = tuple(-1 if c is None else c.index for c in (pos.tops or ()))
+        if pos.taken is not None and got_piles != tuple(pos.taken):
+            raise NotationError("hist", f"the plays leave piles of "
+                                        f"{','.join(map(str, got_piles))}, not taken="
+                                        f"{','.join(map(str, pos.taken))}")
+        if pos.tops is not None and got_tops != want_tops:
+            raise NotationError("hist", "the plays leave other pile tops than tops= says")
     if sorted(r.table) != sorted(c.index for c in pos.table):
         shown = ".".join(str(RANKS[i]) for i in sorted(r.table)) or "-"
         raise NotationError("hist", f"the plays leave {shown} on the table, not the line's table")
@@ -981,7 +1008,11 @@ def format_position(pos: Position) -> str:
         parts.append(f"show={pos.show.rank}:{pos.show.size}{seat}")
     if pos.hist is not None:
         plays = ",".join(f"{names[s]}{c}" for s, c in pos.hist.plays) or "-"
-        parts.append(f"hist={_format_list(pos.hist.table)}:{plays}")
+        text = f"hist={_format_list(pos.hist.table)}:{plays}"
+        if pos.hist.tops is not None:
+            text += (":" + ",".join("-" if c is None else str(c) for c in pos.hist.tops)
+                     + ":" + ",".join(str(n) for n in pos.hist.piles or ()))
+        parts.append(text)
     line = " ".join(parts)
     for name, operand in pos.ops:
         if name in QUOTED_OPCODES:

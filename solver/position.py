@@ -67,12 +67,23 @@ class Show:
 @dataclass
 class DealHistory:
     """The plays of the current deal (``hist=``): ``table`` the cards face
-    up when the deal was dealt, ``plays`` ``(seat, card)`` in order. What
+    up when the deal was dealt, ``plays`` ``(seat, card)`` in order; Ronda
+    voleur: ``tops`` and ``piles`` at the deal's start. What
     inference needs: every earlier deal was played out in public, so only
     this deal's plays say something about a hidden hand."""
 
     table: list[Card]
     plays: list[tuple[int, Card]]
+    #: Ronda voleur: each side's pile top (a card or None) and pile size
+    #: when the deal was dealt, so that its steals replay (None otherwise)
+    tops: tuple[Card | None, ...] | None = None
+    piles: tuple[int, ...] | None = None
+
+    def top_ranks(self) -> list[int] | None:
+        """The pile tops at the deal's start as rank indices (-1: none)."""
+        if self.tops is None:
+            return None
+        return [-1 if c is None else c.index for c in self.tops]
 
 
 @dataclass

@@ -575,3 +575,171 @@ def reference_value_voleur(rules, table, hands, stock, turn, leader, prev=None, 
                                 [taken[0], taken[1]], [tops[0], tops[1]])
     per_rank = {card: float(sign * v) for card, v in moves.items()}
     return max(per_rank.values()), per_rank
+
+
+# ---------------------------------------------------------------------------
+# One plain walker for both objectives (points, the match) and both stocks
+# (known order; shuffled: every way to hand out its physical cards), with
+# or without voleur. Two sides (side = seat % 2). Written from RULES.md
+# ("Winning": the order of the awards, the immediate win check) and
+# docs/match.md (a leaf is the match-equity table's value at the final
+# scores, the deal passing to the leader's side).
+# ---------------------------------------------------------------------------
+
+def _deals_of(rules, players, stock, leader, shuffled, fraction=False):
+    """[(probability, hands, rest of the stock)] for the next deal: the one
+    deal of a known stock, or every way to deal a shuffled one (each
+    physical dealing equally likely, equal rank multisets merged)."""
+    if not shuffled:
+        hands, rest = deal(rules, players, stock, leader)
+        return [(1.0, hands, rest)]
+    from itertools import combinations
+    n = next_deal_size(rules, players, stock)
+    order = [(leader + i) % players for i in range(players)]
+    counts = {}
+    total = 0
+
+    def go(i, left, hands):
+        nonlocal total
+        if i == players:
+            key = (tuple(tuple(sorted(h)) for h in hands),
+                   tuple(sorted(stock[j] for j in left)))
+            counts[key] = counts.get(key, 0) + 1
+            total += 1
+            return
+        for pick in combinations(left, n):
+            rest = [j for j in left if j not in pick]
+            new = [list(h) for h in hands]
+            new[order[i]] = [stock[j] for j in pick]
+            go(i + 1, rest, new)
+
+    go(0, list(range(len(stock))), [[] for _ in range(players)])
+    if fraction:
+        from fractions import Fraction
+        return [(Fraction(c, total), [list(h) for h in k[0]], list(k[1]))
+                for k, c in counts.items()]
+    return [(c / total, [list(h) for h in k[0]], list(k[1])) for k, c in counts.items()]
+
+
+def _won(rules, scores):
+    """Under the immediate win check: 1.0 if side 0 has won, 0.0 if side 1
+    has, else None."""
+    if rules.win_check != "immediate":
+        return None
+    a, b = scores
+    if a >= rules.target and a > b:
+        return 1.0
+    if b >= rules.target and b > a:
+        return 0.0
+    return None
+
+
+def _general(rules, players, s, match, leaf):
+    """The value for side 0 of state ``s`` (a dict): points (side 0 less
+    side 1) or, with ``match``, the chance that side 0 wins the match."""
+    if all(len(h) == 0 for h in s["hands"]):
+        if s["stock"]:
+            total = 0
+            for p, hands, rest in _deals_of(rules, players, s["stock"], s["leader"],
+                                            s["shuffled"], s.get("fraction", False)):
+                t = dict(s, hands=hands, stock=rest, turn=s["leader"], prev=None, show=None)
+                decl = declaration_points(rules, hands)
+                if match:
+                    t["scores"] = [s["scores"][0] + decl[0], s["scores"][1] + decl[1]]
+                    w = _won(rules, t["scores"])
+                    total += p * (w if w is not None else _general(rules, players, t, match,
+                                                                   leaf))
+                else:
+                    total += p * (decl[0] - decl[1] + _general(rules, players, t, match, leaf))
+            return total
+        raise AssertionError("the end of the hand is scored by the last play")
+    values = _general_moves(rules, players, s, match, leaf)
+    if s["turn"] % 2 == 0:
+        return max(values.values())
+    return min(values.values())
+
+
+def _general_moves(rules, players, s, match, leaf):
+    """{card: side-0 value of playing it}."""
+    turn = s["turn"]
+    side = turn % 2
+    other = 1 - side
+    out = {}
+    for card in s["hands"][turn]:
+        if card in out:
+            continue
+        hands = [list(h) for h in s["hands"]]
+        hands[turn].remove(card)
+        is_last = not s["stock"] and all(len(h) == 0 for h in hands)
+        last_round = not s["stock"] and all(len(h) <= 1 for h in s["hands"])
+        if rules.voleur:
+            ev = voleur_events(rules, s["table"], s["prev"], s["show"], card, is_last,
+                               s["tops"][other], s["piles"][other], last_round)
+        else:
+            ev = reference_events(rules, s["table"], s["prev"], s["show"], card, is_last,
+                                  last_round)
+        piles = list(s["piles"])
+        tops = list(s["tops"])
+        piles[side] += ev["gained"]
+        piles[other] -= ev["lost_by_other"]
+        last = s["last"]
+        if ev["capture"]:
+            last = side
+            if rules.voleur:
+                tops[side] = card
+                if piles[other] == 0:
+                    tops[other] = None
+        scores = list(s["scores"])
+        scores[side] += ev["points"]
+        t = dict(s, table=ev["table"], hands=hands, turn=(turn + 1) % players,
+                 prev=ev["prev"], show=ev["show"], last=last, piles=piles, tops=tops,
+                 scores=scores)
+        gain = ev["points"] if side == 0 else -ev["points"]
+        if match and ev["points"] and _won(rules, scores) is not None:
+            out[card] = _won(rules, scores)
+            continue
+        if is_last and not match:
+            end = end_of_hand_points(rules, ev["table"], last, piles)
+            out[card] = gain + end[0] - end[1]
+            continue
+        if is_last:
+            # the sweep and its bonus, then the card count of each side
+            final = list(piles)
+            decided = None
+            if last is not None:
+                final[last] += len(ev["table"])
+                scores[last] += rules.last_capture_bonus
+                if rules.last_capture_bonus:
+                    decided = _won(rules, scores)
+            for k in (0, 1):
+                if decided is None and final[k] > 20:
+                    scores[k] += final[k] - 20
+                    decided = _won(rules, scores)
+            out[card] = decided if decided is not None else leaf(scores[0], scores[1])
+            continue
+        out[card] = (0 if match else gain) + _general(rules, players, t, match, leaf)
+    return out
+
+
+def reference_general(rules, table, hands, stock, turn, leader, prev=None, show=None,
+                      last_side=None, taken=(0, 0), tops=(None, None), scores=(0, 0),
+                      shuffled=False, leaf=None, fraction=False):
+    """Every play's value for the side to move, two sides: ``{rank: value}``.
+    Points (``leaf`` None): the mover's side's points less the other's to
+    the end of the hand (card count over the whole piles). The match
+    (``leaf(a, b)``: P(side 0 wins the match) at final scores ``a, b``):
+    the mover's side's chance of winning the match. ``shuffled``: the
+    stock's order is unknown (expectation over every dealing; ``fraction``:
+    in exact Fractions). Voleur when ``rules.voleur`` (``tops`` each side's
+    pile top or None)."""
+    players = len(hands)
+    s = {"table": list(table), "hands": [list(h) for h in hands], "stock": list(stock),
+         "turn": turn, "leader": leader, "prev": prev, "show": show, "last": last_side,
+         "piles": [taken[0], taken[1]], "tops": [tops[0], tops[1]],
+         "scores": [scores[0], scores[1]], "shuffled": shuffled, "fraction": fraction}
+    match = leaf is not None
+    moves = _general_moves(rules, players, s, match, leaf)
+    side = turn % 2
+    if match:
+        return {c: (v if side == 0 else 1.0 - v) for c, v in moves.items()}
+    return {c: (v if side == 0 else -v) for c, v in moves.items()}

@@ -250,3 +250,35 @@ def move_values(rules, s):
         if best is None or prefer(s.turn, out[card], out[best], card, best):
             best = card
     return out, out[best]
+
+
+def paranoid(rules, s, root):
+    """The paranoid value of state ``s`` for seat ``root``: its own points
+    to the end of the hand, ``root`` maximising them, the other two seats
+    minimising them (chance nodes averaged). Plain minimax."""
+    if all(not h for h in s.hands):
+        if not s.stock:
+            return 0
+        total = 0.0
+        for p, hands, rest in _deals(rules, s):
+            t = s.copy()
+            t.hands, t.stock = hands, rest
+            t.turn, t.prev, t.show = s.leader, None, None
+            total += p * (_declarations(rules, hands)[root] + paranoid(rules, t, root))
+        return total
+    vals = []
+    for card in sorted(set(s.hands[s.turn])):
+        t, pts = play(rules, s, card)
+        vals.append(pts[root] + paranoid(rules, t, root))
+    return max(vals) if s.turn == root else min(vals)
+
+
+def paranoid_moves(rules, s):
+    """``{rank: paranoid value for the mover}`` for every distinct rank the
+    mover holds."""
+    root = s.turn
+    out = {}
+    for card in sorted(set(s.hands[s.turn])):
+        t, pts = play(rules, s, card)
+        out[card] = pts[root] + paranoid(rules, t, root)
+    return out

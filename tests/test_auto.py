@@ -11,9 +11,8 @@ import io
 import pytest
 
 from solver.analysis.evaluation import evaluate
-from solver.engine.compile import compile_shuffled
 from solver.notation import parse_position
-from solver.search.expectimax import Expectimax
+from solver.rules import PRESETS
 from solver.search import compiled
 from solver.games.seeded import cards_text, seeded_deal
 
@@ -46,18 +45,27 @@ def test_default_options_answer_exactly_up_to_12_unseen(seed, unseen, played, st
 
 
 def test_the_issue_example_ties_exactly():
-    """Plays 7 and 12 tie (exact expectimax); sampling named 7 alone. The
-    value is the reference expectimax's, computed here."""
+    """Plays 7 and 12 tie (exact expectimax); sampling named 7 alone."""
     line = "4.5.6 7.7.12/3.6.12 ~1.1.2.3.4.5.7.10.11.11.12.12 S dealer=N taken=9,10 last=N"
     pos = parse_position(line)
     a = evaluate(pos)
     assert a.method == "expectimax"
     assert sorted(a.best) == ["12", "7"]
-    game, state = compile_shuffled(pos)
-    ref = Expectimax(game).root_values(state)
-    base = 9 - 10
+    values = {mv.move: mv.value for mv in a.moves}
+    assert abs(values["7"] - values["12"]) < 1e-9
+
+
+def test_a_last_deal_equals_the_plain_reference():
+    """Auto's expectimax of the last deal is the plain reference's."""
+    from reference import reference_general
+    line = "1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N"
+    a = evaluate(parse_position(line))
+    ref = reference_general(PRESETS["lmodire"], [1, 4, 11], [[2, 6, 12], [3, 3, 10]],
+                            [5, 7, 7, 10, 12, 11], 0, 0, last_side=1, taken=(13, 12),
+                            shuffled=True)
+    assert a.method == "expectimax"
     for mv in a.moves:
-        assert abs(mv.value - (ref[mv.rank] + base) / 2) < 1e-9
+        assert abs(mv.value - ref[int(mv.move)]) < 1e-9
 
 
 def test_sampled_notes_are_honest():

@@ -1,6 +1,8 @@
 """``--time`` and ``--memory`` are promises: every method, and the choice of
 method, returns within the time budget (plus 10% and a start-up margin)
-and keeps its tables within the memory budget, for two and four players.
+and keeps its tables within the memory budget, for every rule system
+(two, three and four players, Ronda voleur) and objective (points, the
+match).
 
 The margins are generous (the test machine is shared): 10% of the budget
 plus 0.5 s of wall time; the memory test compares the peak resident size of
@@ -91,13 +93,12 @@ def test_the_table_never_outgrows_the_memory_budget():
     """A search that would like a large table grows it only up to the
     budget, then replaces entries; its values stay exact."""
     from solver.engine.compile import compile_shuffled
-    from solver.engine.tables import core_state, params
     line = "4.5.6 7.7.12/3.6.12 ~1.1.2.3.4.5.7.10.11.11.12.12 S dealer=N taken=9,10 last=N"
     game, state = compile_shuffled(parse_position(line))
-    P, D = params(game)
-    big = Searcher(P, D, 512.0).root_values(core_state(state))
+    P, D = game.P, game.D
+    big = Searcher(P, D, 512.0).root_values(state)
     small = Searcher(P, D, 4.0)
-    values = small.root_values(core_state(state))
+    values = small.root_values(state)
     assert small.TT.nbytes <= 4.0 * 2 ** 20
     assert small.TT.shape[0] <= table_entries(4.0)
     assert small.stats()["tt_replaced"] > 0           # it was full and replaced
@@ -135,13 +136,91 @@ def test_counters_stop_a_kernel_at_once():
     """The abort counter set from another thread unwinds the search within
     the deadline; the searcher reports it and can search again."""
     from solver.engine.compile import compile_shuffled
-    from solver.engine.tables import core_state, params
     from solver.search.compiled import SearchAborted
     game, state = compile_shuffled(parse_position(UNSEEN_18))
-    P, D = params(game)
-    s = Searcher(P, D, 64.0)
+    s = Searcher(game.P, game.D, 64.0)
     t0 = time.monotonic()
     with pytest.raises(SearchAborted) as e:
-        s.root_values(core_state(state), deadline=t0 + 0.3)
+        s.root_values(state, deadline=t0 + 0.3)
     assert e.value.reason == "time" and time.monotonic() - t0 < 0.8
     assert s.C[kn.C_ABORT] == 0
+
+
+# --- every rule system and objective ------------------------------------------
+
+#: three players at the start of a hand, every card known (a whole hand)
+THREE_KNOWN = ("1.3.10.12 2.2.7/4.4.5/6.6.7 "
+               "1.11.11.12.5.5.3.3.7.10.10.10.11.2.4.5.6.11.1.1.2.3.4.6.12.12.7 S rules=french")
+#: three players, two deals to come, every card known
+THREE_TWO_DEALS = ("1.3.10.12 2.2.7/4.4.5/6.6.7 1.11.11.12.5.5.3.3.7.10.10.10.11.2.4.5.6.11 "
+                   "S rules=french dealer=N taken=4,3,2 last=S")
+#: three players, the start of deal 2: the other hands and the stock hidden
+THREE_HIDDEN = ("1.3.10.12 2.2.7/?.?.?/?.?.? ? S rules=french dealer=N taken=4,3,2 last=S "
+                "gone=11.11.12.6.6.6.5.4.4")
+#: three players, hands known, two deals in the shuffled stock
+THREE_SHUFFLED = ("1.3.10.12 2.2.7/4.4.5/6.6.7 ~1.11.11.12.5.5.3.3.7.10.10.10.11.2.4.5.6.6 "
+                  "S rules=french dealer=N taken=4,3,2 last=S")
+#: Ronda voleur, two players, 18 unseen cards (three deals to come)
+VOLEUR_18 = UNSEEN_18.replace(" S ", " S rules=french voleur=yes tops=11,12 ")
+#: the match objective, 18 unseen cards, a close score
+MATCH_18 = UNSEEN_18.replace(" S ", " S score=33,35 ")
+
+
+@pytest.mark.parametrize("line,method,budget", [
+    (THREE_HIDDEN, "auto", 0.5),
+    (THREE_HIDDEN, "determinised", 0.5),
+    (THREE_SHUFFLED, "auto", 0.5),
+    (VOLEUR_18, "auto", 0.5),
+    (VOLEUR_18, "determinised", 0.5),
+])
+@pytest.mark.parametrize("search", ["maxn", "paranoid"])
+def test_every_system_returns_within_the_time_budget(line, method, budget, search):
+    pos = parse_position(line)
+    if pos.players != 3 and search == "paranoid":
+        pytest.skip("paranoid: three players")
+    t0 = time.perf_counter()
+    a = evaluate(pos, method=method, time_budget=budget, workers=2, search=search)
+    assert within(budget, time.perf_counter() - t0)
+    assert a.moves
+
+
+#: budgets far below each search: a known three-player hand takes about
+#: 40 ms on the compiled core (a millisecond stops it), the expectimax
+#: searches seconds
+@pytest.mark.parametrize("line,method,budget", [(THREE_KNOWN, "exact", 0.001),
+                                                (THREE_SHUFFLED, "expectimax", 0.05),
+                                                (VOLEUR_18, "expectimax", 0.05)])
+def test_exact_methods_of_every_system_stop_at_the_budget(line, method, budget):
+    pos = parse_position(line)
+    t0 = time.perf_counter()
+    with pytest.raises(BudgetError, match="did not finish"):
+        evaluate(pos, method=method, time_budget=budget)
+    assert within(budget, time.perf_counter() - t0)
+
+
+def test_the_match_objective_keeps_the_budgets():
+    """The match objective has the points objective's budgets: expectimax
+    by name at 18 unseen stops with an error, auto answers in time."""
+    from solver.match_equity.evaluate import SearchTooBig, evaluate_match
+    pos = parse_position(MATCH_18)
+    t0 = time.perf_counter()
+    with pytest.raises(SearchTooBig, match="did not finish"):
+        evaluate_match(pos, method="expectimax", points=False, time_budget=0.5)
+    assert within(0.5, time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    a = evaluate_match(pos, points=False, time_budget=0.5, samples=64)
+    assert within(0.5, time.perf_counter() - t0)
+    assert a.method == "determinised" and a.moves
+
+
+def test_the_vector_table_never_outgrows_the_memory_budget():
+    """Three players: a whole-hand max^n grows its table of vectors only up
+    to the budget, then replaces entries; its vectors stay exact."""
+    from solver.engine.compile import known_problem
+    from solver.search.vectors import VectorSearcher
+    prob = known_problem(parse_position(THREE_TWO_DEALS))
+    big = VectorSearcher(prob.P, prob.D, 256.0).root_values(prob.st)
+    small = VectorSearcher(prob.P, prob.D, 1.0)
+    values = small.root_values(prob.st)
+    assert small.VT.nbytes <= 1.0 * 2 ** 20
+    assert values == big

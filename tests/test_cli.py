@@ -101,8 +101,8 @@ def test_three_players_with_the_stock_unknown_are_sampled():
     """A three-player line is answered, not refused: with the stock order
     unknown (one deal to come), determinised search on value vectors, one
     per seat (docs/threep.md); and at the start of a hand, where one
-    pure-Python determinisation is a whole hand, auto still answers
-    within its time (one ply when not one determinisation fits)."""
+    determinisation is a whole hand of max^n, auto still answers within
+    its time (one ply when not one determinisation fits)."""
     line = ("1.3.5.11 2.4.6/7.10.12/1.3.5 ~2.2.2.4.4.4.6.6.6 S rules=french taken=6,6,6 "
             "last=S")
     r = run(["--json", "--time", "5", "--method", "determinised", "-"], stdin=line + "\n")

@@ -7,6 +7,7 @@ traceback."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -212,27 +213,33 @@ def test_a_signal_while_a_command_loads_is_no_traceback(delay, signum):
 # --- three-player voleur in whole games -----------------------------------------------
 
 
-VOLEUR_3 = ("whole games of Ronda voleur are played by two players, or four in "
-            "partnerships; with three players, write each position on its own line and "
-            "analyse it (ronda-solve FILE)")
-
-
-def test_a_three_player_voleur_record_is_refused_in_players_words(tmp_path):
-    """annotate, play and arena say it in one line, with no internal
-    phrase, and the position itself is answered."""
-    record = tmp_path / "v3.txt"
+def test_three_player_voleur_games_are_played_and_annotated(tmp_path):
+    """Every system on the compiled core: three players of Ronda voleur
+    play whole games, the record replays in annotate to its own result, a
+    record of plain french play re-labelled voleur is refused in one line
+    (its plays give another score), and the position itself is answered."""
+    out = tmp_path / "v3.txt"
+    r = CliRunner().invoke(main, ["play", "greedy", "greedy", "greedy", "--rules", "french",
+                                  "--set", "voleur=yes", "--target", "5", "--games", "1",
+                                  "--no-swap", "-q", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert '[Rules "french voleur=yes"]' in text
+    result = re.search(r'\[Result "([0-9-]+)"\]', text).group(1)
+    r = CliRunner().invoke(main, ["annotate", "--json", "-q", "--samples", "1",
+                                  "--luck-samples", "0", str(out)])
+    assert r.exit_code == 0, r.output
+    score = json.loads(r.output)["games"][0]["score"]
+    assert "-".join(str(score[seat]) for seat in "SEN") == result
+    record = tmp_path / "relabelled.txt"
     record.write_text(Path(ROOT / "positions/games/french-3p.txt").read_text()
                       .replace('[Rules "french"]', '[Rules "french voleur=yes"]'))
     r = CliRunner().invoke(main, ["annotate", str(record)])
     assert r.exit_code == 1 and "Traceback" not in r.output
-    assert r.output.strip() == f"error: {record}: line 1, Rules: {VOLEUR_3}"
-    for args in (["play", "greedy", "greedy", "greedy", "--rules", "french", "--set",
-                  "voleur=yes", "--games", "1"],
-                 ["arena", "greedy", "random", "--rules", "french", "--set", "voleur=yes",
-                  "--players", "3", "--pairs", "1"]):
-        r = CliRunner().invoke(main, args)
-        assert r.exit_code == 2, r.output
-        assert r.output.strip() == f"error: {VOLEUR_3}"
+    assert r.output.strip().startswith(f"error: {record}: line 1, Result: the plays give ")
+    r = CliRunner().invoke(main, ["arena", "greedy", "random", "--rules", "french", "--set",
+                                  "voleur=yes", "--players", "3", "--pairs", "1", "--json"])
+    assert r.exit_code == 0, r.output
     r = CliRunner().invoke(main, ["--json", "-"],
                            input="1.3.5.11 2.2.7/4.6.12/10.10.1 - S rules=french voleur=yes "
                                  "taken=10,11,6 last=N\n")

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from solver.cards import RANKS
-from solver.engine.game import Game
-from solver.engine.tables import core_state, params
+from solver.engine.hand import Hand as Game
 from solver.games.seeded import seeded_deal
 from solver.rules import PRESETS
 from solver.search import split as sp
@@ -31,7 +30,7 @@ def position(entry: dict):
     """The entry's game and core state, from its cards."""
     game = Game(PRESETS["lmodire"], 2, 0, entry["stock"], shuffled=True)
     state = game.initial_state(entry["table"], entry["hands"], 0, last=0)
-    return game, core_state(state)
+    return game, state
 
 
 def test_the_file_holds_the_bench_positions():
@@ -54,7 +53,7 @@ def test_root_values_follow_from_the_chance_values():
     stored chance-node values (to rounding)."""
     for e in ENTRIES:
         game, st = position(e)
-        P, D = params(game)
+        P, D = game.P, game.D
         tree = sp.split(P, D, st)
         assert len(tree.chance) == len(e["chance"])
         got = sp.root_values(tree, dict(zip(tree.chance, e["chance"])))
@@ -71,7 +70,7 @@ def test_stored_outcomes_solve_again(k):
     ensure_compiled()
     e = ENTRIES[k]
     game, st = position(e)
-    P, D = params(game)
+    P, D = game.P, game.D
     cn, (probs, rows) = next(iter(sp.split(P, D, st).chance.items()))
     for i, want in enumerate(e["outcomes"]):
         got = Searcher(P, D, 256.0).value(sp.outcome_child(P, cn, rows, i))

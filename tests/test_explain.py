@@ -12,7 +12,7 @@ import pytest
 
 from solver.analysis.evaluation import evaluate
 from solver.cards import RANKS
-from solver.engine.game import EV_END
+from solver.engine.scoring import EV_END
 from solver.puzzles.explain import line_tally
 from solver.notation import parse_file, parse_position
 from solver.puzzles.puzzle import examine, idea_for

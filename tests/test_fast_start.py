@@ -64,8 +64,7 @@ def test_the_help_list_is_the_commands_own():
 
 
 def _whole_hand(seed: int, preset: str, players: int):
-    from solver.engine.game import Game
-    from solver.engine.tables import core_state, params
+    from solver.engine.hand import Hand as Game
     from solver.rules import PRESETS
     rng = random.Random(f"pv-{preset}-{players}-{seed}")
     deck = [r for r in range(10) for _ in range(4)]
@@ -74,8 +73,8 @@ def _whole_hand(seed: int, preset: str, players: int):
     table = 4 if preset != "online" else 0
     hands = [deck[table + n * i:table + n * (i + 1)] for i in range(players)]
     game = Game(PRESETS[preset], players, 0, deck[table + n * players:])
-    P, D = params(game)
-    return P, D, core_state(game.initial_state(deck[:table], hands, 0))
+    P, D = game.P, game.D
+    return P, D, game.initial_state(deck[:table], hands, 0)
 
 
 @pytest.mark.parametrize("preset,players", [("lmodire", 2), ("pagat", 4), ("french", 2)])
@@ -92,14 +91,13 @@ def test_the_one_call_principal_variation_is_the_ply_by_ply_line(preset, players
 
 
 def test_the_one_call_line_stops_at_the_next_deal_when_the_stock_is_unknown():
-    from solver.engine.game import Game
-    from solver.engine.tables import core_state, params
+    from solver.engine.hand import Hand as Game
     from solver.rules import PRESETS
     from solver.search.compiled import Searcher, ensure_compiled
     ensure_compiled()
     game = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], True)
-    P, D = params(game)
-    st = core_state(game.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+    P, D = game.P, game.D
+    st = game.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0)
     values, pv = Searcher(P, D, 8.0).root_values_and_pv(st, None)
     s = Searcher(P, D, 8.0)
     assert values == s.root_values(st) and pv == s.principal_variation(st)

@@ -1,14 +1,16 @@
-"""The compact engine on the rules' own worked examples (RULES.md and the
-seeds), each value worked out by hand in the comment."""
+"""The compiled engine's play (:class:`solver.engine.hand.Hand`) on the
+rules' own worked examples (RULES.md and the seeds), each value worked
+out by hand in the comment; the scoring helpers of solver.engine.scoring."""
 
 from __future__ import annotations
 
 import pytest
 
 from solver.cards import RANK_INDEX
-from solver.engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END,
-                         EV_HIT, EV_MISSA, Game, declaration_points,
-                         event_names, ranks_of)
+from solver.engine.hand import PREV, SEAT, Hand as Game
+from solver.engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END,
+                                   EV_HIT, EV_MISSA, declaration_points, event_names,
+                                   ranks_of)
 from solver.rules import PRESETS, deal_sizes, stock_sizes
 
 
@@ -126,7 +128,7 @@ def test_declarations_of_the_next_deal_count():
     child, gain, ev = play("lmodire", [7], [[1], []], 1,
                            stock=[2, 3, 5, 4, 4, 12], last=1)
     assert ev == EV_DEAL and gain == -2
-    assert child[2] == 0 and child[3] == -1       # the leader; no carry-over
+    assert child[SEAT] == 0 and child[PREV] == -1       # the leader; no carry-over
 
 
 @pytest.mark.parametrize("preset,hands,expected", [

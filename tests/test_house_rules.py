@@ -2,11 +2,11 @@
 ``deal_size``, ``table_cards`` and the ``online`` preset.
 
 Each parameter on hand-checked declarations and positions (the expected
-values worked out in the comments), the three engines (reference Game,
-compiled core, tests/reference.py) agreeing on them, the validation, the
+values worked out in the comments), the two engines (the compiled core
+and tests/reference.py) agreeing on them, the validation, the
 notation, a whole ``online`` hand in the arena, and the shipped
 ``positions/house-rules.txt``. The random cross-checks of the engines with
-these rules are in test_core, test_crosscheck and test_properties (their
+these rules are in test_core, test_systems and test_properties (their
 rule sets come from tests/rulesets.py).
 """
 
@@ -25,8 +25,8 @@ from solver.cards import RANK_INDEX
 from solver.cli.main import main
 from solver.engine import core
 from solver.engine.compile import CompileError
-from solver.engine.game import Game, cardset, declaration_points
-from solver.engine.tables import params
+from solver.engine.hand import Hand as Game
+from solver.engine.scoring import cardset, declaration_points
 from solver.games.match import HandState, deal_hand, play_hand
 from solver.notation import NotationError, format_position, parse_position
 from solver.games.players import make_player
@@ -45,8 +45,7 @@ def cumulative(rules):
 
 def core_declarations(rules, hands):
     """Side 0 less side 1, points, from the compiled core's declaration_gain."""
-    game = Game(rules, len(hands), 0, [])
-    P, _D = params(game)
+    P = Game(rules, len(hands), 0, []).P
     sets = [cardset(RANK_INDEX[c] for c in h) for h in hands] + [0] * (4 - len(hands))
     return core.declaration_gain(P, *sets) / 2
 
@@ -141,21 +140,19 @@ def test_missa_in_the_last_round(line, default, without):
 
 def test_missa_last_round_in_every_engine():
     """Every play of the last round with missa_last_round=no: no missa bit
-    from the Game, the core and the reference; one round earlier it is set."""
+    from the core's two plays (two-sided, and general with the piles
+    tracked) and the reference; one round earlier it is set."""
     rules = NO_LAST_ROUND
-    # S leads the last deal: 5 7 against 12 11, table 5
-    game = Game(rules, 2, 0, [])
-    st = game.initial_state([RANK_INDEX[5]], [[RANK_INDEX[5], RANK_INDEX[7]],
-                                              [RANK_INDEX[12], RANK_INDEX[11]]], 0)
-    P, D = params(game)
-    from solver.engine.tables import core_state
-    _c, _g, ev = game.play(st, RANK_INDEX[5])
-    _c2, _g2, ev2 = core.play(P, D, core_state(st), RANK_INDEX[5])
-    assert ev & 16 and ev2 & 16          # two cards a hand still: it counts
-    st1 = game.initial_state([RANK_INDEX[5]], [[RANK_INDEX[5]], [RANK_INDEX[12]]], 0)
-    _c, _g, ev = game.play(st1, RANK_INDEX[5])
-    _c2, _g2, ev2 = core.play(P, D, core_state(st1), RANK_INDEX[5])
-    assert not ev & 16 and not ev2 & 16  # the last round: no missa
+    for track in (False, True):
+        # S leads the last deal: 5 7 against 12 11, table 5
+        game = Game(rules, 2, 0, [], track=track)
+        st = game.initial_state([RANK_INDEX[5]], [[RANK_INDEX[5], RANK_INDEX[7]],
+                                                  [RANK_INDEX[12], RANK_INDEX[11]]], 0)
+        _c, _g, ev = game.play(st, RANK_INDEX[5])
+        assert ev & 16                   # two cards a hand still: it counts
+        st1 = game.initial_state([RANK_INDEX[5]], [[RANK_INDEX[5]], [RANK_INDEX[12]]], 0)
+        _c, _g, ev = game.play(st1, RANK_INDEX[5])
+        assert not ev & 16               # the last round: no missa
     ref = reference.reference_events(rules, [5], None, None, 5, False, is_last_round=True)
     assert not ref["missa"] and ref["points"] == 0
     ref = reference.reference_events(LMODIRE, [5], None, None, 5, False, is_last_round=True)
@@ -304,38 +301,33 @@ def test_the_shipped_house_rule_positions():
 def test_online_deal_outcomes_count_permutations():
     """A chance node dealing online's last deal (4 cards a player from 8):
     the rank-multiset outcomes and their probabilities equal the
-    frequencies over every order of the 8 cards, in the Game and the core;
-    the declarations of each outcome are the Game's (cumulative on)."""
+    frequencies over every order of the 8 cards; the declarations of each
+    outcome are scoring.declaration_points' (cumulative on)."""
     from collections import Counter
     from fractions import Fraction
     from itertools import permutations
 
-    from solver.engine.game import ranks_of
-    from solver.engine.tables import core_state, ref_state
+    from solver.engine.scoring import ranks_of
     rules = cumulative(ONLINE)
     stock = [0, 0, 0, 1, 1, 2, 5, 9]
     game = Game(rules, 2, 0, stock, shuffled=True)
-    chance = (0, 0, 0, -1, 0, -1, cardset(stock))
+    chance = (0, 0, 0, 0, 0, 0, -1, 0, -1, cardset(stock), 0)
     outs = game.outcomes(chance)
     freq: Counter = Counter()
     for order in permutations(range(8)):
         freq[tuple(sorted(stock[j] for j in order[:4]))] += 1
     total = sum(freq.values())
-    got = {tuple(ranks_of(child[1] & ((1 << 40) - 1))): p for p, _g, child in outs}
+    got = {tuple(ranks_of(child[1])): p for p, _g, child in outs}
     assert got.keys() == freq.keys()
     for hand, n in freq.items():
         assert got[hand] == pytest.approx(float(Fraction(n, total)), abs=1e-12)
     # S 1.1.1.x against N 2.2.y.z: Tringa of 1s (5) + Ronda of 2s (1) = 6
     seen = False
     for _p, gain, child in outs:
-        hands = [ranks_of((child[1] >> (40 * s)) & ((1 << 40) - 1)) for s in (0, 1)]
+        hands = [ranks_of(child[1 + s]) for s in (0, 1)]
         decl = declaration_points(rules, hands, [0, 1])
         assert gain == 2 * (decl[0] - decl[1])
         if hands == [[0, 0, 0, 5], [1, 1, 2, 9]]:
             assert decl == [6, 0]
             seen = True
     assert seen
-    P, _D = params(game)
-    probs, gains, kids = core.deal_outcomes(P, core_state(chance), 1 << 20)
-    assert [(p, g, c) for p, g, c in outs] == [
-        (p, g, ref_state(k)) for p, g, k in zip(probs, gains, kids)]

@@ -10,7 +10,7 @@ from math import comb
 import pytest
 
 from solver.analysis.evaluation import evaluate
-from solver.engine.game import ranks_of
+from solver.engine.scoring import ranks_of
 from solver.engine.sampling import draw_spec
 from solver.engine.compile import unseen_pool
 from solver.analysis.inference import Evidence, PlayModel, decision, effective_sample_size

@@ -85,7 +85,7 @@ def test_auto_is_points_when_the_target_is_out_of_reach():
     mod = parse_position("5.6 5.7/3.3 - S rules=mod score=39,3 taken=20,14 last=S")
     assert choose_objective(mod, "auto") == "points"
     # a whole hand to play: the target is reachable, but auto keeps to points
-    # (the pure-Python match search would not finish)
+    # (AUTO_MATCH_CARDS: early in a hand auto stays with points)
     hs = late(1, [39, 30], 1)
     early = hs.full_position()
     assert target_reachable(early) and objective_for(early, "auto") == "match"

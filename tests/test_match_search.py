@@ -1,12 +1,16 @@
-"""The match objective's search against an independent brute force.
+"""The match objective's compiled search against a brute force over the
+match simulator.
 
 The brute force walks :class:`solver.games.match.HandState` itself (the scoring
-the match simulator uses: awards one by one, the immediate win check, the
-end-of-hand sweep and card count), cloning it for every play, with a leaf
-value from a match-equity table of random numbers (any table will do: the
-two must agree exactly, and random values expose every mistake in which
-score a leaf is read at). The search under test works on the compact
-engine state (:mod:`solver.match_equity.search`).
+the match simulator does on its own: awards one by one, the immediate win
+check, the end-of-hand sweep and card count), cloning it for every play,
+with a leaf value from a match-equity table of random numbers (any table
+will do: the two must agree exactly, and random values expose every
+mistake in which score a leaf is read at). The search under test keeps the
+scores and piles in the compiled core's state
+(:func:`solver.match_equity.evaluate.evaluate_match`); the independent
+plain reference (tests/reference.py) checks it on random positions in
+tests/test_systems.py.
 """
 
 from __future__ import annotations
@@ -161,29 +165,3 @@ def test_expectimax_match_search_equals_brute_force_over_the_last_deal(preset):
             assert mv.chance == pytest.approx(want, abs=1e-9), (pos, mv.move)
         checked += 1
     assert checked >= 3
-
-
-def test_alpha_beta_and_table_equal_plain_minimax_three_deals_from_the_end():
-    # Deeper than the HandState brute force can go: the same search with no
-    # pruning and no transposition table, on the engine state.
-    from solver.engine.compile import compile_known
-    from solver.match_equity.search import MatchSearch
-
-    class Plain(MatchSearch):
-        def value(self, state, sa, sb, ka, kb, alpha=0.0, beta=1.0):
-            vals = []
-            for m in self.game.moves(state):
-                child, na, nb, nka, nkb, d = self.step(state, m, sa, sb, ka, kb)
-                vals.append(d if d is not None else self.value(child, na, nb, nka, nkb))
-            return max(vals) if self.game.sides[state[2]] == 0 else min(vals)
-
-    rules = PRESETS["lmodire"]
-    for seed in (0, 2):
-        hs = late_hand(rules, 2, 3 * seed, [33, 33], 3)
-        table = random_table(rules, 2, seed)
-        pos = hs.full_position()
-        game, state = compile_known(pos)
-        args = (state, *pos.scores(), *pos.pile_sizes())
-        want = Plain(game, table).root(*args)
-        got = MatchSearch(game, table).root(*args)
-        assert got == pytest.approx(want, abs=1e-12)

@@ -1,38 +1,41 @@
-"""Determinised search: reproducible, independent of the worker count,
-early stop when the best play is separated, intervals that cover."""
+"""Determinised search on the compiled core: reproducible, early stop when
+the best play is separated, the statistics by hand, intervals that cover."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from solver.analysis.evaluation import evaluate
-from solver.engine.compile import sampler_from_line
 from solver.notation import parse_position
-from solver.search.pimc import determinised, summarise
+from solver.search.compiled import summarise_array
 
 LINE = ("1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N "
         "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12")
 
 
 def test_two_workers_give_the_one_worker_answer():
-    one = determinised(sampler_from_line, LINE, 40, seed=3, workers=1, z=None, batch=16)
-    two = determinised(sampler_from_line, LINE, 40, seed=3, workers=2, z=None, batch=16)
-    assert one.values == two.values
-    assert [(m.move, m.mean, m.stderr, m.best) for m in one.moves] == \
-        [(m.move, m.mean, m.stderr, m.best) for m in two.moves]
+    one = evaluate(parse_position(LINE), method="determinised", samples=40, seed=3, z=None,
+                   workers=1)
+    two = evaluate(parse_position(LINE), method="determinised", samples=40, seed=3, z=None,
+                   workers=2)
+    assert [(m.move, m.value, m.stderr, m.best_rate) for m in one.moves] == \
+        [(m.move, m.value, m.stderr, m.best_rate) for m in two.moves]
 
 
 def test_early_stop_when_separated():
     # a hit for 1 with the answer for 10 in reserve: 7 is far ahead of 2
     line = "1.7 7.7.2/7.12 ~- S prev=7 taken=15,18 last=N"
-    res = determinised(sampler_from_line, line, 1000, seed=0, min_samples=30, batch=10)
-    assert res.stopped == "separated" and res.samples == 30
-    assert res.moves[0].move == 6          # rank index of the 7
+    a = evaluate(parse_position(line), method="determinised", samples=1000, seed=0,
+                 min_samples=30)
+    assert a.stopped == "separated" and a.samples == 32     # the first batch
+    assert a.moves[0].move == "7"
 
 
 def test_summary_statistics_by_hand():
-    per_sample = [{0: 2, 1: 0}, {0: 4, 1: 2}, {0: 0, 1: 0}]
-    moves = summarise(per_sample)
+    values = np.array([[2, 0], [4, 2], [0, 0]], dtype=float)
+    moves = summarise_array(values)
     assert [m.move for m in moves] == [0, 1]
     assert moves[0].mean == 2 and moves[1].mean == 2 / 3
     # values 2, 4, 0: variance 4, standard error sqrt(4/3)
@@ -55,7 +58,7 @@ def test_the_interval_covers_the_expectimax_value():
     sampled = evaluate(pos, method="determinised", samples=400, seed=1, z=None)
     from itertools import permutations
     from solver.engine.compile import compile_known
-    from solver.search.alphabeta import AlphaBeta
+    from solver.search.compiled import Searcher
     stock = list(pos.stock)
     totals: dict[int, float] = {}
     orders = list(permutations(range(6)))
@@ -63,7 +66,7 @@ def test_the_interval_covers_the_expectimax_value():
         pos.stock = [stock[i] for i in order]
         pos.stock_kind = "known"
         game, state = compile_known(pos)
-        for m, v in AlphaBeta(game).root_values(state).items():
+        for m, v in Searcher(game.P, game.D, 8.0).root_values(state).items():
             totals[m] = totals.get(m, 0) + v
     base = 13 - 12
     for mv in sampled.moves:
@@ -74,7 +77,7 @@ def test_the_interval_covers_the_expectimax_value():
 def test_a_declared_tringa_is_in_every_drawn_hand():
     import random
     from solver.engine.compile import sampler
-    from solver.engine.game import ranks_of
+    from solver.engine.scoring import ranks_of
     sample = sampler(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
     for i in range(100):
         game, state = sample(random.Random(i))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.engine.game import EV_HIT
+from solver.engine.scoring import EV_HIT
 from solver.notation import parse_file
 from solver.puzzles.puzzle import ONE_KIND_THEMES, idea_for, kind_of, share_caps
 
@@ -51,9 +51,9 @@ def test_every_bait_is_taken():
         key = idea.key
         assert str(pos.opcode("bm")) == str(pos.opcode("pv").split()[0])
         # the next player's replies, searched afresh: hitting the laid card is the one best
-        from solver.search.alphabeta import AlphaBeta
+        from solver.search.compiled import Searcher
         child = game.play(state, key)[0]
-        replies = AlphaBeta(game).root_values(child)
+        replies = Searcher(game.P, game.D, 8.0).root_values(child)
         hit_value = replies[key]
         assert all(v < hit_value for m, v in replies.items() if m != key), replies
         assert game.play(child, key)[2] & EV_HIT

@@ -13,15 +13,30 @@ import pytest
 
 from solver.batch.expectimax import ClusterSearch
 from solver.batch.store import Store
-from solver.engine.game import Game
-from solver.engine.tables import core_state, params
+from solver.cards import RANKS
+from solver.engine.hand import Hand as Game
 from solver.rules import PRESETS
 from solver.search import split as sp
-from solver.search.brute import expectimax_root
 from solver.search.compiled import Searcher, ensure_compiled
 from solver.games.seeded import seeded_deal
 
+from reference import reference_general
+
 ensure_compiled()
+
+
+def expectimax_root(game, state):
+    """Plain expectimax over every dealing (tests/reference.py), in the
+    core's half-points, keyed by rank index (the cards gone before the
+    deal split evenly between the piles: the core's margin 0)."""
+    from solver.engine.scoring import ranks_of
+    hands = [[RANKS[r] for r in ranks_of(state[1 + s])] for s in range(game.players)]
+    gone = 40 - len(ranks_of(state[0])) - sum(map(len, hands)) - len(game.stock)
+    values = reference_general(game.rules, [RANKS[r] for r in ranks_of(state[0])], hands,
+                               [RANKS[r] for r in game.stock], state[5], game.leader,
+                               last_side=None if state[8] < 0 else state[8], taken=(gone // 2, gone // 2),
+                               shuffled=True)
+    return {RANKS.index(c): 2 * v for c, v in values.items()}
 
 
 def start_of_deal(unseen: int, seed: str, preset: str = "lmodire", stock=None):
@@ -64,9 +79,9 @@ def test_split_against_plain_expectimax(preset):
     (no pruning, no table) over every outcome."""
     for seed in range(3):
         game, state = start_of_deal(6, f"{preset}-{seed}", preset)
-        P, D = params(game)
-        got = split_values(P, D, core_state(state))
-        plain = expectimax_root(game, state, permute=False)
+        P, D = game.P, game.D
+        got = split_values(P, D, state)
+        plain = expectimax_root(game, state)
         assert same(got, plain), (preset, seed, got, plain)
 
 
@@ -78,8 +93,8 @@ def test_split_mid_deal_against_the_search():
         plays = random.Random(seed).randint(1, 4)
         for _ in range(plays):
             state = game.play(state, game.moves(state)[0])[0]
-        P, D = params(game)
-        st = core_state(state)
+        P, D = game.P, game.D
+        st = state
         tree = sp.split(P, D, st)
         assert tree.chance and tree.outcomes() == sum(len(p) for p, _r in tree.chance.values())
         assert same(split_values(P, D, st), Searcher(P, D, 64.0).root_values(st))
@@ -89,8 +104,8 @@ def test_chance_value_is_the_weighted_sum():
     """A chance node's value: the probabilities sum to 1 and the value is
     sum p (declarations + child value), here checked with made-up values."""
     game, state = start_of_deal(6, "sum")
-    P, D = params(game)
-    tree = sp.split(P, D, core_state(state))
+    P, D = game.P, game.D
+    tree = sp.split(P, D, state)
     probs, rows = next(iter(tree.chance.values()))
     assert math.isclose(float(probs.sum()), 1.0, abs_tol=1e-12)
     vals = [float(i % 3) for i in range(len(probs))]
@@ -121,8 +136,8 @@ def test_cluster_two_levels_resumes(client, tmp_path):
     batches), the run resumes from the store and gives the same values
     without searching the stored outcomes again."""
     game, state = start_of_deal(12, "two-levels", stock=THREE_RANKS)
-    P, D = params(game)
-    st = core_state(state)
+    P, D = game.P, game.D
+    st = state
     want = Searcher(P, D, 64.0).root_values(st)
     db = tmp_path / "outcomes.db"
 
@@ -152,8 +167,8 @@ def test_cluster_two_levels_resumes(client, tmp_path):
 def test_cluster_one_level_against_the_search(client):
     """Twelve cards to come, outcomes solved on the workers (one level)."""
     game, state = start_of_deal(12, "one-level", stock=THREE_RANKS[:6] + [1, 2, 3, 5, 6, 7])
-    P, D = params(game)
-    st = core_state(state)
+    P, D = game.P, game.D
+    st = state
     cs = ClusterSearch(P, D, client, None, leaf_unseen=12, memory_mb=64)
     assert same(cs.root_values(st), Searcher(P, D, 64.0).root_values(st))
     assert cs.stats.done == cs.stats.total == sp.split(P, D, st).outcomes()
@@ -172,11 +187,11 @@ def test_store_keeps_outcomes(tmp_path):
 def test_chance_keys_name_the_game_and_the_node():
     """The store key of a chance node changes with the rules and the node."""
     game, state = start_of_deal(6, "keys")
-    P, D = params(game)
-    tree = sp.split(P, D, core_state(state))
+    P, D = game.P, game.D
+    tree = sp.split(P, D, state)
     cn = next(iter(tree.chance))
     other = Game(PRESETS["pagat"], 2, 0, game.stock, shuffled=True)
-    P2, D2 = params(other)
+    P2, D2 = other.P, other.D
     keys = {sp.chance_key(P, D, cn), sp.chance_key(P2, D2, cn),
             sp.chance_key(P, D, cn[:-1] + (cn[-1] ^ 1,))}
     assert len(keys) == 3
@@ -230,8 +245,8 @@ def test_fast_mode_estimates_within_its_standard_errors():
     cases += [(6, f"fast6-{seed}", None, 20000) for seed in range(6)]
     for unseen, seed, stock, draws in cases:
         game, state = start_of_deal(unseen, seed, stock=stock)
-        P, D = params(game)
-        st = core_state(state)
+        P, D = game.P, game.D
+        st = state
         exact = Searcher(P, D, 64.0).root_values(st)
         values, stderr, solved, nodes = sp.sampled_root_values(P, D, st, draws, seed=1)
         assert values.keys() == exact.keys() and solved > 0 and nodes > 0
@@ -268,8 +283,8 @@ def test_two_threads_sharing_outcomes_agree_with_one():
     twice over (a torn table entry or a wrong board would show)."""
     for seed in range(3):
         game, state = start_of_deal(12, f"helper-{seed}")
-        P, D = params(game)
-        st = core_state(state)
+        P, D = game.P, game.D
+        st = state
         one = Searcher(P, D, 64.0).root_values(st)
         for _ in range(2):
             two = Searcher(P, D, 64.0, 2)

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from solver.cards import RANKS
 from solver.cli.main import main
-from solver.engine.game import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, Game, ranks_of
+from solver.engine.hand import Hand as Game
+from solver.engine.scoring import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, ranks_of
 from solver.rules import PRESETS
 
 from reference import reference_value
@@ -41,8 +42,8 @@ def lines_of_a_hand(seed: int, preset: str):
     piles = [0, 0]
     out = []
     while not game.is_terminal(state):
-        t, hands, seat, prev, show, last, spos = state
-        stock = game.stock[spos:]
+        t, seat, prev, show, last = state[0], state[5], state[6], state[7], state[8]
+        stock = game.stock_left(state)
         if len(stock) <= 6:
             keys = [] if preset == "lmodire" else [f"rules={preset}"]
             keys.append("dealer=N")
@@ -68,12 +69,12 @@ def lines_of_a_hand(seed: int, preset: str):
             piles[side] += size + 1
             piles[1 - side] -= size
         elif ev & EV_CAPTURE:
-            piles[side] += 1 + game.capture(t, move).bit_count()
-        if ev & EV_END and child[5] >= 0:
+            piles[side] += 1 + game.capture(state, move).bit_count()
+        if ev & EV_END and child[8] >= 0:
             left = t.bit_count() + (0 if ev & EV_CAPTURE else 1)
             if ev & EV_CAPTURE and not ev & (EV_ANSWER5 | EV_ANSWER10):
-                left -= game.capture(t, move).bit_count()
-            piles[child[5]] += left
+                left -= game.capture(state, move).bit_count()
+            piles[child[8]] += left
         state = child
     return out
 

@@ -1,6 +1,7 @@
-"""Three players (french, seed 000): the vector-valued game
-(solver.engine.game3) and its searches (solver.search.maxn), cross-checked
-against the independent plain max^n of tests/reference3.py."""
+"""Three players (french, seed 000) on the compiled core: the vector-valued
+plays (:class:`solver.engine.hand.Hand`) and the max^n and paranoid kernels
+(:mod:`solver.search.kernels_vec`), cross-checked against the independent
+plain max^n of tests/reference3.py; hand-checked voleur positions (V1-V7)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import pytest
 from hypothesis import given, settings, strategies as hst
 
 from solver.cards import RANK_INDEX, RANKS
-from solver.engine.game3 import Game3
+from solver.engine import core
+from solver.engine.hand import LAST, PREV, TABLE, Hand
 from solver.rules import PRESETS
-from solver.search.maxn import MaxN, Paranoid, choose
+from solver.search import kernels as kn
+from solver.search.vectors import VectorSearcher, choose
 
 import reference3 as R
 
@@ -29,9 +32,9 @@ CUMULATIVE = dataclasses.replace(FRENCH, decl_cumulative=True)
 
 def cumulative_declarations_implemented() -> bool:
     """The house rule decl_cumulative (issue 11) lives in
-    solver.engine.game.declaration_points, written in parallel: the
-    highest of three Rondas then scores 1 + 1 + 1 (french alone: 2)."""
-    from solver.engine.game import declaration_points
+    solver.engine.scoring.declaration_points: the highest of three Rondas
+    then scores 1 + 1 + 1 (french alone: 2)."""
+    from solver.engine.scoring import declaration_points
     return declaration_points(CUMULATIVE, [[0, 0, 5], [3, 3, 6], [1, 1, 4]], [0, 1, 2]) \
         == [0, 3, 0]
 
@@ -66,9 +69,10 @@ def rand_state(rng: random.Random, rules, stock_n: int | None = None,
     return s
 
 
-def engine(rules, s: R.S):
-    """The Game3 and state of a reference state."""
-    g = Game3(rules, s.leader, [RANK_INDEX[c] for c in s.stock], s.shuffled)
+def engine(rules, s: R.S, track: bool = False):
+    """The Hand and core state of a reference state (``track``: the piles
+    kept exact, for a caller that reads them)."""
+    g = Hand(rules, 3, s.leader, [RANK_INDEX[c] for c in s.stock], s.shuffled, track=track)
     show = (RANK_INDEX[s.show[0]] << 2 | s.show[1]) if s.show else 0
     st = g.initial_state([RANK_INDEX[c] for c in s.table],
                          [[RANK_INDEX[c] for c in h] for h in s.hands], s.turn,
@@ -76,6 +80,30 @@ def engine(rules, s: R.S):
                          -1 if s.last is None else s.last, s.piles,
                          [RANK_INDEX[t] if t is not None else -1 for t in s.tops])
     return g, st
+
+
+def maxn(g: Hand, st, prune: bool = True, table: bool = True) -> dict:
+    """Every root play's max^n vector (rank index -> tuple)."""
+    vs = VectorSearcher(g.P, g.D, 8.0, "maxn", prune)
+    if not table:
+        vs.C[kn.C_TTMIN] = 100
+    out = vs.root_values(st)
+    maxn.cuts = vs.stats()["cuts"]
+    return out
+
+
+def value(g: Hand, st) -> tuple:
+    """The max^n vector of a state (the chosen play's)."""
+    vals = maxn(g, st)
+    return vals[choose(vals, st[5])]
+
+
+def piles(g: Hand, st) -> tuple:
+    return tuple(g.pile(st, k) for k in range(3))
+
+
+def tops(g: Hand, st) -> tuple:
+    return tuple(g.top(st, k) for k in range(3))
 
 
 def by_rank(values: dict) -> dict:
@@ -100,7 +128,7 @@ def test_maxn_equals_reference_known_stock(name):
             continue
         ref, _ = R.move_values(rules, s)
         g, st = engine(rules, s)
-        got = MaxN(g).root_values(st)
+        got = maxn(g, st)
         assert by_rank(got) == ref, (s.__dict__, ref)
         ref_choice = None
         for card in sorted(ref):
@@ -123,7 +151,7 @@ def test_cumulative_declarations_equal_reference():
         s = rand_state(rng, CUMULATIVE, stock_n=9, ranks=rng.sample(RANKS, 4))
         ref, _ = R.move_values(CUMULATIVE, s)
         g, st = engine(CUMULATIVE, s)
-        assert by_rank(MaxN(g).root_values(st)) == ref
+        assert by_rank(maxn(g, st)) == ref
 
 
 @pytest.mark.slow
@@ -139,7 +167,7 @@ def test_expectimax_equals_reference_shuffled_stock(name):
         s = rand_state(rng, rules, stock_n=9, shuffled=True, ranks=ranks)
         ref, _ = R.move_values(rules, s)
         g, st = engine(rules, s)
-        got = by_rank(MaxN(g).root_values(st))
+        got = by_rank(maxn(g, st))
         assert close(got, ref), (s.__dict__, ref, got)
 
 
@@ -155,30 +183,11 @@ def test_pruning_and_table_do_not_change_vectors(name):
     for _ in range(40):
         s = rand_state(rng, rules, stock_n=rng.choice([0, 9]))
         g, st = engine(rules, s)
-        fast = MaxN(g)
-        bare = MaxN(g, prune=False, table=False)
-        assert fast.root_values(st) == bare.root_values(st)
-        cuts += fast.cuts
+        fast = maxn(g, st)
+        cuts += maxn.cuts
+        assert fast == maxn(g, st, prune=False, table=False)
     if name == "voleur":
         assert cuts > 0
-
-
-def plain_paranoid(rules, s: R.S, root: int) -> float:
-    """Paranoid value for ``root`` by plain minimax on the reference game."""
-    if all(not h for h in s.hands):
-        if not s.stock:
-            return 0
-        total = 0.0
-        for p, hands, rest in R._deals(rules, s):
-            t = s.copy()
-            t.hands, t.stock, t.turn, t.prev, t.show = hands, rest, s.leader, None, None
-            total += p * (R._declarations(rules, hands)[root] + plain_paranoid(rules, t, root))
-        return total
-    vals = []
-    for card in sorted(set(s.hands[s.turn])):
-        t, pts = R.play(rules, s, card)
-        vals.append(pts[root] + plain_paranoid(rules, t, root))
-    return max(vals) if s.turn == root else min(vals)
 
 
 def test_paranoid_equals_plain_minimax():
@@ -192,19 +201,18 @@ def test_paranoid_equals_plain_minimax():
         if not s.hands[s.turn]:
             continue
         g, st = engine(rules, s)
-        p = Paranoid(g, s.turn)
-        got = p.root_values(st)
+        vs = VectorSearcher(g.P, g.D, 8.0, "paranoid")
+        got = vs.root_values(st)
+        want = R.paranoid_moves(rules, s)
         for m, vec in got.items():
-            t, pts = R.play(rules, s, RANKS[m])
-            want = pts[s.turn] + plain_paranoid(rules, t, s.turn)
-            assert vec[s.turn] == want
-        assert max(v[s.turn] for v in got.values()) == p.scalar(st)
+            assert vec[s.turn] == want[RANKS[m]] == vs.scalars[m]
 
 
 # --- properties --------------------------------------------------------------
 
-def cards_placed(g: Game3, st) -> int:
-    return g.cards_left(st) + sum(st[7])
+def cards_placed(g: Hand, st) -> int:
+    hands = sum(int(st[1 + k]).bit_count() for k in range(3))
+    return int(st[TABLE]).bit_count() + hands + len(g.stock_left(st)) + sum(piles(g, st))
 
 
 @settings(max_examples=60, deadline=None)
@@ -216,14 +224,15 @@ def test_forty_cards_are_conserved(seed, name):
     rules = VARIANTS[name]
     rng = random.Random(seed)
     s = rand_state(rng, rules, stock_n=9)
-    g, st = engine(rules, s)
+    g, st = engine(rules, s, track=True)
     assert cards_placed(g, st) == 40
     while not g.is_terminal(st):
-        st, gains, _ev = g.play(st, rng.choice(g.moves(st)))
-        assert cards_placed(g, st) == 40
-        assert min(gains) >= 0
-    if st[5] >= 0:
-        assert sum(st[7]) == 40
+        child, _gain, ev = g.play(st, rng.choice(g.moves(st)))
+        assert cards_placed(g, child) == 40
+        assert min(g.points(st, child, ev)) >= 0
+        st = child
+    if st[LAST] >= 0:
+        assert sum(piles(g, st)) == 40
 
 
 def rotate(s: R.S, k: int) -> R.S:
@@ -244,7 +253,7 @@ def test_rotating_the_seats_rotates_the_vector(seed, k, name):
     s = rand_state(random.Random(seed), rules)
     g, st = engine(rules, s)
     g2, st2 = engine(rules, rotate(s, k))
-    a, b = MaxN(g).root_values(st), MaxN(g2).root_values(st2)
+    a, b = maxn(g, st), maxn(g2, st2)
     assert a.keys() == b.keys()
     for m in a:
         assert tuple(a[m][(i - k) % 3] for i in range(3)) == b[m]
@@ -256,12 +265,18 @@ def idx(*ranks):
     return [RANK_INDEX[r] for r in ranks]
 
 
-def voleur_state(table, hands, piles, tops, turn=0, prev=None, rules=VOLEUR, last=0):
-    g = Game3(rules, turn, [])
+def voleur_state(table, hands, pls, tps, turn=0, prev=None, rules=VOLEUR, last=0):
+    g = Hand(rules, 3, turn, [], track=True)
     st = g.initial_state(idx(*table), [idx(*h) for h in hands], turn,
-                         -1 if prev is None else RANK_INDEX[prev], 0, last, piles,
-                         [-1 if t is None else RANK_INDEX[t] for t in tops])
+                         -1 if prev is None else RANK_INDEX[prev], 0, last, pls,
+                         [-1 if t is None else RANK_INDEX[t] for t in tps])
     return g, st
+
+
+def play3(g: Hand, st, rank):
+    """``(child, points per seat)`` of playing ``rank``."""
+    child, _gain, ev = g.play(st, RANK_INDEX[rank])
+    return child, g.points(st, child, ev)
 
 
 def test_voleur_top_acts_as_a_table_card():
@@ -270,48 +285,48 @@ def test_voleur_top_acts_as_a_table_card():
     a missa too (capture 1 + missa 1); S's pile gains 1 + 2 + E's 14 and
     its top becomes 5; E's pile is empty, with no top."""
     g, st = voleur_state([6, 7], [[5, 1], [3, 2], [12, 4]], [10, 14, 11], [None, 5, 3])
-    child, gains, _ev = g.play(st, RANK_INDEX[5])
+    child, gains = play3(g, st, 5)
     assert gains == (2, 0, 0)
-    assert child[0] == 0
-    assert child[7] == (10 + 1 + 2 + 14, 0, 11)
-    assert child[8] == (RANK_INDEX[5], -1, RANK_INDEX[3])
-    assert child[5] == 0                    # S captured last
+    assert child[TABLE] == 0
+    assert piles(g, child) == (10 + 1 + 2 + 14, 0, 11)
+    assert tops(g, child) == (RANK_INDEX[5], -1, RANK_INDEX[3])
+    assert child[LAST] == 0                    # S captured last
 
 
 def test_voleur_steal_alone_is_no_missa():
     """V4: an empty table, N's top 3: E plays 3, takes N's pile; a
     capture (1 point, last capturer E) but no missa."""
     g, st = voleur_state([], [[5], [3], [12]], [10, 14, 16], [5, None, 3], turn=1, last=2)
-    child, gains, _ev = g.play(st, RANK_INDEX[3])
+    child, gains = play3(g, st, 3)
     assert gains == (0, 1, 0)
-    assert child[7] == (10, 14 + 16 + 1, 0) and child[5] == 1
+    assert piles(g, child) == (10, 14 + 16 + 1, 0) and child[LAST] == 1
 
 
 def test_voleur_two_piles_with_the_same_top_are_both_taken():
     """V5: E and N both show a 5: S's 5 takes both piles (and the 5 on
     the table: a missa)."""
     g, st = voleur_state([5], [[5, 1], [3, 2], [12, 4]], [8, 12, 13], [None, 5, 5])
-    child, gains, _ev = g.play(st, RANK_INDEX[5])
+    child, gains = play3(g, st, 5)
     assert gains == (2, 0, 0)
-    assert child[7] == (8 + 2 + 12 + 13, 0, 0)
+    assert piles(g, child) == (8 + 2 + 12 + 13, 0, 0)
 
 
 def test_voleur_own_pile_is_never_matched():
     """V2: only opponent piles count; S's own top 5 does not make S's 5
     a capture."""
     g, st = voleur_state([1], [[5, 2], [3, 3], [12, 4]], [10, 12, 12], [5, 6, 7])
-    child, gains, _ev = g.play(st, RANK_INDEX[5])
+    child, gains = play3(g, st, 5)
     assert gains == (0, 0, 0)
-    assert child[7] == (10, 12, 12) and child[3] == RANK_INDEX[5]
+    assert piles(g, child) == (10, 12, 12) and child[PREV] == RANK_INDEX[5]
 
 
 def test_voleur_hit_steals_too():
     """V3: N has just laid a 5 (prev); S's 5 hits it (capture 1 + hit 1
     + missa 1, the table emptied) and takes E's pile, whose top is 5."""
     g, st = voleur_state([5], [[5, 1], [3, 2], [12]], [8, 12, 13], [None, 5, 10], prev=5)
-    child, gains, _ev = g.play(st, RANK_INDEX[5])
+    child, gains = play3(g, st, 5)
     assert gains == (3, 0, 0)
-    assert child[7] == (8 + 2 + 12, 0, 13)
+    assert piles(g, child) == (8 + 2 + 12, 0, 13)
 
 
 def test_voleur_hand_end_vector():
@@ -320,20 +335,20 @@ def test_voleur_hand_end_vector():
     lays; E captured last: sweeps the 12 and scores 1. Piles S 27, E 13,
     N 0: S counts 7 over 20. Vector S 9, E 2, N 0."""
     g, st = voleur_state([6, 7], [[5], [3], [12]], [10, 14, 11], [None, 5, 3])
-    assert MaxN(g).value(st) == (9, 2, 0)
-    assert MaxN(g).root_values(st) == {RANK_INDEX[5]: (9, 2, 0)}
+    assert value(g, st) == (9, 2, 0)
+    assert maxn(g, st) == {RANK_INDEX[5]: (9, 2, 0)}
 
 
 def test_missa_last_round_house_rule():
     """missa_last_round=no (house rule, issue 11): no missa on a player's
     last card of the last deal; earlier in that deal it counts."""
     for rules, want in ((FRENCH, 2), (NO_LAST_MISSA, 1)):
-        g = Game3(rules, 0, [])
+        g = Hand(rules, 3, 0, [], track=True)
         st = g.initial_state(idx(5), [idx(5), idx(1), idx(2)], 0, -1, 0, 1, (10, 12, 14))
-        assert g.play(st, RANK_INDEX[5])[1][0] == want
+        assert play3(g, st, 5)[1][0] == want
         st = g.initial_state(idx(5), [idx(5, 7), idx(1, 3), idx(2, 4)], 0, -1, 0, 1,
                              (10, 11, 13))
-        assert g.play(st, RANK_INDEX[5])[1][0] == 2
+        assert play3(g, st, 5)[1][0] == 2
 
 
 def test_sum_bound_holds():
@@ -343,5 +358,7 @@ def test_sum_bound_holds():
     for i in range(60):
         rules = list(VARIANTS.values())[i % len(VARIANTS)]
         s = rand_state(rng, rules)
+        if not s.hands[s.turn]:
+            continue
         g, st = engine(rules, s)
-        assert sum(MaxN(g).value(st)) <= g.sum_bound(st)
+        assert sum(value(g, st)) <= core.sum_bound(g.P, st)

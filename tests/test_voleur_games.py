@@ -12,7 +12,7 @@ import pytest
 
 from solver.cards import Card, parse_card
 from solver.games.match import HandState
-from solver.notation import format_position, parse_file
+from solver.notation import parse_position, format_position, parse_file
 from solver.games.record import RecordError, check, loads
 from solver.rules import PRESETS
 
@@ -42,7 +42,10 @@ def test_handstate_moves_a_stolen_pile_with_the_played_card_on_top():
     view = hs.view()
     assert view.tops == (None, Card(1, "b")) and view.taken == (0, 3)
     assert "tops=-,1b" in format_position(view)
-    assert view.hist is None        # hist= is not replayed in voleur
+    # hist= carries the tops and piles at the deal's start: the steal replays
+    assert view.hist.tops == (None, None) and view.hist.piles == (0, 0)
+    assert "hist=1o.11c.12e.7b:S1e,N1b:-,-:0,0" in format_position(view)
+    assert parse_position(format_position(view)).hist == view.hist
 
 
 def test_the_voleur_record_replays_and_needs_its_rules_tag():
@@ -133,7 +136,9 @@ def test_the_shipped_voleur_positions():
             assert set(a.best) == set(bm.split()), (number, a.best)
         if pos.opcode("id") == "bait":
             assert [(m.move, m.value) for m in a.moves] == [("6", 20.0), ("5", -20.0)]
-    assert methods == {"exact", "expectimax", "determinised"}
+    # the hidden hands of the last two deals: the equilibrium of the deal
+    # as the mover sees it (voleur's piles and tops in its states)
+    assert methods == {"exact", "expectimax", "equilibrium"}
 
 
 def test_the_board_plays_a_steal_and_moves_the_tops():

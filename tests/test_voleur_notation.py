@@ -83,9 +83,9 @@ def test_tops_error_message(line: str, message: str) -> None:
     assert result.field == "tops"
 
 
-def test_hist_is_refused_in_voleur() -> None:
-    message = ("hist: hist= cannot be replayed in Ronda voleur (the pile tops at the "
-               "deal's start are not written)")
+def test_hist_in_voleur_needs_the_tops_and_piles_of_the_deal() -> None:
+    message = ("hist: hist= in Ronda voleur needs the pile tops and sizes at the deal's "
+               "start (TABLE:PLAYS:TOPS:PILES, like 1.3:S4:5,-:12,10)")
     with pytest.raises(NotationError) as err:
         parse_position("5.7 7/1.2 - N voleur=yes taken=20,15 last=N tops=-,3 "
                        "hist=5:S7")
@@ -93,6 +93,23 @@ def test_hist_is_refused_in_voleur() -> None:
     from pathlib import Path
     doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
     assert f"- `{message}`" in doc
+
+
+def test_a_voleur_deal_replays_its_steals() -> None:
+    """S's 1e took the table's 1o (S's pile 1o 1e, top 1e); N's 1b stole
+    it: the replay from the deal's tops and piles (none, 0 and 0) ends
+    with the line's taken=0,3 and tops=-,1b; wrong piles are refused."""
+    line = ("11c.12e.7b 6b.2c/?.? ? S rules=french voleur=yes dealer=N score=1,1 taken=0,3 "
+            "last=N gone=1o.1e.1b tops=-,1b hist=1o.11c.12e.7b:S1e,N1b:-,-:0,0")
+    pos = parse_position(line)
+    assert pos.hist.tops == (None, None) and pos.hist.piles == (0, 0)
+    with pytest.raises(NotationError, match="the plays leave piles of 0,3, not taken=1,2"):
+        parse_position(line.replace("taken=0,3", "taken=1,2"))
+    from solver.engine.history import replay
+    r = replay(pos.rules, 2, pos.leader(), [c.index for c in pos.hist.table],
+               [(s, c.index) for s, c in pos.hist.plays], tops=pos.hist.top_ranks(),
+               piles=pos.hist.piles)
+    assert r.piles == [0, 3] and r.tops == [-1, 0]       # N's top: a 1 (rank index 0)
 
 
 def test_tops_errors_are_documented() -> None:

@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from solver.search.alphabeta import AlphaBeta  # noqa: E402
-from solver.engine.game import EV_HIT  # noqa: E402
+from solver.engine.scoring import EV_HIT  # noqa: E402
+from solver.search.compiled import Searcher, ensure_compiled  # noqa: E402
 from solver.games.match import HandLog, HandState, MatchLog, deal_hand, hand_rng, play_match  # noqa: E402
 from solver.games.players import make_player  # noqa: E402
 from solver.games.record import dumps, from_match  # noqa: E402
@@ -39,7 +39,7 @@ from solver.rules import PRESETS  # noqa: E402
 HERE = Path(__file__).resolve().parent
 
 
-_SEARCH: dict[int, AlphaBeta] = {}
+_SEARCH: dict[int, Searcher] = {}
 
 
 def best_rank(hs: HandState) -> tuple[int, dict[int, float]]:
@@ -50,7 +50,8 @@ def best_rank(hs: HandState) -> tuple[int, dict[int, float]]:
     ab = _SEARCH.get(id(hs.game))
     if ab is None:
         _SEARCH.clear()
-        ab = _SEARCH[id(hs.game)] = AlphaBeta(hs.game)
+        ensure_compiled()
+        ab = _SEARCH[id(hs.game)] = Searcher(hs.game.P, hs.game.D, 64.0)
     values = {m: v / 2 for m, v in ab.root_values(hs.state).items()}
     top = max(values.values())
     return min(m for m, v in values.items() if v == top), values

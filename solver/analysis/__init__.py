@@ -2,9 +2,9 @@
 variation, and what each play does.
 
 - :mod:`~solver.analysis.evaluation`: :func:`evaluate`, the one entry point
-  (it chooses the method and says which ran);
-- :mod:`~solver.analysis.pure`, :mod:`~solver.analysis.threep`: the
-  pure-Python paths (Ronda voleur; three players);
+  (it chooses the method and says which ran), every method on the one
+  compiled engine, for every rule system and objective;
+- :mod:`~solver.analysis.effects`: what a play does, in words;
 - :mod:`~solver.analysis.inference`: weighing determinisations by the
   plays seen this deal; :mod:`~solver.analysis.hidden`: the mover's view;
 - :mod:`~solver.analysis.suite`: the EPD-style opcodes ``bm am v``;

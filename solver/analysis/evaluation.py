@@ -1,11 +1,16 @@
 """Evaluating a position: every legal play with its value, the best plays,
-the principal variation, what each play does.
+the principal variation, what each play does. One path for every rule
+system: :func:`evaluate` builds one compiled problem from the position
+(:mod:`solver.engine.compile`) and runs the chosen method on it.
 
-Values are in game points for the side to move: the points its side scores
-from now to the end of the hand less the other side's, card count of the
-whole hand included (``taken=`` counts), declarations of deals still to
+Values, two sides: game points for the side to move: the points its side
+scores from now to the end of the hand less the other side's, card count of
+the whole hand included (``taken=`` counts), declarations of deals still to
 come included, those of the current deal not (already scored); the match
-target is ignored.
+target is ignored. Three sides (three players): a vector, each seat's own
+points to the end of the hand (``values``), ``value`` the mover's entry.
+The match objective (``match=``): the mover's side's chance of winning the
+match (:func:`solver.match_equity.evaluate.evaluate_match`).
 
 >>> from solver.notation import parse_position
 >>> a = evaluate(parse_position("5 5/7 - S taken=18,19 last=N gone=1.1.1.1.2.2.2.2.3.3.3.3.4.4.4.4.5.5.6.6.6.6.7.7.7.10.10.10.10.11.11.11.11.12.12.12.12"))
@@ -15,25 +20,28 @@ target is ignored.
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..cards import RANKS
-from ..engine.compile import (CompileError, compile_known, compile_shuffled,
-                             is_perfect_information, pile_margin, sampler, unseen_count)
-from ..engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_HIT, EV_MISSA, Game,
-                          State, event_points, ranks_of)
-from ..engine.sampling import draw_spec
+from ..engine import core
+from ..engine.compile import (CompileError, Problem, is_perfect_information, known_problem,
+                              shuffled_problem, unseen_count)
+from ..engine.sampling import draw_spec, sampled_problem
 from ..engine.view_game import ViewGame
 from ..engine.view_game import fits as view_game_fits
+from .effects import describe, move_text
 from .inference import Evidence
-from ..engine.tables import core_state, params
+from ..engine.scoring import ranks_of
 from ..notation import unwritten_piles
 from ..position import Position
 from ..search.compiled import (Budget, SearchAborted, Searcher, determinised,
-                              ensure_compiled)
+                               ensure_compiled, summarise_array)
 from ..search.pimc import Z_99
+from ..search.vectors import (SEARCHES, VectorSearcher, choose, determinised_vec,
+                              paranoid_choice, ranked)
 
 from .methods import METHODS  # noqa: E402  (re-exported)
 
@@ -122,85 +130,39 @@ class Analysis:
     table: dict | None = None
 
 
-def move_text(pos: Position, rank_index: int) -> str:
-    """The card text of playing rank index ``rank_index`` from the mover's
-    hand: the first suited card of that rank, or the bare rank."""
-    rank = RANKS[rank_index]
-    for c in pos.hands[pos.turn]:
-        if c is not None and c.rank == rank and c.suit:
-            return str(c)
-    return str(rank)
-
-
-def describe(game: Game, state: State, move: int) -> str:
-    """What playing rank index ``move`` does now: ``x5.6.7.10`` for the
-    cards it takes (its own card first), then the points of each event
-    (``+1 hit``, ``+5 answer``, ``+1 missa``, ``+1 capture``), or ``lays``
-    when it stays on the table; Ronda voleur: ``steals 12`` for a pile of
-    12 cards taken."""
-    _child, _gain, ev = game.play(state, move)
-    rules = game.rules
-    rank = str(RANKS[move])
-    if ev & EV_ANSWER5:
-        parts = ["x" + ".".join([rank] * 3)]
-    elif ev & EV_ANSWER10:
-        parts = ["x" + ".".join([rank] * 4)]
-    elif ev & EV_CAPTURE:
-        stolen = 0
-        if rules.voleur:
-            from ..engine.voleur import steals, table_take
-            stolen = steals(state, game.sides, move)
-            taken = ranks_of(table_take(rules, state[0], move, bool(stolen)))
-        else:
-            taken = ranks_of(game.capture(state[0], move))
-        parts = ["x" + ".".join([rank] + [str(RANKS[r]) for r in taken])]
-        if stolen:
-            parts.append(f"steals {stolen}")
-    else:
-        parts = ["lays"]
-    if ev & (EV_ANSWER5 | EV_ANSWER10) and rules.voleur:
-        from ..engine.voleur import steals
-        stolen = steals(state, game.sides, move)
-        if stolen:
-            parts = ["x" + rank, f"steals {stolen}"]
-    for bit, name in ((EV_CAPTURE, "capture"), (EV_HIT, "hit"), (EV_ANSWER5, "answer"),
-                      (EV_ANSWER10, "answer"), (EV_MISSA, "missa")):
-        pts = event_points(rules, bit) if ev & bit else 0
-        if pts:
-            parts.append(f"+{pts} {name}")
-    return " ".join(parts)
-
-
 def estimate_expectimax(pos: Position) -> tuple[float, str]:
     """A quick guess of exact expectimax's cost for ``pos``:
     ``(seconds, why)``. Only ``auto`` reads it, and only to skip an attempt
     estimated at more than ``TRY_FACTOR`` times the time it may have; every
     other attempt is simply run under the budget.
 
-    The model, fitted on 48 two-player positions with 6 and 12 unseen
-    cards, at and after the start of a deal (within a factor of 5 mostly,
-    35 at worst): decision nodes ~ ``NODE_SCALE`` times the product of
-    the hand sizes times, for each deal to come, its number of outcomes
-    (rank-multiset deals; the first counted on the real stock, later ones
-    on a representative remainder) times ``DEAL_FACTOR``;
-    ``SECONDS_PER_NODE`` each. Counting stops past 10**5 outcomes a level,
-    so the guess itself takes milliseconds (four players included)."""
+    Two sides (fitted on 48 two-player positions with 6 and 12 unseen
+    cards, within a factor of 5 mostly, 35 at worst): decision nodes ~
+    ``NODE_SCALE`` times the product of the hand sizes times, for each
+    deal to come, its number of outcomes (rank-multiset deals; the first
+    counted on the real stock, later ones on a representative remainder)
+    times ``DEAL_FACTOR``; ``SECONDS_PER_NODE`` each. Three sides (max^n
+    does not prune): the orders of the cards in hand times, for each deal
+    to come, its outcomes times ``NODES_PER_DEAL3``. Counting stops past
+    10**5 outcomes a level, so the guess itself takes milliseconds."""
     from ..engine.core import outcome_count
-    game, state = compile_shuffled(pos)
-    P, _D = params(game)
-    stock = state[6]
+    from math import factorial
+    prob = shuffled_problem(pos)
+    P = prob.P
+    stock = int(prob.st[9])
     counts = [((stock >> (4 * r)) & 15).bit_count() for r in range(10)]
-    nodes = NODE_SCALE
+    three = prob.nsides == 3
+    nodes = 1.0 if three else NODE_SCALE
     for hand in pos.hands:
-        nodes *= max(1, len(hand))
+        nodes *= factorial(len(hand)) if three else max(1, len(hand))
     levels = 0
     while sum(counts):
-        n = game.next_deal[sum(counts)]
+        n = int(P[core.P_DEALN + sum(counts)])
         rest = 0
         for r in range(10):
             rest |= ((1 << counts[r]) - 1) << (4 * r)
         k = outcome_count(P, rest, 10 ** 5)
-        nodes *= k * DEAL_FACTOR
+        nodes *= k * (NODES_PER_DEAL3 if three else DEAL_FACTOR)
         levels += 1
         for _ in range(n * pos.players):     # the most frequent ranks go first
             counts[counts.index(max(counts))] -= 1
@@ -217,9 +179,10 @@ EXPECTIMAX_SHARE = 0.6
 #: auto tries expectimax unless its estimate exceeds this many times the
 #: time it may have (the estimate is within a factor of 5 where measured)
 TRY_FACTOR = 5.0
-#: the cost model of estimate_expectimax (two players; see its docstring)
+#: the cost model of estimate_expectimax (see its docstring)
 NODE_SCALE = 14.0
 DEAL_FACTOR = 0.3
+NODES_PER_DEAL3 = 100.0
 SECONDS_PER_NODE = 4e-7
 
 
@@ -241,33 +204,27 @@ class BudgetError(ValueError):
     """An exact method could not finish within ``--time``/``--memory``."""
 
 
-def _exact_moves(pos: Position, game: Game, state: State, values: dict,
-                 base: int) -> list[MoveValue]:
-    """Every play with its exact value in points (``values`` in
-    half-points, ``base`` the piles' card margin), best first."""
-    moves = [MoveValue(move_text(pos, m), m, (v + base) / 2,
-                       effect=describe(game, state, m)) for m, v in values.items()]
-    moves.sort(key=lambda mv: (-mv.value, mv.rank))
-    return moves
-
-
 def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              seed: int = 0, *, workers: int = 1, time_budget: float = 10.0,
              memory_mb: float = 2048.0, z: float | None = Z_99,
              min_samples: int = 30, progress=None, inference: bool = True,
-             search: str = "maxn", cluster=None, fast: int | None = None) -> Analysis:
+             search: str = "maxn", match=None, cluster=None,
+             fast: int | None = None) -> Analysis:
     """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
-    hands; alpha-beta), ``"expectimax"`` (hands known, stock order not:
-    exact expected values over the deals to come), ``"determinised"``
-    (sample the unknown cards: at most ``samples`` determinisations with
-    ``seed``, stopping early when the best play is separated at ``z``
-    paired standard errors), or ``"auto"``: exact when every card is
-    known, determinised when a hand is hidden, else expectimax run under
-    60% of the budget (unless it is estimated at more than five times
-    that) and, if it does not finish, determinised search for the time left
-    (the note says which ran and why).
+    hands; alpha-beta, or max^n/paranoid for three sides),
+    ``"expectimax"`` (hands known, stock order not: exact expected values
+    over the deals to come), ``"equilibrium"`` (two players, the last two
+    deals of a hand, a hand hidden: the deal's sequence-form LP),
+    ``"determinised"`` (sample the unknown cards: at most ``samples``
+    determinisations with ``seed``, stopping early when the best play is
+    separated at ``z`` paired standard errors), or ``"auto"``: exact when
+    every card is known; a hidden hand: the equilibrium where it applies,
+    else determinised; else expectimax run under 60% of the budget (unless
+    it is estimated at more than five times that) and, if it does not
+    finish, determinised search for the time left (the note says which ran
+    and why).
 
     Budgets: ``time_budget`` seconds for the whole evaluation (every
     method returns within it, plus a few milliseconds); ``memory_mb`` for
@@ -275,150 +232,210 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     result does not depend on their number). ``progress`` gets the
     sampling result after each batch. ``inference``: weigh the
     determinisations by how likely the other seats' plays of this deal
-    (``hist=``) are under :data:`solver.analysis.inference.FITTED`
-    (:mod:`solver.analysis.inference`). ``cluster``: with ``"expectimax"``,
-    the search runs split over a cluster
-    (:class:`solver.batch.expectimax.Cluster`: ``solve(P, D, state,
-    deadline)``) instead of this machine's threads. ``fast``: with
+    (``hist=``) are under :data:`solver.analysis.inference.FITTED`.
+    ``cluster``: with ``"expectimax"``, the search runs split over a
+    cluster (:class:`solver.batch.expectimax.Cluster`: ``solve(P, D,
+    state, deadline)``) instead of this machine's threads. ``fast``: with
     ``"expectimax"``, the fast mode (method ``"expectimax-fast"``,
     approximate): the next deal drawn ``fast`` times by probability, every
     later deal exact, each value with its standard error and the error
-    measured on the bench in the note.
+    measured on the bench in the note (both: two sides playing for points).
 
     Three players: value vectors, one entry per seat, searched by
-    ``search`` (``"maxn"`` or ``"paranoid"``), see
-    :func:`solver.analysis.threep.evaluate3`; ``search`` is ignored (with
-    a note) for two sides.
+    ``search`` (``"maxn"`` or ``"paranoid"``); ``search`` is ignored (with
+    a note) for two sides. ``match``: the match objective's leaves
+    (:func:`solver.match_equity.table.equity_array`): every value is then
+    the mover's side's chance of winning the match.
 
     Raises CompileError when the position cannot be searched that way
     (exact asked with unknown cards; expectimax with a hidden hand;
-    equilibrium with three players), BudgetError when an exact method
-    asked for by name does not finish within the budget.
+    equilibrium with three players, Ronda voleur or the match objective),
+    BudgetError when an exact method asked for by name does not finish
+    within the budget.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r} (expected one of {', '.join(METHODS)})")
-    if pos.players == 3:
-        from .threep import evaluate3
-        a = evaluate3(pos, method, samples, seed, time_budget=time_budget, search=search,
-                      min_samples=min_samples, z=z, memory_mb=memory_mb)
-        if unwritten_piles(pos):
-            a.note += ("; taken= not given: every pile counts from 0 cards (the card "
-                       "count over 20 needs the real piles)")
-        return a
-    a = _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z,
-                  min_samples, progress, inference, cluster, fast)
-    if search != "maxn":
+    if search not in SEARCHES:
+        raise ValueError(f"unknown search {search!r} (expected maxn or paranoid)")
+    three = pos.players == 3
+    if match is not None and three:
+        raise CompileError("the match objective takes two sides (three players: no "
+                           "match-equity table of win chances per seat yet)")
+    if (cluster is not None or fast is not None) and (three or match is not None):
+        raise CompileError("the cluster and the fast mode take two sides playing for points")
+    # loading the compiled core (the first search of a process) is start-up,
+    # not search: the clock starts after it; only what the method needs
+    chosen = choose_method(pos) if method == "auto" else method
+    parts = {"exact": ("exact",), "expectimax": ("search", "samples"),
+             "determinised": ("samples",)}.get(chosen, ("samples",))
+    ensure_compiled(parts=("vectors",) if three else parts)
+    a = _evaluate(_Run(pos, samples, seed, workers, Budget(time_budget, memory_mb), z,
+                       min_samples, progress, inference, search if three else "maxn", match,
+                       cluster, fast), method)
+    if search != "maxn" and not three:
         a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)
-    if missing:
+    if missing and three:
+        a.note += ("; taken= not given: every pile counts from 0 cards (the card "
+                   "count over 20 needs the real piles)")
+    elif missing and match is None:
         a.note += (f"; taken= not given ({missing} cards in piles not written): the values "
                    "count only the cards still to be won")
     return a
 
 
-def _evaluate(pos, method, samples, seed, workers, time_budget, memory_mb, z, min_samples,
-              progress, inference, cluster=None, fast=None) -> Analysis:
-    if pos.rules.voleur:
-        from .pure import evaluate_pure
-        return evaluate_pure(pos, method, samples, seed, time_budget, z, min_samples, progress,
-                             memory_mb)
+@dataclass
+class _Run:
+    """One evaluation's settings."""
+
+    pos: Position
+    samples: int
+    seed: int
+    workers: int
+    budget: Budget
+    z: float | None
+    min_samples: int
+    progress: object
+    inference: bool
+    search: str
+    match: object
+    cluster: object = None
+    fast: int | None = None
+    t0: float = field(default_factory=time.perf_counter)
+
+    @property
+    def label(self) -> str:
+        """The search's name for the notes."""
+        if self.pos.players != 3:
+            return "alpha-beta"
+        return "max^n" if self.search == "maxn" else "paranoid alpha-beta"
+
+
+def _evaluate(run: _Run, method: str) -> Analysis:
+    pos = run.pos
+    budget = run.budget
     chosen = choose_method(pos) if method == "auto" else method
-    # loading the compiled core (the first search of a process) is start-up,
-    # not search: the clock starts after it; only what the method needs
-    ensure_compiled(parts={"exact": ("exact",), "expectimax": ("search", "samples"),
-                           "determinised": ("samples",)}.get(chosen, ("samples",)))
-    budget = Budget(time_budget, memory_mb)
-    t0 = time.perf_counter()
+    if chosen == "equilibrium":
+        why = _equilibrium_refusal(run)
+        if why is None:
+            try:
+                return _equilibrium(run)
+            except (SearchAborted, CompileError) as e:
+                if method == "equilibrium":
+                    if isinstance(e, SearchAborted):
+                        raise BudgetError(f"the equilibrium did not finish in "
+                                          f"{budget.seconds:g} s: raise --time, or use "
+                                          "--method auto") from None
+                    raise
+                why = f"the equilibrium did not fit ({e})"
+        elif method == "equilibrium":
+            raise CompileError(why)
+        return _sampled(run, f"a hand is hidden; {why}: determinised search")
     if chosen == "exact":
         if not is_perfect_information(pos):
             raise CompileError("exact search needs every card known (stock order and hands)")
         try:
-            return _exact(pos, budget, t0, "every card is known: exact alpha-beta")
+            return _exact(run, known_problem(pos, match=run.match), "exact",
+                          f"every card is known: exact {run.label}", budget.deadline)
         except SearchAborted as e:
-            if method == "auto":
-                return one_ply(pos, t0, f"exact search did not finish in {time_budget:g} s "
-                                        f"({e.nodes:,} nodes)")
-            raise BudgetError(f"exact search did not finish in {time_budget:g} s "
-                              f"({e.nodes:,} nodes)") from None
-    if chosen == "equilibrium":
-        try:
-            return _equilibrium(pos, budget, t0)
-        except (SearchAborted, CompileError) as e:
-            if method == "equilibrium":
-                if isinstance(e, SearchAborted):
-                    raise BudgetError(f"the equilibrium did not finish in {time_budget:g} s: "
-                                      "raise --time, or use --method auto") from None
-                raise
-            why = f"a hand is hidden; the equilibrium did not fit ({e}): determinised search"
-            return _sampled(pos, budget, t0, why, samples, seed, workers, z, min_samples,
-                            progress, inference=inference)
+            why = f"exact search did not finish in {budget.seconds:g} s ({e.nodes:,} nodes)"
+            if method == "auto" and run.match is None:
+                return one_ply(run, why)
+            raise BudgetError(why) from None
     if chosen == "determinised":
         why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
                else "determinised search")
-        return _sampled(pos, budget, t0, why, samples, seed, workers, z, min_samples,
-                        progress, inference=inference)
+        return _sampled(run, why, named=method == "determinised")
     # expectimax
+    label = "exact expectimax" + ("" if pos.players != 3 else f" of {run.label} vectors")
     if method == "expectimax":
         try:
-            if cluster is not None:
-                return _expectimax_cluster(pos, budget, t0, cluster)
-            if fast is not None:
-                return _expectimax_fast(pos, budget, t0, fast, seed, workers)
-            return _expectimax(pos, budget, budget.deadline, t0,
-                               "stock order unknown: exact expectimax", workers)
+            if run.cluster is not None:
+                return _expectimax_cluster(run)
+            if run.fast is not None:
+                return _expectimax_fast(run)
+            return _exact(run, shuffled_problem(pos, match=run.match), "expectimax",
+                          f"stock order unknown: {label}", budget.deadline)
         except SearchAborted as e:
-            kept = f"; {cluster.kept()}" if cluster is not None else ""
-            raise BudgetError(_unfinished(pos, e, budget) + kept + ": raise --time or --memory, "
-                              "or use --method auto to sample instead") from None
-    compile_shuffled(pos)       # raises CompileError now for what it cannot take
+            kept = f"; {run.cluster.kept()}" if run.cluster is not None else ""
+            raise BudgetError(_unfinished(pos, e, budget) + kept + ": raise --time or "
+                              "--memory, or use --method auto to sample instead") from None
+    prob = shuffled_problem(pos, match=run.match)     # raises CompileError now
     seconds, why = estimate_expectimax(pos)
-    allotted = EXPECTIMAX_SHARE * time_budget
+    allotted = EXPECTIMAX_SHARE * budget.seconds
     if seconds > TRY_FACTOR * allotted:
-        note = (f"stock order unknown; expectimax would take about {seconds:.2g} s "
-                f"({why}), far over the {allotted:.2g} s it may have: determinised search")
-        return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
-                        progress)
+        return _sampled(run, f"stock order unknown; expectimax would take about "
+                             f"{seconds:.2g} s ({why}), far over the {allotted:.2g} s it "
+                             f"may have: determinised search")
     try:
-        return _expectimax(pos, budget, budget.start + allotted, t0,
-                           "stock order unknown: exact expectimax, finished within the budget",
-                           workers)
+        return _exact(run, prob, "expectimax",
+                      f"stock order unknown: {label}, finished within the budget",
+                      budget.start + allotted)
     except SearchAborted as e:
-        note = _unfinished(pos, e, budget) + "; determinised search for the time left"
-        return _sampled(pos, budget, t0, note, samples, seed, workers, z, min_samples,
-                        progress, expectimax_nodes=e.nodes)
+        return _sampled(run, _unfinished(pos, e, budget) + "; determinised search for the "
+                        "time left", expectimax_nodes=e.nodes)
 
 
-def one_ply(pos: Position, t0: float, why: str) -> Analysis:
+def one_ply(run: _Run, why: str) -> Analysis:
     """``auto``'s answer when its time ran out before any search finished
     (a budget smaller than one search of the position): each play valued
     by what it scores at once (the cards it takes and its points: a
-    search one ply deep), method ``one-ply``, the note saying so. Keeps
-    ``auto``'s promise to answer within ``--time``."""
-    game, state = sampler(pos)(random.Random(0))
-    values = {m: game.play(state, m)[1] for m in game.moves(state)}
-    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
-    top = moves[0].value
+    search one ply deep; three players, each seat's points of the play),
+    method ``one-ply``, the note saying so. Keeps ``auto``'s promise to
+    answer within ``--time``."""
+    pos = run.pos
+    prob = sampled_problem(pos, run.seed)
+    values = {}
+    vectors = {}
+    hand = prob.st[1 + prob.st[5]]
+    for m in range(10):
+        if not (hand >> (4 * m)) & 1:
+            continue
+        child, gain, ev = core.play(prob.P, prob.D, prob.st, m)
+        values[m] = float(gain)
+        if prob.nsides == 3:
+            vectors[m] = tuple(float(g) for g in core.play_points(prob.P, prob.D, prob.st,
+                                                                   child, ev))
+    if prob.nsides == 3:
+        moves = _moves_vector(prob, vectors, "maxn")
+    else:
+        moves = _moves_scalar(prob, values)
+    top = moves[0]
     note = (f"{why}: each play valued by what it takes and scores now only (one ply, no "
             f"look-ahead); raise --time for a search")
-    return Analysis(pos, "one-ply", top, moves, [mv.move for mv in moves if mv.value == top],
-                    None, len(moves), time.perf_counter() - t0, note=note)
+    return Analysis(pos, "one-ply", top.value, moves,
+                    [mv.move for mv in moves if abs(mv.value - top.value) <= 1e-9], None,
+                    len(moves), time.perf_counter() - run.t0, note=note,
+                    values=list(top.values) if prob.nsides == 3 else None)
 
 
-def _equilibrium(pos: Position, budget: Budget, t0: float) -> Analysis:
+def _equilibrium_refusal(run: _Run) -> str | None:
+    """Why the equilibrium does not apply to ``run``, or None."""
+    pos = run.pos
+    if pos.players == 3:
+        return ("the equilibrium takes two players (a zero-sum game; three players: "
+                "use exact, expectimax or determinised)")
+    if run.match is not None:
+        return "the equilibrium takes the points objective (the match: determinised)"
+    return None
+
+
+def _equilibrium(run: _Run) -> Analysis:
     """The exact player's-view values of the last two deals: the deal as a
     game with imperfect information (:class:`solver.engine.view_game.
     ViewGame`), solved by its sequence-form LP; one LP for the game and one
     for each distinct play."""
     from ..search.equilibrium import solve
+    pos = run.pos
     vg = ViewGame(pos)
     sol = solve(vg.tree)
     values = {}
     for m in sol.root_policy:
-        if time.monotonic() > budget.deadline:
-            raise SearchAborted("time", 0, time.perf_counter() - t0)
+        if time.monotonic() > run.budget.deadline:
+            raise SearchAborted("time", 0, time.perf_counter() - run.t0)
         values[m] = solve(vg.tree, fix_root=m).value
-    game, state = sampler(pos)(random.Random(0))
-    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    prob = sampled_problem(pos, run.seed)
+    moves = _moves_scalar(prob, values)
     top = moves[0].value
     policy = ", ".join(f"{RANKS[m]} {p:.0%}" for m, p in sorted(sol.root_policy.items())
                        if p > 1e-6)
@@ -429,7 +446,7 @@ def _equilibrium(pos: Position, budget: Budget, t0: float) -> Analysis:
             f"states); equilibrium policy {policy}")
     return Analysis(pos, "equilibrium", top, moves,
                     [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None,
-                    vg.leaves, time.perf_counter() - t0, note=note,
+                    vg.leaves, time.perf_counter() - run.t0, note=note,
                     extra={"policy": {str(RANKS[m]): p for m, p in sol.root_policy.items()},
                            "hidden_hands": vg.hands_dealt, "lp_variables": sol.variables})
 
@@ -442,52 +459,143 @@ def _unfinished(pos: Position, e: SearchAborted, budget: Budget) -> str:
             f"({e.nodes:,} nodes)")
 
 
-def _exact(pos: Position, budget: Budget, t0: float, note: str) -> Analysis:
-    game, state = compile_known(pos)
-    P, D = params(game)
-    searcher = Searcher(P, D, min(budget.memory_mb, 8.0))
-    st = core_state(state)
-    values, pv = searcher.root_values_and_pv(st, budget.deadline)
-    nodes = searcher.nodes
-    moves = _exact_moves(pos, game, state, {m: int(v) for m, v in values.items()},
-                         pile_margin(pos))
-    top = moves[0].value
-    return Analysis(pos, "exact", top, moves, [mv.move for mv in moves if mv.value == top],
-                    [str(RANKS[m]) for m in pv], nodes, time.perf_counter() - t0, note=note)
+def _points(prob: Problem, v: float) -> float:
+    """A two-sided search value in the answer's unit: points (with the
+    piles' margin), or the chance of winning the match."""
+    if prob.match:
+        return (v / core.EQ_SCALE + 1) / 2
+    return (v + prob.base) / 2
 
 
-def _expectimax(pos: Position, budget: Budget, deadline: float, t0: float,
-                note: str, workers: int = 1) -> Analysis:
-    game, state = compile_shuffled(pos)
-    P, D = params(game)
-    searcher = Searcher(P, D, budget.memory_mb, workers)
-    st = core_state(state)
-    values = searcher.root_values(st, deadline)
-    stats = searcher.stats()
-    pv = searcher.principal_variation(st, deadline)
-    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
-    top = moves[0].value
-    peak = _peak_rss_mb()
-    extra = dict(stats, tt_mb=round(stats["tt_entries"] * 32 / 2 ** 20, 1), peak_rss_mb=peak)
-    return Analysis(pos, "expectimax", top, moves,
-                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],
-                    [str(RANKS[m]) for m in pv], stats["nodes"] + stats["chance_nodes"],
-                    time.perf_counter() - t0, note=note + "; pv up to the next deal",
-                    extra=extra)
+def _moves_scalar(prob: Problem, values: dict, errs: dict | None = None,
+                  rates: dict | None = None, leads: dict | None = None) -> list[MoveValue]:
+    """Every play of a two-sided problem as MoveValues (``values`` in the
+    search's unit), best first."""
+    pos = prob.pos
+    scale = (1 / (2 * core.EQ_SCALE)) if prob.match else 0.5
+    moves = []
+    for m, v in values.items():
+        se = None if errs is None or errs.get(m) is None else errs[m] * scale
+        moves.append(MoveValue(move_text(pos, m), m, _points(prob, v), se,
+                               describe(prob, prob.st, m),
+                               None if rates is None else rates.get(m),
+                               None if leads is None else leads.get(m)))
+    moves.sort(key=lambda mv: (-mv.value, mv.rank))
+    return moves
 
 
-def _expectimax_cluster(pos: Position, budget: Budget, t0: float, cluster) -> Analysis:
+def _moves_vector(prob: Problem, values: dict, search: str, scalars: dict | None = None,
+                  errs: dict | None = None, rates: dict | None = None,
+                  leads: dict | None = None) -> list[MoveValue]:
+    """Every play of a three-sided problem, the one the rule picks first:
+    max^n, by the tie rule; paranoid, by the paranoid value (then the tie
+    rule)."""
+    pos = prob.pos
+    side = pos.turn
+    if search == "paranoid" and scalars:
+        order = sorted(values, key=lambda m: (-round(scalars[m], 9),
+                                              -round(values[m][side], 9),
+                                              round(sum(values[m]) - values[m][side], 9), m))
+        first = paranoid_choice(values, scalars, side, side)
+        order.remove(first)
+        order.insert(0, first)
+    else:
+        order = ranked(values, side)
+    out = []
+    for m in order:
+        v = values[m]
+        own = scalars[m] if (search == "paranoid" and scalars) else v[side]
+        se = None if errs is None or errs.get(m) is None else errs[m]
+        out.append(MoveValue(move_text(pos, m), m, float(own), se,
+                             describe(prob, prob.st, m),
+                             None if rates is None else rates.get(m),
+                             None if leads is None else leads.get(m),
+                             values=[float(x) for x in v]))
+    return out
+
+
+def _best(moves: list[MoveValue], method: str, three: bool, search: str) -> list[str]:
+    """The best plays: sampled, the top mean; exact two sides, every play of
+    the top value; max^n, the plays equal under the tie rule's (1) and
+    (2); paranoid, every play of the best paranoid value."""
+    top = moves[0]
+    if method == "determinised":
+        return [top.move]
+    if three and search == "maxn":
+        others = sum(top.values) - top.value
+        return [mv.move for mv in moves if abs(mv.value - top.value) <= 1e-9
+                and abs(sum(mv.values) - mv.value - others) <= 1e-9]
+    return [mv.move for mv in moves if abs(mv.value - top.value) <= 1e-9]
+
+
+def _exact(run: _Run, prob: Problem, method: str, note: str, deadline: float) -> Analysis:
+    """Exact search (alpha-beta, or max^n/paranoid) of ``prob``: with a
+    known stock the whole hand, with a shuffled one expectimax."""
+    pos = run.pos
+    three = prob.nsides == 3
+    mem = run.budget.memory_mb if method == "expectimax" else min(run.budget.memory_mb, 64.0)
+    extra: dict = {}
+    if three:
+        vs = VectorSearcher(prob.P, prob.D, mem, run.search)
+        values = vs.root_values(prob.st, deadline)
+        scalars = vs.scalars
+        nodes = vs.nodes
+        pv = vs.principal_variation(prob.st, deadline)
+        moves = _moves_vector(prob, values, run.search, scalars)
+        stats = vs.stats()
+    else:
+        searcher = Searcher(prob.P, prob.D, mem,
+                            run.workers if method == "expectimax" else 1)
+        if method == "exact" and not prob.match:
+            # the values and the line in one kernel call
+            raw, pv = searcher.root_values_and_pv(prob.st, deadline)
+        else:
+            raw = searcher.root_values(prob.st, deadline)
+            pv = (_match_pv(searcher, prob, deadline) if prob.match
+                  else searcher.principal_variation(prob.st, deadline))
+        nodes = searcher.nodes
+        stats = searcher.stats()
+        moves = _moves_scalar(prob, raw)
+    if method == "expectimax":
+        extra = dict(stats, tt_mb=round(stats["tt_entries"] * 32 / 2 ** 20, 1),
+                     peak_rss_mb=_peak_rss_mb())
+        nodes = stats["nodes"] + stats["chance_nodes"]
+        note += "; pv up to the next deal"
+    top = moves[0]
+    return Analysis(pos, method, top.value, moves, _best(moves, method, three, run.search),
+                    [str(RANKS[m]) for m in pv], nodes, time.perf_counter() - run.t0,
+                    note=note, extra=extra,
+                    values=list(top.values) if three else None)
+
+
+def _match_pv(searcher: Searcher, prob: Problem, deadline: float) -> list[int]:
+    """The match objective's principal variation: at each ply the play of
+    the best chance (the lowest rank on a tie), up to the end of the hand,
+    the end of the match (a play that wins it) or the next chance node."""
+    st = prob.st
+    pv: list[int] = []
+    while not core.is_terminal(prob.P, st) and not core.is_chance(prob.P, st) and len(pv) < 80:
+        values = searcher.root_values(st, deadline)
+        top = max(values.values())
+        m = min(m for m, v in values.items() if v >= top - 1e-6)
+        pv.append(m)
+        st, _gain, ev = core.play(prob.P, prob.D, st, m)
+        if ev & core.EV_WON:
+            break
+    return pv
+
+
+def _expectimax_cluster(run: _Run) -> Analysis:
     """Exact expectimax split at the first chance level over a cluster."""
-    game, state = compile_shuffled(pos)
-    P, D = params(game)
-    values, pv, stats = cluster.solve(P, D, core_state(state), budget.deadline)
-    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    prob = shuffled_problem(run.pos)
+    values, pv, stats = run.cluster.solve(prob.P, prob.D, prob.st, run.budget.deadline)
+    moves = _moves_scalar(prob, values)
     top = moves[0].value
-    return Analysis(pos, "expectimax", top, moves,
+    return Analysis(run.pos, "expectimax", top, moves,
                     [mv.move for mv in moves if abs(mv.value - top) <= 1e-9],
-                    [str(RANKS[m]) for m in pv], stats["nodes"], time.perf_counter() - t0,
+                    [str(RANKS[m]) for m in pv], stats["nodes"], time.perf_counter() - run.t0,
                     note=("stock order unknown: exact expectimax, its first chance level's "
-                          f"{stats['outcomes']:,} outcomes solved on {cluster.where}; "
+                          f"{stats['outcomes']:,} outcomes solved on {run.cluster.where}; "
                           "pv up to the next deal"),
                     extra={"cluster": stats})
 
@@ -498,16 +606,15 @@ def _expectimax_cluster(pos: Position, budget: Budget, t0: float, cluster) -> An
 FAST_ERROR = {100: (12, 0.47), 300: (12, 0.28), 1000: (12, 0.15)}
 
 
-def _expectimax_fast(pos: Position, budget: Budget, t0: float, samples: int, seed: int,
-                     workers: int) -> Analysis:
+def _expectimax_fast(run: _Run) -> Analysis:
     """The fast mode: :func:`solver.search.split.sampled_root_values`."""
     from ..search.split import sampled_root_values
-    game, state = compile_shuffled(pos)
-    P, D = params(game)
-    values, stderr, solved, nodes = sampled_root_values(P, D, core_state(state), samples,
-                                                        seed, budget.memory_mb, workers,
-                                                        budget.deadline)
-    moves = _exact_moves(pos, game, state, values, pile_margin(pos))
+    prob = shuffled_problem(run.pos)
+    samples = run.fast
+    values, stderr, solved, nodes = sampled_root_values(prob.P, prob.D, prob.st, samples,
+                                                        run.seed, run.budget.memory_mb,
+                                                        run.workers, run.budget.deadline)
+    moves = _moves_scalar(prob, values)
     for mv in moves:
         se = stderr.get(mv.rank)
         mv.stderr = None if se is None else se / 2
@@ -518,10 +625,10 @@ def _expectimax_fast(pos: Position, budget: Budget, t0: float, samples: int, see
             f"({solved:,} deals solved), every later deal exact; ± is the standard error "
             f"over the deals drawn; on the bench with {near} deals at {unseen} unseen cards "
             f"the values were off by at most {err:g} points (bench/bench_fast.py)")
-    return Analysis(pos, "expectimax-fast", top, moves,
+    return Analysis(run.pos, "expectimax-fast", top, moves,
                     [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None, nodes,
-                    time.perf_counter() - t0, samples=samples, stderr=moves[0].stderr,
-                    note=note, seed=seed)
+                    time.perf_counter() - run.t0, samples=samples, stderr=moves[0].stderr,
+                    note=note, seed=run.seed)
 
 
 def _peak_rss_mb() -> float:
@@ -529,48 +636,85 @@ def _peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
-def sampled_moves(pos: Position, result, seed: int) -> list[MoveValue]:
-    """The plays of a determinised ``result`` (:func:`solver.search.pimc`
-    results, half-points without the piles) as MoveValues in points, best
-    first, each with its effect read off one sampled deal (seed ``seed``)."""
-    game, state = sampler(pos)(random.Random(seed))
-    effects = {m: describe(game, state, m) for m in game.moves(state)}
-    base = pile_margin(pos)
-    n = result.samples
-    return [MoveValue(move_text(pos, sm.move), sm.move, (sm.mean + base) / 2,
-                      None if sm.stderr is None else sm.stderr / 2,
-                      effects.get(sm.move, ""), sm.best / n, sm.lead_z)
-            for sm in result.moves]
+def _sampled(run: _Run, why: str, expectimax_nodes: int = 0, named: bool = False) -> Analysis:
+    """Determinised search: the unknown cards drawn by the compiled game,
+    every play solved exactly in each drawing, the values averaged (with
+    inference, weighted). When no drawing finished within the budget:
+    ``auto`` (not ``named``) answers with :func:`one_ply` (points), else
+    BudgetError."""
+    try:
+        return _determinised(run, why, expectimax_nodes)
+    except SearchAborted:
+        budget = run.budget
+        stop = f"no determinisation finished in {budget.seconds:g} s"
+        if not named and run.match is None:
+            return one_ply(run, f"{why}: {stop}")
+        raise BudgetError(f"{stop}: raise --time, or use fewer cards") from None
 
 
-def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, seed: int,
-             workers: int, z: float | None, min_samples: int, progress,
-             expectimax_nodes: int = 0, inference: bool = True) -> Analysis:
-    spec = draw_spec(pos)           # raises CompileError before any sampling
+def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
+    pos = run.pos
+    spec = draw_spec(pos, match=run.match)      # raises CompileError before any sampling
     weigh = None
-    evidence = Evidence(pos) if inference else None
+    evidence = Evidence(pos) if run.inference else None
     if evidence is not None and not evidence.empty:
         players = pos.players
 
         def weigh(hands):
             return evidence.likelihood([ranks_of(int(h)) for h in hands[:players]])
-    result = determinised(spec, samples, seed, workers=workers, z=z,
-                          min_samples=min_samples, time_budget=budget.left(),
-                          memory_mb=min(budget.memory_mb, 64.0), weigh=weigh,
-                          progress=progress)
-    moves = sampled_moves(pos, result, seed)
-    n = result.samples
+    budget = run.budget
+    prob = sampled_problem(pos, run.seed, match=run.match)
+    three = prob.nsides == 3
+    if three:
+        rows, weights, nodes, stopped, partial, _secs = determinised_vec(
+            spec, run.samples, run.seed, workers=run.workers, search=run.search,
+            min_samples=run.min_samples, z=run.z, time_budget=budget.left(),
+            memory_mb=min(budget.memory_mb, 64.0), weigh=weigh,
+            progress=None if run.progress is None else (lambda n: None))
+        n = rows.shape[0]
+        legal = [m for m in range(10) if not np.isnan(rows[0, m, 0])]
+        w = np.ones(n) if weights is None else weights
+        sw = w.sum()
+        means = {m: tuple(float((w * rows[:, m, k]).sum() / sw) for k in range(3))
+                 for m in legal}
+        stats = summarise_array(rows[:, :, pos.turn], weights)
+        errs = {s.move: s.stderr for s in stats}
+        leads = {s.move: s.lead_z for s in stats}
+        rates = {m: 0.0 for m in legal}
+        for i in range(n):
+            rates[choose({m: tuple(rows[i, m]) for m in legal}, pos.turn)] += w[i] * n / sw
+        rates = {m: r / n for m, r in rates.items()}
+        moves = _moves_vector(prob, means, "maxn", None, errs, rates, leads)
+        ess = None if weights is None else float(w.sum() ** 2 / (w * w).sum())
+        workers = run.workers
+        label = f"each solved by {run.label}, vectors averaged"
+    else:
+        result = determinised(spec, run.samples, run.seed, workers=run.workers, z=run.z,
+                              min_samples=run.min_samples, time_budget=budget.left(),
+                              memory_mb=min(budget.memory_mb, 64.0), weigh=weigh,
+                              progress=run.progress)
+        n = result.samples
+        values = {sm.move: sm.mean for sm in result.moves}
+        errs = {sm.move: sm.stderr for sm in result.moves}
+        rates = {sm.move: sm.best / n for sm in result.moves}
+        leads = {sm.move: sm.lead_z for sm in result.moves}
+        moves = _moves_scalar(prob, values, errs, rates, leads)
+        nodes, stopped, partial, ess, workers = (result.nodes, result.stopped,
+                                                 result.partial, result.ess, result.workers)
+        label = ""
     top = moves[0]
     hidden = any(c is None for h in pos.hands for c in h)
-    stopped = {"separated": "separated (the best play leads every other by 2.33 paired "
-                            "standard errors: a bound on sampling error only)",
-               "samples": "the sample budget", "time": "the time budget",
-               "interrupted": "interrupted"}.get(result.stopped, result.stopped)
-    note = f"{why}; {n} determinisations (seed {seed}), stopped: {stopped}"
-    if result.ess is not None:
+    sep = ("separated (the best play leads every other by 2.33 paired standard errors"
+           + (" on the mover's entry" if three else "") + ": a bound on sampling error only)")
+    stop = {"separated": sep, "samples": "the sample budget", "time": "the time budget",
+            "interrupted": "interrupted"}.get(stopped, stopped)
+    note = f"{why}; {n} determinisations (seed {run.seed})"
+    if label:
+        note += f" {label}"
+    note += f", stopped: {stop}"
+    if ess is not None:
         note += (f"; weighted by the likelihood of {len(evidence.items)} play(s) of the "
-                 f"hidden hands this deal (inference): worth {result.ess:.0f} unweighted "
-                 f"samples")
+                 f"hidden hands this deal (inference): worth {ess:.0f} unweighted samples")
     if hidden:
         note += ("; an estimate for the mover's information, not an exact value "
                  "(strategy fusion)")
@@ -578,6 +722,6 @@ def _sampled(pos: Position, budget: Budget, t0: float, why: str, samples: int, s
         note += ("; each determinisation sees the stock order (clairvoyance), so the "
                  "estimate can favour plays that need the deal to fall right")
     return Analysis(pos, "determinised", top.value, moves, [top.move], None,
-                    result.nodes + expectimax_nodes, time.perf_counter() - t0, n, seed, note,
-                    top.stderr, partial=result.partial, stopped=result.stopped,
-                    workers=result.workers, ess=result.ess)
+                    nodes + expectimax_nodes, time.perf_counter() - run.t0, n, run.seed, note,
+                    top.stderr, partial=partial, stopped=stopped, workers=workers, ess=ess,
+                    values=list(top.values) if three else None)

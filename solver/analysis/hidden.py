@@ -32,9 +32,9 @@ from typing import Iterator
 
 from ..cards import RANK_INDEX, RANKS, Card
 from ..engine.compile import compile_known
-from ..engine.game import RONDA, TRINGA, best_declaration
+from ..engine.scoring import RONDA, TRINGA, best_declaration
 from ..position import Position
-from ..search.alphabeta import AlphaBeta
+from ..search.compiled import Searcher
 
 NR = len(RANKS)
 
@@ -141,7 +141,7 @@ def robust(pos: Position, best: int) -> Robustness:
         trial.hands[seat] = [Card(RANKS[r]) for r in hand]
         trial.ops = []
         game, state = compile_known(trial)
-        values = AlphaBeta(game).root_values(state)
+        values = {m: int(v) for m, v in Searcher(game.P, game.D, 8.0).root_values(state).items()}
         others = [v for m, v in values.items() if m != best]
         count += 1
         if best not in values or (others and max(others) >= values[best]):

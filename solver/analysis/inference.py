@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..cards import RANK_INDEX
-from ..engine.game import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, HAND_BITS, Game, cardset,
-                          event_points, ranks_of)
+from ..engine.hand import SEAT, SHOW, Hand
 from ..engine.history import replay
+from ..engine.scoring import EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, event_points, ranks_of
 from ..position import Position
 
 
@@ -54,34 +54,34 @@ class PlayModel:
     noise: float = 0.2
     hit_risk: float = 2.0
 
-    def scores(self, game: Game, state: tuple, hand: Sequence[int],
+    def scores(self, game: Hand, state: tuple, hand: Sequence[int],
                unseen: Counter) -> dict[int, float]:
         """The score in points of each distinct rank of ``hand`` played in
-        ``state`` (the mover holding ``hand``): points now, less the risk of
-        a card laid. ``unseen``: rank index -> cards the mover has not seen
-        (the other hands and the stock, as it counts them)."""
+        ``state`` (a core state; the mover holding ``hand``): points now,
+        less the risk of a card laid. ``unseen``: rank index -> cards the
+        mover has not seen (the other hands and the stock, as it counts
+        them). Ronda voleur: a stolen pile counts its cards."""
         rules = game.rules
-        seat = state[2]
-        hands = state[1] & ~(((1 << HAND_BITS) - 1) << (HAND_BITS * seat))
-        st = (state[0], hands | cardset(hand) << (HAND_BITS * seat)) + state[2:]
+        st = Hand.with_hand(state, state[SEAT], hand)
         total_unseen = max(1, sum(unseen.values()))
         out: dict[int, float] = {}
         for r in sorted(set(hand)):
+            stolen = sum(n for _k, n in game.robbed(st, r))
             child, _gain, ev = game.play(st, r)
             if ev & (EV_ANSWER5 | EV_ANSWER10):
-                cards = (state[4] & 3) + 1
-                out[r] = event_points(rules, ev) + cards / 2
+                cards = (state[SHOW] & 3) + 1
+                out[r] = event_points(rules, ev) + cards / 2 + stolen
             elif ev & EV_CAPTURE:
-                cards = game.capture(st[0], r).bit_count() + 1
-                out[r] = event_points(rules, ev) + cards / 2
+                cards = game.capture(st, r).bit_count() + 1
+                out[r] = event_points(rules, ev) + cards / 2 + stolen
             else:
                 # laid: the next player hits it if it holds the rank
-                hit = rules.hit[0] + 1 + (game.capture(child[0], r).bit_count() - 1) / 2
+                hit = rules.hit[0] + 1 + (game.capture(child, r).bit_count() - 1) / 2
                 p_holds = min(1.0, 3 * unseen.get(r, 0) / total_unseen)
                 out[r] = -self.hit_risk * p_holds * hit
         return out
 
-    def play_probabilities(self, game: Game, state: tuple, hand: Sequence[int],
+    def play_probabilities(self, game: Hand, state: tuple, hand: Sequence[int],
                            unseen: Counter) -> dict[int, float]:
         """The probability of each distinct rank of ``hand`` being played."""
         scores = self.scores(game, state, hand, unseen)
@@ -120,9 +120,10 @@ class Evidence:
         h = pos.hist
         if h is None or not self.seats:
             return
-        self.game = Game(pos.rules, pos.players, pos.leader(), [])
         plays = [(s, c.index) for s, c in h.plays]
-        r = replay(pos.rules, pos.players, pos.leader(), [c.index for c in h.table], plays)
+        r = replay(pos.rules, pos.players, pos.leader(), [c.index for c in h.table], plays,
+                   tops=h.top_ranks(), piles=h.piles)
+        self.game = r.hand
         # seen when the deal began: the cards gone before it, and its table
         seen_base = Counter(c.index for c in pos.gone or [])
         seen_base.subtract(c for took in r.captured for c in took)
@@ -173,14 +174,17 @@ def decision(pos: Position, model: PlayModel = FITTED) -> dict[int, float]:
     """The model's probability of each distinct rank the mover of ``pos``
     may play (its own hand known; needs ``hist=`` for the table's state:
     without it the line's own table, ``prev=`` and ``show=`` are used)."""
-    game = Game(pos.rules, pos.players, pos.leader(), [])
+    game = Hand(pos.rules, pos.players, pos.leader(), [], track=True)
     prev = pos.prev.index if pos.prev is not None else -1
     show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
     hand = [c.index for c in pos.hands[pos.turn]]
     nxt = (pos.turn + 1) % pos.players
-    hands = cardset(hand) << (HAND_BITS * pos.turn)
-    hands |= cardset([9 if 9 not in hand else 0]) << (HAND_BITS * nxt)
-    state = (cardset([c.index for c in pos.table]), hands, pos.turn, prev, show, -1, 0)
+    hands: list[list[int]] = [[] for _ in range(pos.players)]
+    hands[pos.turn] = hand
+    hands[nxt] = [9 if 9 not in hand else 0]
+    tops = [-1 if c is None else c.index for c in pos.tops] if pos.tops else None
+    state = game.initial_state([c.index for c in pos.table], hands, pos.turn, prev, show, -1,
+                               pos.pile_sizes(), tops)
     unseen = Counter({r: 4 for r in range(10)})
     unseen.subtract(c.index for c in pos.table)
     unseen.subtract(c.index for c in pos.gone or [])
@@ -201,7 +205,7 @@ def _demo():
     """A small example for the doctest: a 5 on the table, the mover holds
     5, 7, 12."""
     from ..rules import PRESETS
-    game = Game(PRESETS["lmodire"], 2, 0, [])
+    game = Hand(PRESETS["lmodire"], 2, 0, [])
     state = game.initial_state([RANK_INDEX[5]], [[4, 6, 9], [0]], 0)
     unseen = Counter({r: 3 for r in range(10)})
     return game, state, [4, 6, 9], unseen

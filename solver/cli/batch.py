@@ -185,7 +185,7 @@ def selfplay_cmd(rules_name, settings, players, player, hands, seed, chunk, db, 
 def _system(rules_name: str, settings: tuple[str, ...], players: int) -> str:
     """The rule system text of a preset and ``NAME=VALUE`` settings; ValueError
     naming a bad one, or a player count the preset does not know."""
-    from ..match_equity.selfplay import system_of
+    from ..match_equity.system import system_of
     from ..rules import preset
     over = {}
     for text in settings:

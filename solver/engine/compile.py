@@ -1,5 +1,7 @@
-"""From a friendly :class:`~solver.position.Position` to the compact game
-and state the search runs on, and the sampling of unknown cards.
+"""From a friendly :class:`~solver.position.Position` to the compiled
+problem the searches run on (:class:`Problem`: the rule system as data and
+the core state), the :class:`~solver.engine.hand.Hand` that Python callers
+play on, and the sampling of unknown cards.
 
 Unknown cards (``?`` in a hand, a ``~`` or ``?`` stock) are drawn
 uniformly from the cards not seen: the 40 less the table, the known hands,
@@ -12,16 +14,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
 
 from ..cards import RANK_INDEX
-from .game import Game, State, best_declaration, RONDA, TRINGA
+from .scoring import RONDA, TRINGA, best_declaration, cardset
 from ..position import Position, n_sides, side_of
 from ..rules import deal_sizes, stock_sizes
 
 
 class CompileError(ValueError):
-    """A position the search cannot take (e.g. three players, or unknown
-    cards that cannot be drawn consistently)."""
+    """A position the search cannot take that way (e.g. exact search with
+    unknown cards, or unknown cards that cannot be drawn consistently)."""
 
 
 def is_perfect_information(pos: Position) -> bool:
@@ -48,54 +53,148 @@ def unseen_pool(pos: Position) -> list[int]:
     return sorted(counts.elements())
 
 
-def _check_search_players(pos: Position) -> None:
-    if pos.players not in (2, 4):
-        if pos.rules.voleur:
-            raise CompileError("this takes two players, or four in partnerships; a "
-                               "three-player voleur position is analysed by "
-                               "ronda-solve FILE")
-        raise CompileError(
-            "the search takes two sides: 2 players or 4 in partnerships "
-            f"(this position has {pos.players} players)")
+@dataclass
+class Problem:
+    """One position as the compiled core searches it: ``P`` and ``D``
+    (:mod:`solver.engine.tables`), ``st`` the core state; ``players``,
+    ``nsides`` (2, or 3 when each of three seats is its own side),
+    ``shuffled`` (the deals are chance nodes), ``match`` (the objective is
+    the match: values are equities times ``core.EQ_SCALE``), ``base`` the
+    half-points the piles already decided for the mover's side (two sides
+    playing for points: the values count the cards still to be won)."""
+
+    pos: Position
+    P: np.ndarray
+    D: np.ndarray
+    st: tuple
+    players: int
+    nsides: int
+    shuffled: bool
+    match: bool
+    base: int
+
+    @property
+    def mover(self) -> int:
+        """The seat to move."""
+        return int(self.st[5])
+
+    @property
+    def rules(self):
+        """The position's rules."""
+        return self.pos.rules
 
 
-def voleur_piles(pos: Position) -> tuple[list[int], list[int]]:
-    """Ronda voleur: each side's pile top (rank index, -1 for none) and
-    size, from ``tops=`` and ``taken=`` (no ``tops=``: no top, nothing to
-    steal)."""
-    sizes = list(pos.pile_sizes())
-    tops = [-1] * len(sizes)
-    if pos.tops is not None:
-        tops = [c.index if c is not None else -1 for c in pos.tops]
-    return tops, sizes
+def initial_x(pos: Position, P: np.ndarray) -> int:
+    """The x word of ``pos`` (:mod:`solver.engine.core`): the piles from
+    ``taken=``, the tops from ``tops=`` (voleur), the scores from
+    ``score=`` (the match objective); 0 when the rules do not track it."""
+    from . import core
+    if not P[core.P_GENERAL]:
+        return 0
+    x = 0
+    for k, n in enumerate(pos.pile_sizes()):
+        if n > 63:
+            raise CompileError(f"a pile of {n} cards")
+        x |= n << (core.X_PILE + 6 * k)
+    if P[core.P_VOLEUR] and pos.tops is not None:
+        for k, c in enumerate(pos.tops):
+            if c is not None:
+                x |= (c.index + 1) << (core.X_TOP + 4 * k)
+    if P[core.P_MATCH]:
+        for k, n in enumerate(pos.scores()):
+            if not 0 <= n <= core.MAX_SCORE // 2:
+                raise CompileError(f"a score of {n} points is out of the match search's "
+                                   f"range (0 to {core.MAX_SCORE // 2})")
+            x |= n << (core.X_SCORE + 10 * k)
+    return x
 
 
-def _compact(pos: Position, hands: list[list[int]], stock: list[int],
-             shuffled: bool = False) -> tuple[Game, State]:
-    game = Game(pos.rules, pos.players, pos.leader(), stock, shuffled)
+def build_problem(pos: Position, hands: list[list[int]], stock: list[int],
+                  shuffled: bool = False, match=None) -> Problem:
+    """The Problem of ``pos`` with the given hands (rank indices per seat)
+    and stock (dealing order, or the cards when ``shuffled``); ``match``:
+    the match objective's :class:`~solver.engine.tables.MatchLeaves`.
+    Raises CompileError for a stock that does not fill whole deals."""
+    from .tables import deal_rows, rule_params, sides_of
+    from ..rules import stock_sizes
+    if len(stock) not in stock_sizes(pos.rules, pos.players):
+        raise CompileError(f"a stock of {len(stock)} cards does not fill whole deals")
+    P = rule_params(pos.rules, pos.players, pos.leader(), 0 if shuffled else len(stock),
+                    shuffled, match=match)
+    D = deal_rows(P, []) if shuffled else deal_rows(P, stock)
+    sides = sides_of(pos.players)
+    hs = [cardset(h) for h in hands] + [0] * (4 - len(hands))
     prev = pos.prev.index if pos.prev is not None else -1
     show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
-    last = pos.last if pos.last is not None else -1
-    if pos.rules.voleur:
-        tops, sizes = voleur_piles(pos)
-        state = game.initial_state([c.index for c in pos.table], hands, pos.turn,
-                                   prev, show, last, tops, sizes)
-    else:
-        state = game.initial_state([c.index for c in pos.table], hands, pos.turn,
-                                   prev, show, last)
-    return game, state
+    last = sides[pos.last] if pos.last is not None else -1
+    spos = cardset(stock) if shuffled else 0
+    st = (cardset([c.index for c in pos.table]), hs[0], hs[1], hs[2], hs[3], pos.turn, prev,
+          show, last, spos, initial_x(pos, P))
+    nsides = max(sides) + 1
+    base = pile_margin(pos) if nsides == 2 and match is None else 0
+    return Problem(pos, P, D, st, pos.players, nsides, shuffled, match is not None, base)
 
 
-def compile_known(pos: Position) -> tuple[Game, State]:
-    """The game and state of a perfect-information position.
-
-    Raises CompileError for unknown cards or a player count the search does
-    not take."""
-    _check_search_players(pos)
+def known_problem(pos: Position, match=None) -> Problem:
+    """The Problem of a perfect-information position. Raises CompileError
+    for unknown cards."""
     if not is_perfect_information(pos):
         raise CompileError("the position has unknown cards; sample them first")
     hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
-    return _compact(pos, hands, [c.index for c in pos.stock])
+    return build_problem(pos, hands, [c.index for c in pos.stock], match=match)
+
+
+def shuffled_problem(pos: Position, match=None) -> Problem:
+    """The chance Problem of a position whose hands are all known and whose
+    stock order is not (``~`` or ``?``): the stock becomes a card multiset
+    dealt at chance nodes. Raises CompileError for a hidden hand."""
+    if any(c is None for h in pos.hands for c in h):
+        raise CompileError("expectimax needs every hand known (a hidden hand: use determinised)")
+    stock = unseen_pool(pos) if pos.stock_kind == "unknown" else [c.index for c in pos.stock]
+    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
+    return build_problem(pos, hands, stock, shuffled=True, match=match)
+
+
+def hand_state(pos: Position, hands: list[list[int]], stock: list[int],
+               shuffled: bool = False, match=None, track: bool = False):
+    """The :class:`~solver.engine.hand.Hand` and core state of ``pos`` with
+    the given hands (rank indices per seat) and stock (dealing order, or
+    the cards when ``shuffled``), for callers that walk plays one at a
+    time; ``track``: keep the piles (and tops) in the state whatever the
+    rules. Raises CompileError for a stock that does not fill whole deals."""
+    from .hand import Hand
+    try:
+        hand = Hand(pos.rules, pos.players, pos.leader(), stock, shuffled, match=match,
+                    track=track)
+    except ValueError as e:
+        raise CompileError(str(e)) from None
+    prev = pos.prev.index if pos.prev is not None else -1
+    show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
+    last = pos.last if pos.last is not None else -1
+    tops = [-1 if c is None else c.index for c in pos.tops] if pos.tops else None
+    st = hand.initial_state([c.index for c in pos.table], hands, pos.turn, prev, show, last,
+                            pos.pile_sizes(), tops, pos.scores() if match else None)
+    return hand, st
+
+
+def compile_known(pos: Position, track: bool = False):
+    """The :class:`~solver.engine.hand.Hand` and core state of a
+    perfect-information position. Raises CompileError for unknown cards."""
+    if not is_perfect_information(pos):
+        raise CompileError("the position has unknown cards; sample them first")
+    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
+    return hand_state(pos, hands, [c.index for c in pos.stock], track=track)
+
+
+def compile_shuffled(pos: Position, track: bool = False):
+    """The chance :class:`~solver.engine.hand.Hand` and core state of a
+    position whose hands are all known and whose stock order is not (``~``
+    or ``?``). Raises CompileError for a hidden hand."""
+    if any(c is None for h in pos.hands for c in h):
+        raise CompileError("expectimax needs every hand known (a hidden hand: use determinised)")
+    stock = unseen_pool(pos) if pos.stock_kind == "unknown" else [c.index for c in pos.stock]
+    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
+    return hand_state(pos, hands, stock, shuffled=True, track=track)
 
 
 def _declared_ok(pos: Position, seat: int, hand: list[int]) -> bool:
@@ -116,18 +215,19 @@ def _declared_ok(pos: Position, seat: int, hand: list[int]) -> bool:
 
 
 def sampler(pos: Position, build=None):
-    """A function ``sample(rng) -> (game, state)`` drawing one
+    """A function ``sample(rng) -> (hand, state)`` drawing one
     determinisation of the unknown cards of ``pos``, uniformly among those
-    consistent with what is seen and declared.
+    consistent with what is seen and declared (Python's ``random``, for
+    callers that walk plays one at a time; the searches draw in the
+    compiled core, :mod:`solver.engine.sampling`).
 
-    ``build(pos, hands, stock)`` makes the game and state of one drawing
-    (rank indices per seat, the stock in dealing order); by default the
-    two-sided :class:`Game` (three players: :func:`solver.engine.compile3.
-    build_known`). Raises CompileError when no consistent drawing is found.
+    ``build(pos, hands, stock)`` makes the result of one drawing (rank
+    indices per seat, the stock in dealing order); by default the
+    :class:`~solver.engine.hand.Hand` and core state (:func:`hand_state`).
+    Raises CompileError when no consistent drawing is found.
     """
     if build is None:
-        _check_search_players(pos)
-        build = _compact
+        build = hand_state
     if any(c is None for c in pos.hands[pos.turn]):
         raise CompileError(
             f"the hand of the player to move ({pos.seat_name(pos.turn)}) must be known: "
@@ -151,7 +251,7 @@ def sampler(pos: Position, build=None):
     bound = {s for s, k in hidden_seats
              if k and len(pos.hands[s]) == deal_size and any(d.seat == s for d in pos.declared)}
 
-    def sample(rng: random.Random) -> tuple[Game, State]:
+    def sample(rng: random.Random):
         # rejection on the hidden hands alone (cheap), then the stock
         for _attempt in range(50000):
             drawn = rng.sample(pool, n_hidden) if bound else None
@@ -200,25 +300,6 @@ def pile_margin(pos: Position) -> int:
 def _shuffled(cards: list[int], rng: random.Random) -> list[int]:
     rng.shuffle(cards)
     return cards
-
-
-def sampler_from_line(line: str):
-    """The sampler of a position line (a picklable factory for worker
-    processes: they rebuild the sampler from the line)."""
-    from ..notation import parse_position
-    return sampler(parse_position(line))
-
-
-def compile_shuffled(pos: Position) -> tuple[Game, State]:
-    """The chance game and state of a position whose hands are all known
-    and whose stock order is not (``~`` or ``?``): the stock becomes a
-    card multiset dealt at chance nodes. Raises CompileError otherwise."""
-    _check_search_players(pos)
-    if any(c is None for h in pos.hands for c in h):
-        raise CompileError("expectimax needs every hand known (a hidden hand: use determinised)")
-    stock = unseen_pool(pos) if pos.stock_kind == "unknown" else [c.index for c in pos.stock]
-    hands = [[c.index for c in h] for h in pos.hands]  # type: ignore[union-attr]
-    return _compact(pos, hands, stock, shuffled=True)
 
 
 def unseen_count(pos: Position) -> int:

@@ -1,21 +1,32 @@
-"""The compiled engine: :class:`~solver.engine.game.Game` in numba.
+"""The compiled engine: the rules of Ronda in numba, for every rule system
+(two, three or four players, Ronda voleur, the house rules) and objective
+(points, the match).
 
-The same encoding and the same arithmetic as the reference engine, on
-int64 only, so that every kernel can be checked against it play by play:
+One encoding on int64 only, checked against the plain references of
+tests/ (``reference.py``, ``reference3.py``) position by position:
 
 - a *card set* is a 40-bit int, one nibble a rank index 0..9, the count in
   unary (0, 1, 3, 7, 15);
 - a *state* is a tuple of ``NSTATE`` int64: ``(table, h0, h1, h2, h3,
-  seat, prev, show, last, stock)``, one card set a hand (seats 2 and 3 are
-  0 with two players), ``prev`` the rank index of the previous lone card
-  or -1, ``show`` ``rank*4 + size`` or 0, ``last`` the side of the last
-  capture or -1, ``stock`` the cards dealt so far (known stock order) or the
-  card set still in the stock (shuffled stock; 0 when empty);
+  seat, prev, show, last, stock, x)``, one card set a hand (seats 2 and 3
+  are 0 with two players), ``prev`` the rank index of the previous lone
+  card or -1, ``show`` ``rank*4 + size`` or 0, ``last`` the side of the
+  last capture or -1, ``stock`` the cards dealt so far (known stock order)
+  or the card set still in the stock (shuffled stock; 0 when empty), ``x``
+  what the rule system and the objective add (0 for two sides playing for
+  points): each side's pile size (three sides, Ronda voleur, the match
+  objective), pile top (voleur) and match score (match objective), packed
+  at ``X_PILE``, ``X_TOP`` and ``X_SCORE``;
 - the rules and the deal of a known stock are two int64 arrays, ``P``
   (parameters, indices ``P_*``) and ``D`` (one row per deal start), built
   by :mod:`solver.engine.tables` from a :class:`~solver.rules.Rules`.
 
-Values are half-points of margin for the mover's side, as in the reference.
+Values: for two sides playing for points, half-points of margin for the
+mover's side (each card won one half-point: with all 40 cards in two piles
+the card count is exactly ``(own - other) / 2``); for the match objective
+(``P_MATCH``) the mover's side's chance of winning the match as an equity
+``2 P - 1`` in [-1, 1], the plays' gains 0 and a leaf's gain its equity;
+for three sides each seat's own points, a vector (:func:`gen_children_vec`).
 
 The search kernels (:mod:`solver.search.kernels`) see only the interface at
 the end of this module: :func:`gen_children` (every play, with its gain,
@@ -35,7 +46,7 @@ from . import _cache
 _cache.check()      # before any kernel is loaded from numba's cache
 
 NRANKS = 10
-NSTATE = 10
+NSTATE = 11
 LOW = sum(1 << (4 * i) for i in range(NRANKS))
 SENTINEL = 1 << 40
 BELOW = np.array([(1 << (4 * r)) - 1 for r in range(NRANKS)], dtype=np.int64)
@@ -64,14 +75,32 @@ P_DEALN = 70         # 41 entries: cards a player on the deal a stock of k cards
 P_CUMULATIVE = 111   # decl_cumulative (house rule, issue 11)
 P_MISSA_ROUND = 112  # missa_last_round (house rule, issue 11)
 P_DECL_MAX = 113     # the most points one deal's declarations give a side
-P_SIZE = 114
+P_NSIDES = 114       # sides: 2 (two players, partnerships) or 3 (each seat alone)
+P_GENERAL = 115      # x is tracked (piles, tops, scores): play_general plays
+P_VOLEUR = 116       # Ronda voleur: opponent pile tops count as table cards
+P_MATCH = 117        # the objective: 0 points, 1 the match (equity leaves)
+P_TARGET = 118       # match target
+P_IMMEDIATE = 119    # win_check == "immediate"
+P_PREV = 120         # 4 entries: the seat before
+P_QN = 124           # match equity table: needs 0..QN-1 (target + 1)
+P_TIE = 125          # 2 entries: side 0's chance (times EQ_SCALE) from equal totals over target
+P_CANON = 127        # a search's states: a pile that cannot pass 20 cards is written 0
+P_SIZE = 128
+P_Q = P_SIZE         # the equity table (times EQ_SCALE), [d][need A][need B], when P_MATCH
+
+# --- the x word of a state ----------------------------------------------------------
+X_PILE = 0           # 6 bits a side: cards in its pile
+X_TOP = 18           # 4 bits a side: its pile's top rank index + 1 (0: none)
+X_SCORE = 30         # 10 bits a side: match points
+MAX_SCORE = 1023
 
 # D: one row per stock position of a known stock where a deal starts
 D_DG = 4             # declarations' half-points for side 0
 D_NEXT = 5           # the stock position after the deal
-D_COLS = 6
+D_DS = 6             # 3 entries: the declarations' points of each side
+D_COLS = 9
 
-# --- event bits (as solver.engine.game) --------------------------------------
+# --- event bits (as solver.engine.scoring) -----------------------------------
 EV_CAPTURE = 1
 EV_HIT = 2
 EV_ANSWER5 = 4
@@ -79,6 +108,7 @@ EV_ANSWER10 = 8
 EV_MISSA = 16
 EV_DEAL = 32
 EV_END = 64
+EV_WON = 128         # match objective, immediate win check: a side won the match
 
 # --- children rows: the interface the search reads ----------------------------
 K_GAIN = NSTATE          # half-points for the mover's side
@@ -90,6 +120,12 @@ KIND_NODE = 0            # an ordinary decision node
 KIND_LEAF = 1            # the line ends here: the gain is the whole rest
 KIND_CHANCE = 2          # a deal from a shuffled stock is due
 MAX_MOVES = NRANKS
+# --- vector children rows (three sides, gen_children_vec) -------------------------
+KV_GAIN = NSTATE         # 3 entries: the points of each side
+KV_ORDER = NSTATE + 3
+KV_MOVE = NSTATE + 4
+KV_KIND = NSTATE + 5
+KV_COLS = NSTATE + 6
 
 
 @njit(cache=True)
@@ -118,10 +154,13 @@ def hand_of(h0, h1, h2, h3, seat):
 
 @njit(cache=True)
 def play(P, D, st, r):
-    """Play rank index ``r`` from the mover's hand: ``(child, gain, ev)``,
-    exactly as :meth:`solver.engine.game.Game.play` (gain in half-points
-    for the mover's side, ev the event bits)."""
-    t, h0, h1, h2, h3, seat, prev, show, last, spos = st
+    """Play rank index ``r`` from the mover's hand: ``(child, gain, ev)``
+    (gain in half-points for the mover's side, ev the event bits). Rule systems that track the
+    x word (three sides, Ronda voleur, the match objective) are played by
+    :func:`play_general`."""
+    if P[P_GENERAL] != 0:
+        return play_general(P, D, st, r)
+    t, h0, h1, h2, h3, seat, prev, show, last, spos, x = st
     sh = 4 * r
     if seat == 0:
         h0 -= (((h0 >> sh) & 15) + 1) >> 1 << sh
@@ -165,22 +204,298 @@ def play(P, D, st, r):
         prev = r
         show = 0
     if anyhand != 0:
-        return (t, h0, h1, h2, h3, P[P_NEXT + seat], prev, show, last, spos), gain, ev
+        return (t, h0, h1, h2, h3, P[P_NEXT + seat], prev, show, last, spos, x), gain, ev
     if spos != P[P_EMPTY]:
         if P[P_SHUFFLED] != 0:       # a chance node: the search deals
-            return (t, 0, 0, 0, 0, P[P_LEADER], -1, 0, last, spos), gain, ev | EV_DEAL
+            return (t, 0, 0, 0, 0, P[P_LEADER], -1, 0, last, spos, x), gain, ev | EV_DEAL
         dg = D[spos, D_DG]
         if P[P_TWO_SIDED] != 0:
             gain += dg if side == 0 else -dg
         return ((t, D[spos, 0], D[spos, 1], D[spos, 2], D[spos, 3], P[P_LEADER], -1, 0,
-                 last, D[spos, D_NEXT]), gain, ev | EV_DEAL)
+                 last, D[spos, D_NEXT], x), gain, ev | EV_DEAL)
     # the last card of the hand: the table goes to the last capturer
     if last >= 0:
         swept = popcount(t) + 2 * P[P_BONUS]
         if P[P_TWO_SIDED] != 0:
             gain += swept if last == side else -swept
         t = 0
-    return (t, 0, 0, 0, 0, P[P_NEXT + seat], -1, 0, last, spos), gain, ev | EV_END
+    return (t, 0, 0, 0, 0, P[P_NEXT + seat], -1, 0, last, spos, x), gain, ev | EV_END
+
+
+# --- the x word ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def pile_of(x, k):
+    """Cards in side ``k``'s pile (x tracked)."""
+    return (x >> (X_PILE + 6 * k)) & 63
+
+
+@njit(cache=True)
+def top_of(x, k):
+    """Side ``k``'s pile top, rank index, or -1 (voleur)."""
+    return ((x >> (X_TOP + 4 * k)) & 15) - 1
+
+
+@njit(cache=True)
+def score_of(x, k):
+    """Side ``k``'s match score (match objective)."""
+    return (x >> (X_SCORE + 10 * k)) & MAX_SCORE
+
+
+@njit(cache=True)
+def with_pile(x, k, n):
+    """``x`` with side ``k``'s pile set to ``n`` cards (0..63)."""
+    sh = X_PILE + 6 * k
+    return (x & ~(63 << sh)) | (min(max(n, 0), 63) << sh)
+
+
+@njit(cache=True)
+def with_top(x, k, r):
+    """``x`` with side ``k``'s pile top set to rank index ``r`` (-1: none)."""
+    sh = X_TOP + 4 * k
+    return (x & ~(15 << sh)) | ((r + 1) << sh)
+
+
+@njit(cache=True)
+def with_score(x, k, n):
+    """``x`` with side ``k``'s match score set to ``n`` (capped)."""
+    sh = X_SCORE + 10 * k
+    return (x & ~(MAX_SCORE << sh)) | (min(max(n, 0), MAX_SCORE) << sh)
+
+
+@njit(cache=True)
+def won_by(P, x):
+    """Under the immediate win check, the side that has won the match with
+    the scores of ``x`` (at or over the target, more than every other side),
+    else -1."""
+    T = P[P_TARGET]
+    n = P[P_NSIDES]
+    best = -1
+    top = -1
+    tied = False
+    for k in range(n):
+        sk = score_of(x, k)
+        if sk > top:
+            top = sk
+            best = k
+            tied = False
+        elif sk == top:
+            tied = True
+    if top >= T and not tied:
+        return best
+    return -1
+
+
+@njit(cache=True)
+def _award(P, x, k, pts):
+    """Add ``pts`` match points to side ``k``: ``(x, won)``, ``won`` True when
+    the immediate win check ends the match there."""
+    if pts == 0:
+        return x, False
+    x = with_score(x, k, score_of(x, k) + pts)
+    if P[P_IMMEDIATE] != 0 and won_by(P, x) >= 0:
+        return x, True
+    return x, False
+
+
+@njit(cache=True)
+def _award_all(P, x, p0, p1, p2):
+    """Add a deal's declarations to every side at once (one award: sides
+    reaching the target together with equal totals win nothing yet):
+    ``(x, won)``."""
+    if p0 == 0 and p1 == 0 and p2 == 0:
+        return x, False
+    x = with_score(x, 0, score_of(x, 0) + p0)
+    x = with_score(x, 1, score_of(x, 1) + p1)
+    if P[P_NSIDES] > 2:
+        x = with_score(x, 2, score_of(x, 2) + p2)
+    if P[P_IMMEDIATE] != 0 and won_by(P, x) >= 0:
+        return x, True
+    return x, False
+
+
+@njit(cache=True)
+def play_general(P, D, st, r):
+    """:func:`_play_general` (see there), the child's piles made canonical
+    for a search (``P_CANON``): a pile that cannot end over 20 cards (its
+    cards plus every card still to be won, 20 or fewer) counts for nothing
+    whatever its size, so it is written 0 and the states that differ only
+    there are one (three sides and the match objective; not when cards
+    move between piles: Ronda voleur's steals, the answers' shown cards)."""
+    child, gain, ev = _play_general(P, D, st, r)
+    if P[P_CANON] == 0:
+        return child, gain, ev
+    x = child[10]
+    t, h0, h1, h2, h3, seat, prev, show, last, spos, _x = child
+    left = popcount(t) + popcount(h0) + popcount(h1) + popcount(h2) + popcount(h3)
+    if P[P_SHUFFLED] != 0:
+        left += popcount(spos)
+    else:
+        left += P[P_EMPTY] - spos
+    for k in range(P[P_NSIDES]):
+        n = pile_of(x, k)
+        if n != 0 and n + left <= 20:
+            x = with_pile(x, k, 0)
+    return (t, h0, h1, h2, h3, seat, prev, show, last, spos, x), gain, ev
+
+
+@njit(cache=True)
+def _play_general(P, D, st, r):
+    """:func:`play` for the rule systems that track the x word: piles (three
+    sides: each seat's card count), Ronda voleur (opponent pile tops count
+    as table cards; decisions V1-V6 of docs/rules.md) and the match
+    objective (scores, awarded in the rules' order with the immediate win
+    check: the play's points, the next deal's declarations, the sweep's
+    bonus, the card count; ``EV_WON`` when a side won there, x holding the
+    scores at that moment). ``gain`` is as :func:`play`'s for two sides (a
+    stolen card counts two half-points); three sides read the points of a
+    play from ``ev`` and x (:func:`gen_children_vec`)."""
+    t, h0, h1, h2, h3, seat, prev, show, last, spos, x = st
+    sh = 4 * r
+    if seat == 0:
+        h0 -= (((h0 >> sh) & 15) + 1) >> 1 << sh
+    elif seat == 1:
+        h1 -= (((h1 >> sh) & 15) + 1) >> 1 << sh
+    elif seat == 2:
+        h2 -= (((h2 >> sh) & 15) + 1) >> 1 << sh
+    else:
+        h3 -= (((h3 >> sh) & 15) + 1) >> 1 << sh
+    anyhand = h0 | h1 | h2 | h3
+    side = P[P_SIDE + seat]
+    nsides = P[P_NSIDES]
+    # Ronda voleur: the opponents' piles whose top is the played rank (V2, V5)
+    robbed = 0
+    stolen = 0
+    if P[P_VOLEUR] != 0:
+        for k in range(nsides):
+            if k != side and top_of(x, k) == r:
+                n = pile_of(x, k)
+                if n > 0:
+                    robbed |= 1 << k
+                    stolen += n
+    added = 0
+    if show != 0 and (show >> 2) == r:
+        # an answer: the shown cards move from the hitter's side (the seat
+        # before); voleur: the hitter's whole pile (V3)
+        size = show & 3
+        ev = 5 if size == 2 else 9
+        hitter = P[P_SIDE + P[P_PREV + seat]]
+        moved = size
+        if (robbed >> hitter) & 1 == 0:
+            x = with_pile(x, hitter, pile_of(x, hitter) - size)
+            added = size + stolen + 1
+        else:
+            moved = stolen
+            added = stolen + 1
+        gain = 2 * P[P_PTS + ev] + 2 * moved + 1
+        if P[P_VOLEUR] != 0 and (robbed >> hitter) & 1 == 0:
+            gain += 2 * stolen
+        show = ((r << 2) | (size + 1)) if size + 1 <= P[P_ANSWERS] else 0
+        prev = -1
+        last = side
+    elif (t >> sh) & 1 or robbed != 0:
+        bl = BELOW[r]
+        # V2: a stolen top stands for an r on the table: the run follows it
+        virtual = 0 if (t >> sh) & 1 else (1 << sh)
+        tv = t + virtual
+        absent = (((~tv) & LOW) | SENTINEL | P[P_BRK + r]) & ~bl
+        taken = (tv & (((absent & -absent) - 1) ^ bl)) - virtual
+        was = t
+        t ^= taken
+        if prev == r:
+            ev = 3
+            show = ((r << 2) | 2) if P[P_ANSWERS] > 1 else 0
+        else:
+            ev = 1
+            show = 0
+        # V4: the missa is about the table only
+        if was != 0 and t == 0 and (P[P_MISSA_LAST] != 0 or anyhand != 0 or spos != P[P_EMPTY]) and (
+                P[P_MISSA_ROUND] != 0 or spos != P[P_EMPTY]
+                or popcount(h0) + popcount(h1) + popcount(h2) + popcount(h3) >= P[P_PLAYERS]):
+            ev |= 16
+        n = popcount(taken)
+        gain = 2 * P[P_PTS + ev] + n + 1 + 2 * stolen
+        added = n + 1 + stolen
+        prev = -1
+        last = side
+    else:
+        t += (((t >> sh) & 15) + 1) << sh
+        ev = 0
+        gain = 0
+        prev = r
+        show = 0
+    if added != 0:
+        # V1/V6: the played card on top of the mover's side's pile; a robbed
+        # pile is empty and has no top until its side captures again
+        for k in range(nsides):
+            if (robbed >> k) & 1:
+                x = with_pile(x, k, 0)
+                x = with_top(x, k, -1)
+        x = with_pile(x, side, pile_of(x, side) + added)
+        if P[P_VOLEUR] != 0:
+            x = with_top(x, side, r)
+    won = False
+    if P[P_MATCH] != 0:
+        x, won = _award(P, x, side, P[P_PTS + (ev & 31)])
+    if anyhand != 0 or won:
+        return ((t, h0, h1, h2, h3, P[P_NEXT + seat], prev, show, last, spos, x), gain,
+                ev | (EV_WON if won else 0))
+    if spos != P[P_EMPTY]:
+        if P[P_SHUFFLED] != 0:       # a chance node: the search deals
+            return (t, 0, 0, 0, 0, P[P_LEADER], -1, 0, last, spos, x), gain, ev | EV_DEAL
+        dg = D[spos, D_DG]
+        if P[P_TWO_SIDED] != 0:
+            gain += dg if side == 0 else -dg
+        if P[P_MATCH] != 0:
+            x, won = _award_all(P, x, D[spos, D_DS], D[spos, D_DS + 1], D[spos, D_DS + 2])
+        return ((t, D[spos, 0], D[spos, 1], D[spos, 2], D[spos, 3], P[P_LEADER], -1, 0,
+                 last, D[spos, D_NEXT], x), gain, ev | EV_DEAL | (EV_WON if won else 0))
+    # the last card of the hand: the table goes to the last capturer (V1:
+    # under the pile, the tops unchanged)
+    if last >= 0:
+        n = popcount(t)
+        swept = n + 2 * P[P_BONUS]
+        if P[P_TWO_SIDED] != 0:
+            gain += swept if last == side else -swept
+        x = with_pile(x, last, pile_of(x, last) + n)
+        t = 0
+        if P[P_MATCH] != 0:
+            x, won = _award(P, x, last, P[P_BONUS])
+    if P[P_MATCH] != 0:
+        for k in range(nsides):
+            if not won:
+                x, won = _award(P, x, k, max(0, pile_of(x, k) - 20))
+    return ((t, 0, 0, 0, 0, P[P_NEXT + seat], -1, 0, last, spos, x), gain,
+            ev | EV_END | (EV_WON if won else 0))
+
+
+@njit(cache=True)
+def taken_cards(P, st, r):
+    """The table cards (a card set) a play of rank index ``r`` takes from
+    ``st``: every ``r`` and the upward run (Ronda voleur: the run also
+    follows a stolen top of rank ``r`` when the table has none); 0 for an
+    answer or a card laid."""
+    t = st[0]
+    show = st[7]
+    if show != 0 and (show >> 2) == r:
+        return 0
+    sh = 4 * r
+    virtual = 0
+    if not (t >> sh) & 1:
+        steal = False
+        if P[P_VOLEUR] != 0:
+            side = P[P_SIDE + st[5]]
+            for k in range(P[P_NSIDES]):
+                if k != side and top_of(st[10], k) == r and pile_of(st[10], k) > 0:
+                    steal = True
+        if not steal:
+            return 0
+        virtual = 1 << sh
+    bl = BELOW[r]
+    tv = t + virtual
+    absent = (((~tv) & LOW) | SENTINEL | P[P_BRK + r]) & ~bl
+    return (tv & (((absent & -absent) - 1) ^ bl)) - virtual
 
 
 @njit(cache=True)
@@ -201,6 +516,8 @@ def gen_children(P, D, K, ply, st):
     hand) the plays are made here and the row is a leaf whose gain is the
     net gain to the end; the ordering guess is the gain, less 3 for a lone
     card the next player could hit at once."""
+    if P[P_MATCH] != 0:
+        return gen_children_match(P, D, K, ply, st)
     seat = st[5]
     hand = hand_of(st[1], st[2], st[3], st[4], seat)
     empty = P[P_EMPTY]
@@ -257,13 +574,258 @@ def is_terminal(P, st):
     return (st[1] | st[2] | st[3] | st[4]) == 0 and st[9] == P[P_EMPTY]
 
 
+# --- the match objective: equity leaves --------------------------------------------
+
+#: the match objective's unit: an equity ``2 P - 1`` in [-1, 1] is searched as
+#: the integer ``round((2 P - 1) * EQ_SCALE)`` (the table's probabilities are
+#: stored in P scaled the same way), so that the search's arithmetic stays the
+#: points objective's (exact sums of integers below 2**53 without chance nodes)
+EQ_SCALE = 1 << 40
+
+
+@njit(cache=True)
+def equity(P, x):
+    """The chance that side 0 wins the match at the end of the hand with the
+    scores of ``x``, times ``EQ_SCALE`` (the match-equity table's value, the
+    deal passing to the leader's side; a side at or over the target with
+    the higher total has won, equal totals there take the table's tie
+    value)."""
+    T = P[P_TARGET]
+    a = score_of(x, 0)
+    b = score_of(x, 1)
+    d = 0 if P[P_SIDE + P[P_LEADER]] == 0 else 1
+    if a >= T or b >= T:
+        if a > b and a >= T:
+            return EQ_SCALE
+        if b > a and b >= T:
+            return 0
+        return P[P_TIE + d]
+    n = P[P_QN]
+    return P[P_Q + (d * n + (T - a)) * n + (T - b)]
+
+
+@njit(cache=True)
+def leaf_value(P, x, side):
+    """The value of a finished line (the hand over, or the match won) for
+    ``side``, in the search's unit: the match equity ``2 P - 1`` times
+    ``EQ_SCALE``."""
+    w = won_by(P, x) if P[P_IMMEDIATE] != 0 else -1
+    if w >= 0:
+        return EQ_SCALE if w == side else -EQ_SCALE
+    e = equity(P, x)
+    return 2 * e - EQ_SCALE if side == 0 else EQ_SCALE - 2 * e
+
+
+@njit(cache=True)
+def gen_children_match(P, D, K, ply, st):
+    """:func:`gen_children` for the match objective: the gain of a play is 0
+    and a line that ends (the hand over, the match won at once, or the
+    forced last round played out) is a leaf whose gain is its value for
+    the mover's side (:func:`leaf_value`); ``K_ORDER`` keeps the points
+    ordering guess. A state whose match is already decided (a deal's
+    declarations won it) has one leaf row."""
+    seat = st[5]
+    side = P[P_SIDE + seat]
+    hand = hand_of(st[1], st[2], st[3], st[4], seat)
+    empty = P[P_EMPTY]
+    if P[P_IMMEDIATE] != 0 and won_by(P, st[10]) >= 0:
+        for i in range(NSTATE):
+            K[ply, 0, i] = st[i]
+        K[ply, 0, K_GAIN] = leaf_value(P, st[10], side)
+        K[ply, 0, K_ORDER] = 0
+        K[ply, 0, K_MOVE] = lowest_rank(hand)
+        K[ply, 0, K_KIND] = KIND_LEAF
+        return 1
+    n = 0
+    for m in range(NRANKS):
+        if not (hand >> (4 * m)) & 1:
+            continue
+        child, gain, ev = play(P, D, st, m)
+        anyh = child[1] | child[2] | child[3] | child[4]
+        kind = KIND_NODE
+        order = gain
+        value = 0
+        if ev & EV_WON:
+            kind = KIND_LEAF
+            value = leaf_value(P, child[10], side)
+        elif anyh == 0:
+            if child[9] == empty:
+                kind = KIND_LEAF
+                value = leaf_value(P, child[10], side)
+            else:
+                kind = KIND_CHANCE
+        else:
+            nh = hand_of(child[1], child[2], child[3], child[4], child[5])
+            if child[9] == empty and popcount(nh) == 1:
+                won = False
+                while anyh != 0 and not won:
+                    rr = lowest_rank(hand_of(child[1], child[2], child[3], child[4], child[5]))
+                    child, _g, ev2 = play(P, D, child, rr)
+                    won = (ev2 & EV_WON) != 0
+                    anyh = child[1] | child[2] | child[3] | child[4]
+                kind = KIND_LEAF
+                value = leaf_value(P, child[10], side)
+            elif ev == 0 and (nh >> (4 * m)) & 1:
+                order = gain - 3
+        for i in range(NSTATE):
+            K[ply, n, i] = child[i]
+        K[ply, n, K_GAIN] = value
+        K[ply, n, K_ORDER] = order
+        K[ply, n, K_MOVE] = m
+        K[ply, n, K_KIND] = kind
+        n += 1
+    return n
+
+
+# --- three sides: vector children -----------------------------------------------------
+
+
+@njit(cache=True)
+def play_points(P, D, st, child, ev):
+    """The points each of (up to three) sides scores by the play that led
+    from ``st`` to ``child`` (events ``ev``): the play's own points, a known
+    stock's next deal's declarations, and at the end of the hand the last
+    capturer's bonus and each side's card count over 20 (``max(0, pile -
+    20)`` on its whole pile)."""
+    return _play_points(P, D, st, child, ev, 0, 0, 0)
+
+
+@njit(cache=True)
+def _play_points(P, D, st, child, ev, g0, g1, g2):
+    side = P[P_SIDE + st[5]]
+    pts = P[P_PTS + (ev & 31)]
+    if side == 0:
+        g0 += pts
+    elif side == 1:
+        g1 += pts
+    else:
+        g2 += pts
+    if ev & EV_DEAL and P[P_SHUFFLED] == 0:
+        g0 += D[st[9], D_DS]
+        g1 += D[st[9], D_DS + 1]
+        g2 += D[st[9], D_DS + 2]
+    if ev & EV_END:
+        last = child[8]
+        b = P[P_BONUS]
+        if last == 0:
+            g0 += b
+        elif last == 1:
+            g1 += b
+        elif last == 2:
+            g2 += b
+        x = child[10]
+        g0 += max(0, pile_of(x, 0) - 20)
+        g1 += max(0, pile_of(x, 1) - 20)
+        if P[P_NSIDES] > 2:
+            g2 += max(0, pile_of(x, 2) - 20)
+    return g0, g1, g2
+
+
+@njit(cache=True)
+def gen_children_vec(P, D, K, ply, st):
+    """Every distinct play of ``st`` for three sides (each seat its own
+    side), in rank order, into ``K[ply, i]``: the child state, the points of
+    each side (``KV_GAIN + k``), an ordering guess (the mover's points, less
+    1 for a lone card the next seat could hit), the move and its kind
+    (:func:`gen_children`'s: the forced last round is played out here and
+    its row is a leaf holding the points to the end). Returns how many."""
+    seat = st[5]
+    side = P[P_SIDE + seat]
+    hand = hand_of(st[1], st[2], st[3], st[4], seat)
+    empty = P[P_EMPTY]
+    n = 0
+    for m in range(NRANKS):
+        if not (hand >> (4 * m)) & 1:
+            continue
+        child, _gain, ev = play(P, D, st, m)
+        g0, g1, g2 = _play_points(P, D, st, child, ev, 0, 0, 0)
+        order = g0 if side == 0 else (g1 if side == 1 else g2)
+        anyh = child[1] | child[2] | child[3] | child[4]
+        kind = KIND_NODE
+        if anyh == 0:
+            kind = KIND_LEAF if child[9] == empty else KIND_CHANCE
+        else:
+            nh = hand_of(child[1], child[2], child[3], child[4], child[5])
+            if child[9] == empty and popcount(nh) == 1:
+                while anyh != 0:
+                    rr = lowest_rank(hand_of(child[1], child[2], child[3], child[4], child[5]))
+                    before = child
+                    child, _g, ev2 = play(P, D, before, rr)
+                    g0, g1, g2 = _play_points(P, D, before, child, ev2, g0, g1, g2)
+                    anyh = child[1] | child[2] | child[3] | child[4]
+                kind = KIND_LEAF
+            elif ev == 0 and (nh >> (4 * m)) & 1:
+                order -= 1
+        for i in range(NSTATE):
+            K[ply, n, i] = child[i]
+        K[ply, n, KV_GAIN] = g0
+        K[ply, n, KV_GAIN + 1] = g1
+        K[ply, n, KV_GAIN + 2] = g2
+        K[ply, n, KV_ORDER] = order
+        K[ply, n, KV_MOVE] = m
+        K[ply, n, KV_KIND] = kind
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def sum_bound(P, st):
+    """An upper bound on the sum of the entries of the value of ``st`` for
+    three sides (every entry >= 0), for max^n shallow pruning: of the plays left, ``L``
+    lay a card and the rest capture (capture point each); a hit takes a
+    card just laid, a missa empties a table that only lays refill (with
+    answers each play counts ``capture + missa + max(hit)``); each deal to
+    come its best declaration; the last-capture bonus once; at most one
+    side ends over 20 cards (voleur: a pile can take the others')."""
+    t = st[0]
+    stock = st[9]
+    if P[P_SHUFFLED] != 0:
+        n_stock = popcount(stock)
+    else:
+        n_stock = P[P_EMPTY] - stock
+    plays = popcount(st[1]) + popcount(st[2]) + popcount(st[3]) + popcount(st[4]) + n_stock
+    left = popcount(t) + plays
+    deals_left = 0
+    k = n_stock
+    while k > 0:
+        k -= P[P_DEALN + k] * P[P_PLAYERS]
+        deals_left += 1
+    cp = P[P_CAPTURE]
+    missa = P[P_MISSA]
+    best = 0
+    if P[P_ANSWERS] > 1:
+        best = plays * (cp + missa + max(P[P_HIT], max(P[P_HIT + 1], P[P_HIT + 2])))
+    else:
+        laid = 1 if st[6] >= 0 else 0
+        on_table = 1 if t != 0 else 0
+        for lays in range(plays + 1):
+            caps = plays - lays
+            v = cp * caps + P[P_HIT] * min(lays + laid, caps) + missa * min(lays + on_table, caps)
+            if v > best:
+                best = v
+    value = max(P[P_RONDA], P[P_TRINGA])
+    decl = max(value, P[P_CONTESTED])
+    if P[P_SPLIT] != 0:
+        decl = max(decl, 3 * ((value + 1) // 2))
+    if P[P_CUMULATIVE] != 0:
+        decl = max(decl, 3 * value)
+    x = st[10]
+    top = 0
+    for kk in range(P[P_NSIDES]):
+        if P[P_VOLEUR] != 0:
+            top += pile_of(x, kk)
+        else:
+            top = max(top, pile_of(x, kk))
+    return best + deals_left * decl + P[P_BONUS] + max(0, top + left - 20)
+
+
 # --- declarations ----------------------------------------------------------------
 
 
 @njit(cache=True)
 def best_declaration(P, hand):
     """The best declaration of a card set as ``kind*16 + rank`` (kind 1
-    Ronda, 2 Tringa), or -1; as :func:`solver.engine.game.best_declaration`."""
+    Ronda, 2 Tringa), or -1; as :func:`solver.engine.scoring.best_declaration`."""
     if P[P_RONDA] == 0:
         return -1
     best = -1
@@ -284,7 +846,7 @@ def best_declaration(P, hand):
 def declaration_gain(P, h0, h1, h2, h3):
     """Half-points for side 0 less side 1 of the declarations of a deal
     (two sides; 0 otherwise), as
-    :func:`solver.engine.game.declaration_points`."""
+    :func:`solver.engine.scoring.declaration_points`."""
     if P[P_TWO_SIDED] == 0 or P[P_RONDA] == 0:
         return 0
     players = P[P_PLAYERS]
@@ -319,6 +881,87 @@ def declaration_gain(P, h0, h1, h2, h3):
     return 2 * value if win0 else -2 * value
 
 
+@njit(cache=True)
+def declaration_sides(P, h0, h1, h2, h3):
+    """The points each side scores by the declarations of a deal (hands
+    ``h0..h3``, card sets), as :func:`solver.engine.scoring.declaration_points`
+    for any number of sides: only the single best hand scores, for its side
+    (partners tying count once); opposing sides tying follow the split
+    rule; ``declare_contested`` when another side declared too;
+    ``decl_cumulative`` adds every beaten hand of the other sides."""
+    out0 = 0
+    out1 = 0
+    out2 = 0
+    if P[P_RONDA] == 0:
+        return out0, out1, out2
+    players = P[P_PLAYERS]
+    d = np.empty(4, dtype=np.int64)
+    d[0] = best_declaration(P, h0)
+    d[1] = best_declaration(P, h1)
+    d[2] = best_declaration(P, h2) if players > 2 else -1
+    d[3] = best_declaration(P, h3) if players > 3 else -1
+    best = max(max(d[0], d[1]), max(d[2], d[3]))
+    if best < 0:
+        return out0, out1, out2
+    winners = 0         # bit per side holding the best hand
+    declared = 0        # bit per side that declared
+    for s in range(players):
+        if d[s] >= 0:
+            declared |= 1 << P[P_SIDE + s]
+            if d[s] == best:
+                winners |= 1 << P[P_SIDE + s]
+    value = P[P_TRINGA] if best >= 32 else P[P_RONDA]
+    pts = np.zeros(3, dtype=np.int64)
+    if winners & (winners - 1) == 0:
+        w = 0
+        while (winners >> w) & 1 == 0:
+            w += 1
+        if P[P_CUMULATIVE] != 0:
+            for s in range(players):
+                if d[s] >= 0 and P[P_SIDE + s] != w:
+                    value += P[P_TRINGA] if d[s] >= 32 else P[P_RONDA]
+        elif P[P_CONTESTED] != 0 and declared != winners:
+            value = P[P_CONTESTED]
+        pts[w] = value
+    elif P[P_SPLIT] != 0:
+        for k in range(3):
+            if (winners >> k) & 1:
+                pts[k] = (value + 1) // 2
+    return pts[0], pts[1], pts[2]
+
+
+# --- the deals of a known stock ---------------------------------------------------
+
+
+@njit(cache=True)
+def build_deals(P, stock, nstock, D):
+    """Fill ``D`` (rows 0..nstock) with the deals of a stock in dealing
+    order: each deal's hands, the declarations (half-points for side 0, and
+    points per side) and the next stock position."""
+    players = P[P_PLAYERS]
+    leader = P[P_LEADER]
+    spos = 0
+    while spos < nstock:
+        n = P[P_DEALN + nstock - spos]
+        hands = np.zeros(4, dtype=np.int64)
+        for i in range(players):
+            seat = (leader + i) % players
+            h = 0
+            for q in range(n):
+                r = stock[spos + i * n + q]
+                h += (((h >> (4 * r)) & 15) + 1) << (4 * r)
+            hands[seat] = h
+        for s in range(4):
+            D[spos, s] = hands[s]
+        D[spos, D_DG] = declaration_gain(P, hands[0], hands[1], hands[2], hands[3])
+        D[spos, D_NEXT] = spos + n * players
+        p0, p1, p2 = declaration_sides(P, hands[0], hands[1], hands[2], hands[3])
+        D[spos, D_DS] = p0
+        D[spos, D_DS + 1] = p1
+        D[spos, D_DS + 2] = p2
+        spos += n * players
+
+
 # --- chance nodes ----------------------------------------------------------------
 
 
@@ -328,8 +971,8 @@ def declaration_gain(P, h0, h1, h2, h3):
 def _multisets(avail, n, start, cur, out, count):
     """Write every count vector of ``n`` more cards from ``avail`` (ranks
     ``start`` on; ``cur`` holds the counts chosen so far) into ``out`` from
-    row ``count``, in the reference's order
-    (:func:`solver.engine.game._multisets`); returns the new row count."""
+    row ``count``, in rank order (the reference's ``_deals_of``); returns
+    the new row count."""
     if n == 0:
         for q in range(NRANKS):
             out[count, q] = cur[q]
@@ -428,10 +1071,12 @@ def outcome_count(P, stock, limit):
     return _deal_rec(P, 0, n, rem, 1, hands, buf, cur, e1, e2, e1, 0, limit)
 
 
-#: columns of a deal row (deal_table): the gain, the four dealt hands, the rest
+#: columns of a deal row (deal_table): the gain, the four dealt hands, the
+#: rest, the declarations' points of each side
 DR_GAIN = 0
 DR_REST = 5
-DR_COLS = 6
+DR_DS = 6
+DR_COLS = 9
 
 
 @njit(cache=True)
@@ -450,16 +1095,25 @@ def deal_table(P, st, limit):
         for s in range(4):
             rows[i, 1 + s] = kids[i, 1 + s]
         rows[i, DR_REST] = kids[i, 9]
+        p0, p1, p2 = declaration_sides(P, kids[i, 1], kids[i, 2], kids[i, 3], kids[i, 4])
+        rows[i, DR_DS] = p0
+        rows[i, DR_DS + 1] = p1
+        rows[i, DR_DS + 2] = p2
     return probs, rows
 
 
 @njit(cache=True)
 def dealt_child(P, st, rows, i):
-    """The child state of deal row ``i`` at the chance node ``st``."""
+    """The child state of deal row ``i`` at the chance node ``st`` (the match
+    objective: the deal's declarations added to the scores, in side order,
+    the immediate win check stopping there)."""
     none = np.int64(-1)
     zero = np.int64(0)
+    x = st[10]
+    if P[P_MATCH] != 0:
+        x, _won = _award_all(P, x, rows[i, DR_DS], rows[i, DR_DS + 1], rows[i, DR_DS + 2])
     return (st[0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], P[P_LEADER], none, zero,
-            st[8], rows[i, DR_REST])
+            st[8], rows[i, DR_REST], x)
 
 
 @njit(cache=True)
@@ -501,7 +1155,7 @@ def deal_outcomes(P, st, limit):
         i = order[j]
         probs[j] = prob[i]
         dg = declaration_gain(P, outh[i, 0], outh[i, 1], outh[i, 2], outh[i, 3])
-        gains[j] = dg if lead_side == 0 else -dg
+        gains[j] = 0 if P[P_MATCH] != 0 else (dg if lead_side == 0 else -dg)
         children[j, 0] = st[0]
         for s in range(4):
             children[j, 1 + s] = outh[i, s]
@@ -510,13 +1164,19 @@ def deal_outcomes(P, st, limit):
         children[j, 7] = 0
         children[j, 8] = st[8]
         children[j, 9] = outrest[i]
+        children[j, 10] = st[10]
     return probs, gains, children
 
 
 @njit(cache=True)
 def chance_bounds(P, st):
     """Sure bounds ``(lo, hi)`` on a chance node's value, half-points for
-    the side to move, as :meth:`solver.engine.game.Game.bounds`."""
+    the side to move (every card left, every missa and hit the ranks still
+    allow, the best declaration of each deal; Ronda voleur: a stolen card
+    moves two half-points, so the piles count twice more; the match
+    objective: an equity, within +-``EQ_SCALE``)."""
+    if P[P_MATCH] != 0:
+        return -float(EQ_SCALE), float(EQ_SCALE)
     t = st[0]
     stock = st[9]
     n_stock = popcount(stock)
@@ -540,6 +1200,8 @@ def chance_bounds(P, st):
     decl = P[P_DECL_MAX] * deals_left
     points += (P[P_MISSA] + P[P_CAPTURE]) * ((plays + 1) // 2) + decl + P[P_BONUS]
     hi = popcount(t) + plays + 2 * points
+    if P[P_VOLEUR] != 0:
+        hi += 2 * (pile_of(st[10], 0) + pile_of(st[10], 1))
     return -float(hi), float(hi)
 
 
@@ -576,6 +1238,9 @@ def state_key(st):
         b = _fmix((b * _M3) ^ np.uint64(st[i]) ^ (b >> _S29))
     a = _fmix(a ^ misc ^ (np.uint64(st[9]) << _S8))
     b = _fmix((b * _M4) ^ np.uint64(st[9]) ^ (misc << np.uint64(44)))
+    if st[10] != 0:         # the x word (0 for two sides playing for points)
+        a = _fmix(a ^ np.uint64(st[10]) ^ _M4)
+        b = _fmix((b * _M3) ^ np.uint64(st[10]))
     return a, b
 
 

@@ -27,11 +27,9 @@ from numba import njit
 
 from ..cards import RANK_INDEX
 from ..position import Position
-from .compile import CompileError, _check_search_players, _compact, unseen_pool
-from .core import (D_DG, D_NEXT, NRANKS, P_DEALN, P_LEADER, P_PLAYERS, best_declaration,
-                   declaration_gain, popcount)
-from .game import RONDA, TRINGA, cardset
-from .tables import core_state, params
+from .compile import CompileError, Problem, build_problem, unseen_pool
+from .core import D_COLS, NRANKS, best_declaration, build_deals, popcount
+from .scoring import RONDA, TRINGA, cardset
 from ..rules import deal_sizes, stock_sizes
 
 MODE_KNOWN, MODE_SHUFFLED, MODE_UNKNOWN = 0, 1, 2
@@ -60,17 +58,17 @@ class DrawSpec:
     nstock: int
     mode: int
     cons: np.ndarray
+    #: the half-points the piles already decided for the mover's side
+    #: (two sides playing for points; else 0)
+    base_margin: int = 0
 
 
-def draw_spec(pos: Position) -> DrawSpec:
+def draw_spec(pos: Position, match=None) -> DrawSpec:
     """The DrawSpec of a position (same checks and errors as
-    :func:`solver.engine.compile.sampler`: two sides, the mover's hand
-    known, enough unseen cards). Raises CompileError, also for Ronda
-    voleur (the compiled core does not take it)."""
-    _check_search_players(pos)
-    if pos.rules.voleur:
-        from .tables import VOLEUR_REFUSED
-        raise CompileError(VOLEUR_REFUSED)
+    :func:`solver.engine.compile.sampler`: the mover's hand known, enough
+    unseen cards), for any rule system; ``match``: the match objective's
+    leaves (:class:`~solver.engine.tables.MatchLeaves`). Raises
+    CompileError."""
     if any(c is None for c in pos.hands[pos.turn]):
         raise CompileError(
             f"the hand of the player to move ({pos.seat_name(pos.turn)}) must be known: "
@@ -96,14 +94,13 @@ def draw_spec(pos: Position) -> DrawSpec:
                     cons.append((s, kind, RANK_INDEX[d.rank] if d.rank is not None else -1))
     # the game of the known cards: its parameters and base state (a
     # placeholder stock of the right length; the draw writes the real one)
-    game, state = _compact(pos, known_hands, [0] * nstock)
-    P, _D = params(game)
+    prob = build_problem(pos, known_hands, [0] * nstock, match=match)
     mode = {"known": MODE_KNOWN, "shuffled": MODE_SHUFFLED, "unknown": MODE_UNKNOWN}[
         pos.stock_kind]
-    return DrawSpec(P, core_state(state), np.array(sorted(pool), dtype=np.int64),
+    return DrawSpec(prob.P, prob.st, np.array(sorted(pool), dtype=np.int64),
                     np.array(hidden + [0] * (4 - len(hidden)), dtype=np.int64),
                     np.array(known_stock, dtype=np.int64), nstock, mode,
-                    np.array(cons, dtype=np.int64).reshape(-1, 3))
+                    np.array(cons, dtype=np.int64).reshape(-1, 3), prob.base)
 
 
 def sample_seed(seed: int, index: int) -> int:
@@ -168,30 +165,6 @@ def _declared_ok(P, hand, cons, seat):
 
 
 @njit(cache=True)
-def build_deals(P, stock, nstock, D):
-    """Fill ``D`` (rows 0..nstock) with the deals of a stock in dealing
-    order, as :func:`solver.engine.tables.params` does for a Game."""
-    players = P[P_PLAYERS]
-    leader = P[P_LEADER]
-    spos = 0
-    while spos < nstock:
-        n = P[P_DEALN + nstock - spos]
-        hands = np.zeros(4, dtype=np.int64)
-        for i in range(players):
-            seat = (leader + i) % players
-            h = 0
-            for q in range(n):
-                r = stock[spos + i * n + q]
-                h += (((h >> (4 * r)) & 15) + 1) << (4 * r)
-            hands[seat] = h
-        for s in range(4):
-            D[spos, s] = hands[s]
-        D[spos, D_DG] = declaration_gain(P, hands[0], hands[1], hands[2], hands[3])
-        D[spos, D_NEXT] = spos + n * players
-        spos += n * players
-
-
-@njit(cache=True)
 def draw(P, base, pool, hidden, known_stock, nstock, mode, cons, seed, D, stock, work):
     """One determinisation from ``seed``: returns ``(state, ok)`` with the
     hidden cards dealt into the state's hands, the stock order written to
@@ -252,7 +225,7 @@ def draw(P, base, pool, hidden, known_stock, nstock, mode, cons, seed, D, stock,
             stock[i] = work[n_hidden + i]
     build_deals(P, stock, nstock, D)
     st = (base[0], hands[0], hands[1], hands[2], hands[3], base[5], base[6], base[7],
-          base[8], base[9])
+          base[8], base[9], base[10])
     return st, True
 
 
@@ -260,7 +233,7 @@ def draw_python(spec: DrawSpec, seed: int) -> tuple[tuple, list[int]]:
     """One determinisation as plain Python: ``(core state, stock order)``
     (for tests and for callers outside a kernel). Raises CompileError when
     no drawing agrees with declared=."""
-    D = np.zeros((spec.nstock + 1, 6), dtype=np.int64)
+    D = np.zeros((spec.nstock + 1, D_COLS), dtype=np.int64)
     stock = np.zeros(max(spec.nstock, 1), dtype=np.int64)
     work = np.zeros(max(len(spec.pool), 1), dtype=np.int64)
     st, ok = draw(spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
@@ -271,4 +244,18 @@ def draw_python(spec: DrawSpec, seed: int) -> tuple[tuple, list[int]]:
 
 
 __all__ = ["DrawSpec", "draw_spec", "draw", "draw_python", "sample_seed", "build_deals",
-           "MODE_KNOWN", "MODE_SHUFFLED", "MODE_UNKNOWN", "NRANKS", "cardset"]
+           "sampled_problem", "MODE_KNOWN", "MODE_SHUFFLED", "MODE_UNKNOWN", "NRANKS",
+           "cardset"]
+
+
+def sampled_problem(pos: Position, seed: int = 0, match=None) -> Problem:
+    """One determinisation of ``pos`` (the unknown cards drawn as
+    :func:`draw` does, sample 0 of ``seed``) as a Problem of perfect
+    information. Raises CompileError as :func:`draw_spec`."""
+    from . import core
+    from .tables import deal_rows
+    spec = draw_spec(pos, match=match)
+    st, stock = draw_python(spec, sample_seed(seed, 0))
+    D = deal_rows(spec.P, stock)
+    return Problem(pos, spec.P, D, st, pos.players, int(spec.P[core.P_NSIDES]), False,
+                   match is not None, spec.base_margin)

@@ -1,58 +1,78 @@
-"""The compiled engine's inputs, built from the reference :class:`Game`.
+"""The compiled engine's inputs: a rule system as data.
 
-``params(game)`` gives ``(P, D)``, the int64 arrays every kernel of
-:mod:`solver.engine.core` takes: the rule parameters (read from the Rules
-in one place, :func:`solver.engine.game.event_points` for the points of
-each event) and the deals of a known stock. ``core_state`` converts a
-reference state (a 7-tuple, all hands in one int) into the core's
-``NSTATE``-tuple; ``ref_state`` converts back.
+:func:`rule_params` gives ``P``, the int64 array every kernel of
+:mod:`solver.engine.core` takes, from a :class:`~solver.rules.Rules`, the
+player count, the leader and the stock; the rule parameters are read here
+and nowhere else (the points of each event through
+:func:`solver.engine.scoring.event_points`). Seats 2, 3 or 4; sides
+(partnerships, or each seat alone); Ronda voleur; every house-rule
+parameter; the objective (points, or the match with its equity table).
+:func:`deal_rows` gives ``D``, the deals of a known stock.
 
 >>> from solver.rules import PRESETS
->>> from solver.engine.game import Game
->>> g = Game(PRESETS["lmodire"], 2, 0, [])
->>> s = g.initial_state([0, 4], [[1, 1], [2, 9]], 0)
->>> ref_state(core_state(s)) == s
-True
+>>> P = rule_params(PRESETS["french"], 3, 0, 27)
+>>> int(P[core.P_NSIDES]), int(P[core.P_GENERAL]), [int(P[core.P_SIDE + s]) for s in range(3)]
+(3, 1, [0, 1, 2])
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Sequence
+
 import numpy as np
 
 from . import core
-from .game import HAND_BITS, MASK40, Game, State, event_points, max_declaration
+from .scoring import event_points, max_declaration
+from ..rules import Rules, deal_sizes
 
 
-#: Ronda voleur is searched by the pure-Python engine only
-VOLEUR_REFUSED = ("the compiled core does not take Ronda voleur: "
-                  "solver.analysis.evaluation runs it on the pure-Python searches")
+@dataclass
+class MatchLeaves:
+    """The match objective's leaf data: ``target``; ``equity[d, x, y]`` the
+    chance that side A (0) wins the match when it needs ``x`` more points
+    and side B ``y`` (``1 <= x, y <= target``), ``d = 0`` when A deals the
+    next hand; ``tie[d]`` the chance from equal totals at or over the
+    target. Built by :func:`solver.match_equity.table.equity_array`."""
+
+    target: int
+    equity: np.ndarray
+    tie: tuple[float, float]
 
 
-def params(game: Game) -> tuple[np.ndarray, np.ndarray]:
-    """``(P, D)`` for ``game``: P indexed by ``core.P_*``, D with one row
-    per stock position (known stock) holding the dealt hands, the
-    declarations' half-points for side 0 and the next stock position.
-    Raises CompileError for Ronda voleur (the pure-Python searches take it)."""
-    rules = game.rules
-    if rules.voleur:
-        from .compile import CompileError
-        raise CompileError(VOLEUR_REFUSED)
+def sides_of(players: int) -> tuple[int, ...]:
+    """The side of each seat: partnerships S+N, E+W with four players, each
+    seat alone otherwise."""
+    return tuple(s % 2 if players == 4 else s for s in range(players))
+
+
+def rule_params(rules: Rules, players: int, leader: int, nstock: int, shuffled: bool = False,
+                *, track: bool = False, match: MatchLeaves | None = None) -> np.ndarray:
+    """``P`` for a hand of ``rules`` with ``players`` (2, 3 or 4) led by seat
+    ``leader``; ``nstock`` cards in the stock (a known stock's length; 0 for
+    a shuffled one, whose state holds the card set); ``shuffled``: the deals
+    are chance nodes. The x word is tracked (:func:`core.play_general`) for
+    three sides, Ronda voleur, the match objective, or when ``track`` (the
+    caller reads the piles: then they are never written canonically).
+    ``match``: the match objective's leaves (two sides)."""
     P = np.zeros(core.P_SIZE, dtype=np.int64)
-    P[core.P_PLAYERS] = game.players
-    P[core.P_LEADER] = game.leader
-    P[core.P_EMPTY] = 0 if game.shuffled else len(game.stock)
-    P[core.P_SHUFFLED] = int(game.shuffled)
+    sides = sides_of(players)
+    nsides = max(sides) + 1
+    P[core.P_PLAYERS] = players
+    P[core.P_LEADER] = leader
+    P[core.P_EMPTY] = 0 if shuffled else nstock
+    P[core.P_SHUFFLED] = int(shuffled)
     P[core.P_ANSWERS] = len(rules.hit)
     P[core.P_MISSA_LAST] = int(rules.missa_on_last_card)
     P[core.P_BONUS] = rules.last_capture_bonus
-    P[core.P_TWO_SIDED] = int(game.players in (2, 4))
+    P[core.P_TWO_SIDED] = int(nsides == 2)
     P[core.P_RONDA] = rules.ronda
     P[core.P_TRINGA] = rules.tringa
     P[core.P_SPLIT] = int(rules.declare_tie == "split")
     P[core.P_CONTESTED] = rules.declare_contested
     P[core.P_CUMULATIVE] = int(rules.decl_cumulative)
     P[core.P_MISSA_ROUND] = int(rules.missa_last_round)
-    P[core.P_DECL_MAX] = max_declaration(rules, game.players)
+    P[core.P_DECL_MAX] = max_declaration(rules, players)
     hit = tuple(rules.hit) + (0, 0)
     for i in range(3):
         P[core.P_HIT + i] = hit[i]
@@ -63,31 +83,44 @@ def params(game: Game) -> tuple[np.ndarray, np.ndarray]:
     if not rules.seven_ten_adjacent:
         for r in range(7):
             P[core.P_BRK + r] = 1 << 28
-    for s in range(game.players):
-        P[core.P_SIDE + s] = game.sides[s]
-        P[core.P_NEXT + s] = (s + 1) % game.players
-    for k, n in game.next_deal.items():
-        P[core.P_DEALN + k] = n
-    D = np.zeros((len(game.stock) + 1, core.D_COLS), dtype=np.int64)
-    for spos, (packed, decl) in game.deals.items():
-        for s in range(game.players):
-            D[spos, s] = (packed >> (HAND_BITS * s)) & MASK40
-        D[spos, core.D_DG] = 2 * (decl[0] - decl[1]) if game.players in (2, 4) else 0
-        D[spos, core.D_NEXT] = spos + bin(packed).count("1")
-    return P, D
+    for s in range(players):
+        P[core.P_SIDE + s] = sides[s]
+        P[core.P_NEXT + s] = (s + 1) % players
+        P[core.P_PREV + s] = (s - 1) % players
+    sizes = deal_sizes(rules, players)
+    for i in range(len(sizes)):
+        P[core.P_DEALN + sum(sizes[i:]) * players] = sizes[i]
+    P[core.P_NSIDES] = nsides
+    P[core.P_VOLEUR] = int(rules.voleur)
+    P[core.P_TARGET] = rules.target
+    P[core.P_IMMEDIATE] = int(rules.win_check == "immediate")
+    P[core.P_GENERAL] = int(track or nsides == 3 or rules.voleur or match is not None)
+    # a search's own states may write a pile that cannot pass 20 cards as 0
+    # (not when the caller reads the piles: ``track``; not when cards move
+    # between piles: voleur's steals, the answers' shown cards)
+    P[core.P_CANON] = int(P[core.P_GENERAL] and not track and not rules.voleur
+                          and len(rules.hit) == 1)
+    if match is not None:
+        if nsides != 2:
+            raise ValueError("the match objective's leaves take two sides")
+        n = match.target + 1
+        P[core.P_MATCH] = 1
+        P[core.P_TARGET] = match.target
+        P[core.P_QN] = n
+        S = core.EQ_SCALE
+        P[core.P_TIE] = round(match.tie[0] * S)
+        P[core.P_TIE + 1] = round(match.tie[1] * S)
+        q = np.rint(np.asarray(match.equity, dtype=np.float64).reshape(2, n, n) * S)
+        P = np.concatenate([P, q.astype(np.int64).reshape(-1)])
+    return P
 
 
-def core_state(state: State) -> tuple[int, ...]:
-    """The core's state tuple of a reference state."""
-    table, hands, seat, prev, show, last, spos = state
-    h = [(hands >> (HAND_BITS * s)) & MASK40 for s in range(4)]
-    return (table, h[0], h[1], h[2], h[3], seat, prev, show, last, spos)
-
-
-def ref_state(st) -> State:
-    """The reference state of a core state tuple (or row)."""
-    st = [int(x) for x in st]
-    hands = 0
-    for s in range(4):
-        hands |= st[1 + s] << (HAND_BITS * s)
-    return (st[0], hands, st[5], st[6], st[7], st[8], st[9])
+def deal_rows(P: np.ndarray, stock: Sequence[int]) -> np.ndarray:
+    """``D`` for a known stock (rank indices in dealing order): one row per
+    stock position where a deal starts, holding the dealt hands, the
+    declarations (half-points for side 0, and points per side) and the
+    next stock position (:func:`solver.engine.core.build_deals`)."""
+    D = np.zeros((len(stock) + 1, core.D_COLS), dtype=np.int64)
+    if len(stock):
+        core.build_deals(P, np.array(stock, dtype=np.int64), len(stock), D)
+    return D

@@ -37,8 +37,8 @@ from ..cards import RANK_INDEX
 from ..position import Position
 from ..search.equilibrium import Node
 from .compile import CompileError, _declared_ok, unseen_pool
-from .game import HAND_BITS, Game, cardset
-from .tables import core_state, params
+from .hand import SEAT, Hand
+from .scoring import HAND_BITS, cardset
 
 #: the view game is built when the other hand has at most these hands
 MAX_HANDS = 500
@@ -53,10 +53,8 @@ def three_card_deals(pos: Position) -> bool:
 def fits(pos: Position) -> bool:
     """Two players, 3-card deals (:func:`three_card_deals`), the mover's
     hand known, the other's hidden, and at most one deal to come (six
-    cards in the stock, or none); not Ronda voleur (its search runs on the
-    compiled core)."""
-    if pos.rules.voleur:
-        return False
+    cards in the stock, or none); Ronda voleur included (the piles and
+    tops are in the compiled core's state)."""
     if pos.players != 2 or any(c is None for c in pos.hands[pos.turn]):
         return False
     if not three_card_deals(pos):
@@ -124,32 +122,33 @@ class ViewGame:
         show = (RANK_INDEX[pos.show.rank] << 2 | pos.show.size) if pos.show else 0
         last = pos.last if pos.last is not None else -1
         leader = pos.leader()
+        tops = [-1 if c is None else c.index for c in pos.tops] if pos.tops else None
         self._values: dict = {}
         self._searcher = None
         outcomes = {}
         for h, w in weights.items():
             stock = Counter(pool)
             stock.subtract(h)
-            game = Game(pos.rules, 2, leader, sorted(stock.elements()), shuffled=True)
+            game = Hand(pos.rules, 2, leader, sorted(stock.elements()), shuffled=True)
             hands_ranks = [[], []]
             hands_ranks[me] = mine
             hands_ranks[other] = known_other + list(h)
             state = game.initial_state([c.index for c in pos.table], hands_ranks, pos.turn,
-                                       prev, show, last)
+                                       prev, show, last, pos.pile_sizes(), tops)
             outcomes[h] = (w / total, self._play(game, state, h, (), 0))
         self.tree = Node.chance(outcomes)
 
-    def _play(self, game: Game, state, hand: tuple, history: tuple, acc: int) -> Node:
+    def _play(self, game: Hand, state, hand: tuple, history: tuple, acc: int) -> Node:
         """The subtree from ``state``; ``acc`` the mover's half-points of the
         plays so far; leaves add the value after the deal."""
-        seat = state[2]
+        seat = state[SEAT]
         sign = 1 if game.same_side(seat, self.me) else -1
         children = {}
         for m in game.moves(state):
             child, gain, _ev = game.play(state, m)
-            if child[1] == 0:           # the deal (or the hand) ends here
+            if not (child[1] | child[2] | child[3] | child[4]):   # the deal (or hand) ends
                 rest = self._after(game, child)
-                mine = rest if game.same_side(child[2], self.me) else -rest
+                mine = rest if game.same_side(child[SEAT], self.me) else -rest
                 children[m] = Node.leaf(acc + sign * gain + mine)
             else:
                 children[m] = self._play(game, child, hand, history + ((seat, m),),
@@ -157,7 +156,7 @@ class ViewGame:
         key = ("me", history) if seat == self.me else ("other", hand, history)
         return Node.decide(0 if seat == self.me else 1, key, children)
 
-    def _after(self, game: Game, state) -> float:
+    def _after(self, game: Hand, state) -> float:
         """The exact value of the rest of the hand from the end of this
         deal, for the side of the seat to move next (0 at the end)."""
         if game.is_terminal(state):
@@ -166,9 +165,8 @@ class ViewGame:
         if got is None:
             from ..search.compiled import Searcher
             if self._searcher is None:
-                P, D = params(game)
-                self._searcher = Searcher(P, D, 64.0)
-            got = self._values[state] = self._searcher.value(core_state(state))
+                self._searcher = Searcher(game.P, game.D, 64.0)
+            got = self._values[state] = self._searcher.value(state)
             self.leaves += 1
         return got
 

@@ -38,8 +38,10 @@ side right after the cards are dealt (declarations included; every hand
 of the deal known, the rest of the stock shuffled ``luck_samples`` times,
 exact solves) less its expectation before the deal (deals drawn from the
 unseen cards; for the first deal, whole new hands with their tables).
-Summed per side; the other side's luck is its negative. It is
-view-neutral: the same in both views.
+Summed per side; the other side's luck is its negative. Three players:
+each seat's own points (a vector, the max^n value of three sides), not
+zero-sum. Ronda voleur: the piles and tops at the deal's start are part of
+the position. It is view-neutral: the same in both views.
 """
 
 from __future__ import annotations
@@ -57,13 +59,13 @@ from .. import __version__
 from ..analysis.evaluation import evaluate
 from ..cards import RANKS, Card
 from ..engine.compile import sampler
-from ..engine.game import Game, declaration_points, ranks_of
+from ..engine.hand import Hand
+from ..engine.scoring import declaration_points, ranks_of
 from .match import HandState, deal_hand
 from ..notation import format_position
 from ..numbers import tidy
 from ..position import seat_names, side_names, side_of
 from .record import GameRecord, Replay
-from ..engine.tables import core_state, params
 from ..search.compiled import exact_value
 
 VIEWS = ("player", "full")
@@ -379,7 +381,9 @@ class LuckTask:
     ``players``, ``leader`` seat, the ``sizes`` of the deals, ``deal_no``
     (1-based), the ``table`` and ``gone`` rank indices before the deal,
     ``dealt`` the hands dealt (rank indices per seat), ``last`` the last
-    capturer's seat or -1."""
+    capturer's seat or -1; ``piles`` each side's pile size (three players
+    and Ronda voleur) and ``tops`` its top (rank index or -1; voleur)
+    before the deal."""
 
     rules: object
     players: int
@@ -390,30 +394,42 @@ class LuckTask:
     gone: list[int]
     dealt: list[list[int]]
     last: int
+    piles: tuple[int, ...] = ()
+    tops: tuple[int, ...] = ()
 
 
 def luck_task(hs: HandState) -> LuckTask:
     """The LuckTask of the deal just made in ``hs`` (before its first play)."""
+    voleur = hs.rules.voleur
+    piles = voleur or hs.players == 3
     return LuckTask(hs.rules, hs.players, hs.leader, tuple(hs.sizes), hs.deal_no,
                     [c.index for c in hs.table], [c.index for c in hs.gone()],
                     [[c.index for c in h] for h in hs.hands],
-                    hs.last_seat if hs.last_seat is not None else -1)
+                    hs.last_seat if hs.last_seat is not None else -1,
+                    tuple(len(p) for p in hs.piles) if piles else (),
+                    tuple(p[-1].index if p else -1 for p in hs.piles) if voleur else ())
 
 
 def _deal_value(t: LuckTask, table: list[int], hands: list[list[int]], stock: list[int],
-                last: int) -> float:
-    """Half-points for the leader's side: the declarations of the deal
-    ``hands`` plus the exact value of the position after it (``stock`` in
-    dealing order)."""
-    sides = [s % 2 for s in range(t.players)]
+                last: int):
+    """Two sides: half-points for the leader's side, the declarations of
+    the deal ``hands`` plus the exact value of the position after it
+    (``stock`` in dealing order). Three players: each seat's points, the
+    declarations plus the max^n vector after the deal."""
+    three = t.players == 3
+    sides = [s if three else s % 2 for s in range(t.players)]
     decl = declaration_points(t.rules, hands, sides)  # type: ignore[arg-type]
     ls = sides[t.leader]
-    game = Game(t.rules, t.players, t.leader, stock)  # type: ignore[arg-type]
-    state = game.initial_state(table, hands, t.leader, last=last)
+    game = Hand(t.rules, t.players, t.leader, stock)  # type: ignore[arg-type]
+    state = game.initial_state(table, hands, t.leader, last=last, piles=t.piles or None,
+                               tops=t.tops or None)
+    if three:
+        from ..search.vectors import exact_vector
+        v = exact_vector(game.P, game.D, state)
+        return [decl[k] + v[k] for k in range(3)]
     if game.is_terminal(state):
         return 2 * (decl[ls] - decl[1 - ls])
-    P, D = params(game)
-    return 2 * (decl[ls] - decl[1 - ls]) + exact_value(P, D, core_state(state))
+    return 2 * (decl[ls] - decl[1 - ls]) + exact_value(game.P, game.D, state)
 
 
 def _split(cards: list[int], size: int, players: int, leader: int) -> list[list[int]]:
@@ -423,7 +439,12 @@ def _split(cards: list[int], size: int, players: int, leader: int) -> list[list[
     return hands
 
 
-def _mean_var(xs: list[float]) -> tuple[float, float]:
+def _mean_var(xs: list):
+    """Mean and variance of one sample of numbers, or of vectors entry by
+    entry (three players)."""
+    if xs and isinstance(xs[0], list):
+        cols = [_mean_var([x[k] for x in xs]) for k in range(len(xs[0]))]
+        return [c[0] for c in cols], [c[1] for c in cols]
     m = sum(xs) / len(xs)
     return m, (sum((x - m) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0.0)
 
@@ -446,7 +467,8 @@ def opening_expectation(t: LuckTask, samples: int, seed: str) -> tuple[float, fl
 
 def deal_luck(t: LuckTask, samples: int, seed: str,
               opening: tuple[float, float] | None = None) -> tuple[float, float]:
-    """``(luck, stderr)`` in points for the leader's side of a deal: the
+    """``(luck, stderr)`` in points for the leader's side of a deal (three
+    players: a list, each seat's own points, and the leader's stderr): the
     expected value with the dealt hands known (the rest of the stock
     shuffled ``samples`` times; exact for the last deal) less the
     expectation over deals drawn from the unseen cards (``samples``
@@ -475,10 +497,14 @@ def deal_luck(t: LuckTask, samples: int, seed: str,
     ma, va = _mean_var(after)
     if t.deal_no == 1:
         assert opening is not None
-        mb, vb = opening[0], 0.0
+        mb, vb = opening[0], ([0.0] * 3 if t.players == 3 else 0.0)
     else:
         mb, vb = _mean_var(before)
-        vb /= len(before)
+        vb = [v / len(before) for v in vb] if t.players == 3 else vb / len(before)
+    if t.players == 3:      # points per seat; the stderr of the leader's
+        luck = [a - b for a, b in zip(ma, mb)]
+        k = t.leader
+        return luck, math.sqrt(vb[k] + va[k] / len(after))
     return (ma - mb) / 2, math.sqrt(vb + va / len(after)) / 2
 
 
@@ -530,8 +556,8 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     result does not depend on ``jobs``); ``method``: passed to
     ``evaluate`` (``auto`` picks); ``thresholds``: the marks (None: the
     view's DEFAULT_THRESHOLDS);
-    ``luck_samples``: draws per deal for the luck (0: no luck; Ronda voleur
-    has none: the luck's whole-deal searches run on the compiled core); ``jobs``:
+    ``luck_samples``: draws per deal for the luck (0: no luck; three
+    players: each seat's own points); ``jobs``:
     worker processes; ``progress(done, total)`` as evaluations finish.
 
     ``cache``: results of earlier search jobs by :func:`job_key` (an
@@ -549,11 +575,7 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
         raise ValueError(f"unknown view {view!r} (expected player or full)")
     if game.players not in (2, 3, 4):
         raise ValueError(f"annotate takes 2, 3 or 4 players, not {game.players}")
-    if game.players == 3:
-        luck_samples = 0        # the luck of a deal is a two-sided (zero-sum) measure
     thresholds = thresholds or DEFAULT_THRESHOLDS[view]
-    if game.rules.voleur:
-        luck_samples = 0
     t0 = time.perf_counter()
     record = copy.deepcopy(game)
     replay = Replay(record)
@@ -685,8 +707,11 @@ def _finish(record, replay, notes, plays, results, luck_where, luck_results, vie
         play.comments.append(machine_comment(note, record.players))
     luck = []
     for (h, d, leader, ls), (lk, se) in zip(luck_where, luck_results):
-        per_side = [0.0, 0.0]
-        per_side[ls], per_side[1 - ls] = lk, -lk
+        if isinstance(lk, list):        # three players: each seat's own
+            per_side = list(lk)
+        else:
+            per_side = [0.0, 0.0]
+            per_side[ls], per_side[1 - ls] = lk, -lk
         luck.append(DealLuck(h, d, leader, per_side, se))
     tag = (f"ronda-solver {__version__}, view {view}"
            + (f", {samples} determinisations" if view == "player" else "") + f", seed {seed}")

@@ -23,9 +23,9 @@ and the play (:func:`decision_seed`), never the other hands or the stock.
 
 :func:`choose` bounds a decision by ``cap`` seconds (the server's
 ``--time``): the searches get ``cap`` as their budget, and a search that
-overruns it anyway (the pure-Python searches of three players and Ronda
-voleur can) is stopped by an alarm after ``cap`` + 1 seconds and the
-decision falls back to the greedy card, which the result says.
+overruns it anyway (a machine too loaded to give it a core) is stopped by
+an alarm after :func:`hard_limit` seconds and the decision falls back to
+the greedy card, which the result says.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
-"""Whole hands and matches in friendly terms, on top of :meth:`Game.play`.
+"""Whole hands and matches in friendly terms, on top of the compiled core's
+play (:meth:`solver.engine.hand.Hand.play`).
 
 :class:`HandState` is one hand in progress with real cards (suits kept, so
 that a game can be written down): the opening table, the deals, every
 play, the capture piles, the match score. The rules are not read here:
-what a play captures and which events it scores come from the compact
-engine (:class:`solver.engine.game.Game`), the points of the events from
-:func:`~solver.engine.game.event_points` and of the declarations from
-:func:`~solver.engine.game.declaration_points`. This module adds what happens
+what a play captures, steals and which events it scores come from the
+compiled core (:class:`solver.engine.hand.Hand`), the points of the events
+from :func:`~solver.engine.scoring.event_points` and of the declarations
+from :func:`~solver.engine.scoring.declaration_points`. This module adds what happens
 around the plays (RULES.md "Seats, dealing", "End of a hand", "Winning"):
 
 - shuffling and dealing a hand from a seeded RNG, with the opening-table
@@ -40,13 +41,16 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from ..cards import RANKS, SUITS, Card, format_cards
-from ..engine.game import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
-                   EV_MISSA, HAND_BITS, MASK40, TRINGA, Game, best_declaration,
-                   cardset, declaration_points, event_points, ranks_of)
+from ..engine.scoring import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
+                              EV_MISSA, TRINGA, best_declaration, declaration_points,
+                              event_points, ranks_of)
 from ..position import (DealHistory, Declaration, Position, Show, n_sides, seat_names,
                        side_names, side_of)
-from ..engine.voleur import steals, table_take
 from ..rules import PRESETS, Rules, deal_sizes
+
+#: fields of a core state (solver.engine.hand; the core itself is loaded
+#: only when a hand is played, so that reading records stays fast)
+SEAT, PREV, SHOW = 5, 6, 7
 
 #: a full Spanish deck with suits, in rank order (40 cards)
 DECK: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in SUITS)
@@ -124,7 +128,7 @@ def deal_hand(rules: Rules, players: int, rng: random.Random) -> tuple[list[Card
 @dataclass
 class PlayEvent:
     """What one play did: ``seat`` played ``card``; ``ev`` the event bits
-    (``solver.engine.game.EV_*``); ``captured`` the cards it took (its own card
+    (``solver.engine.scoring.EV_*``); ``captured`` the cards it took (its own card
     first; for an answer, the shown cards it took over); ``points`` per side
     scored by the play, the end-of-hand sweep and card count included when
     it was the last card; ``effect`` in words (``takes 5o.6c +1 hit``)."""
@@ -163,9 +167,6 @@ class HandState:
                  stock: Sequence[Card] | None = None) -> None:
         if players not in (2, 3, 4):
             raise PlayError(f"2, 3 or 4 players, not {players}")
-        if rules.voleur and players == 3:
-            from ..engine.voleur import THREE_PLAYERS
-            raise PlayError(THREE_PLAYERS)
         self.rules = rules
         self.players = players
         self.dealer = dealer % players
@@ -200,8 +201,11 @@ class HandState:
         self.winner: int | None = None
         self.finished = False
         self.awaiting_deal = True
-        self.game: Game | None = None
+        self.game = None                # a solver.engine.hand.Hand
         self.state: tuple = ()
+        #: Ronda voleur: the pile tops and sizes when the deal was dealt
+        self.deal_tops: tuple = ()
+        self.deal_piles: tuple = ()
         self._seen: Counter[int] = Counter()
         self._suited: set[Card] = set()
         self.dealt = 40 - rules.table_cards
@@ -312,9 +316,6 @@ class HandState:
             self._see(h, f"{self.names[seat]}'s hand")
         self.hands = new
         ranks = [[c.index for c in h] for h in new]
-        packed = 0
-        for seat, h in enumerate(ranks):
-            packed |= cardset(h) << (HAND_BITS * seat)
         if self.game is None:
             rest = self.dealt - size * p
             if self.stock is not None:
@@ -323,12 +324,12 @@ class HandState:
                 left = Counter({r: 4 for r in range(10)})
                 left.subtract(self._seen)
                 stock_ranks = sorted(left.elements())[:rest]
-            self.game = Game(self.rules, p, self.leader, stock_ranks)
+            from ..engine.hand import Hand
+            self.game = Hand(self.rules, p, self.leader, stock_ranks, track=True)
             self.state = self.game.initial_state([c.index for c in self.table], ranks,
                                                  self.leader)
         else:
-            st = self.state
-            self.state = (st[0], packed, self.leader, -1, 0) + st[5:]
+            self.state = self.game.after_deal(self.state, ranks)
         self.deal_no += 1
         self.awaiting_deal = False
         self.turn = self.leader
@@ -338,6 +339,8 @@ class HandState:
         self.deal_played = [[] for _ in range(p)]
         self.deal_table = list(self.table)
         self.deal_log = []
+        self.deal_tops = tuple(pl[-1] if pl else None for pl in self.piles)
+        self.deal_piles = tuple(len(pl) for pl in self.piles)
         for seat, h in enumerate(ranks):
             d = best_declaration(self.rules, h)
             if d is not None:
@@ -396,10 +399,10 @@ class HandState:
         self.deal_log.append((seat, card))
         r = card.index
         game = self.game
-        table_cs, prev_r = self.state[0], self.state[3]
-        voleur = self.rules.voleur
-        stolen = steals(self.state, self.sides, r) if voleur else 0
-        child, _gain, ev = game.play(self.state, r)
+        st = self.state
+        robbed_sides = game.robbed(st, r)
+        taken_cs = game.capture(st, r)
+        child, _gain, ev = game.play(st, r)
         side = self.sides[seat]
         captured: list[Card] = []
         robbed: list[Card] = []
@@ -407,36 +410,33 @@ class HandState:
             owner = self.sides[(seat - 1) % self.players]
             for c in self.show_cards:
                 self.piles[owner].remove(c)
-            if stolen:      # Ronda voleur (V3): the rest of the hitter's pile too
-                robbed = self.piles[owner]
-                self.piles[owner] = []
+            for k, _n in robbed_sides:  # Ronda voleur (V3): the rest of the hitter's pile too
+                robbed += self.piles[k]
+                self.piles[k] = []
             captured = self.show_cards + [card]
             self.piles[side].extend(robbed + captured)
-            self.show_cards = list(captured) if child[4] else []
+            self.show_cards = list(captured) if child[SHOW] else []
             self.last_seat = seat
         elif ev & EV_CAPTURE:
-            if voleur:
-                ranks = set(ranks_of(table_take(self.rules, table_cs, r, bool(stolen))))
-            else:
-                ranks = set(ranks_of(game.capture(table_cs, r)))
+            ranks = set(ranks_of(taken_cs))
             taken = [c for c in self.table if c.index in ranks]
             self.table = [c for c in self.table if c.index not in ranks]
             captured = [card] + taken
-            if voleur:      # V1, V6: the stolen pile under, the played card on top
-                if stolen:
-                    robbed = self.piles[1 - side]
-                    self.piles[1 - side] = []
+            if self.rules.voleur:   # V1, V6: the stolen piles under, the played card on top
+                for k, _n in robbed_sides:
+                    robbed += self.piles[k]
+                    self.piles[k] = []
                 self.piles[side].extend(taken + robbed + [card])
             else:
                 self.piles[side].extend(captured)
             prev_card = self.prev_card
-            self.show_cards = ([prev_card, card] if ev & EV_HIT and child[4]
-                               and prev_card is not None and prev_r == r else [])
+            self.show_cards = ([prev_card, card] if ev & EV_HIT and child[SHOW]
+                               and prev_card is not None and st[PREV] == r else [])
             self.last_seat = seat
         else:
             self.table.append(card)
             self.show_cards = []
-        self.prev_card = card if child[3] >= 0 else None
+        self.prev_card = card if child[PREV] >= 0 else None
         self.state = child
         before = list(self.points)
         won = False
@@ -454,7 +454,7 @@ class HandState:
                 self.awaiting_deal = True
                 self.turn = self.leader
             else:
-                self.turn = child[2]
+                self.turn = child[SEAT]
         points = [a - b for a, b in zip(self.points, before)]
         return PlayEvent(seat, card, ev, captured + robbed, points,
                          self._effect(card, ev, captured, points[side], len(robbed)))
@@ -502,8 +502,7 @@ class HandState:
     # --- copies for what-if questions --------------------------------------
 
     def clone(self) -> "HandState":
-        """An independent copy (the compiled Game is shared: it is never
-        changed)."""
+        """An independent copy (the Hand is shared: it is never changed)."""
         new = object.__new__(HandState)
         new.__dict__.update(self.__dict__)
         new.score = list(self.score)
@@ -529,10 +528,8 @@ class HandState:
             raise PlayError(f"{self.names[seat]} holds {len(self.hands[seat])} cards, "
                             f"not {len(cards)}")
         self.hands[seat] = list(cards)
-        shift = HAND_BITS * seat
-        hands = self.state[1]
-        hands = (hands & ~(MASK40 << shift)) | (cardset([c.index for c in cards]) << shift)
-        self.state = self.state[:1] + (hands,) + self.state[2:]
+        from ..engine.hand import Hand
+        self.state = Hand.with_hand(self.state, seat, [c.index for c in cards])
 
     # --- what the seats see ------------------------------------------------
 
@@ -545,8 +542,8 @@ class HandState:
         rules = self.rules
         base = PRESETS.get(rules.name, PRESETS["lmodire"])
         show = None
-        if self.state and self.state[4]:
-            show = Show(RANKS[self.state[4] >> 2], self.state[4] & 3)
+        if self.state and self.state[SHOW]:
+            show = Show(RANKS[self.state[SHOW] >> 2], self.state[SHOW] & 3)
         return Position(
             table=list(self.table), hands=hands, stock_kind=stock_kind, stock=stock,
             turn=self.turn, rules=rules, preset=rules.name if rules.name in PRESETS else "lmodire",
@@ -588,7 +585,10 @@ class HandState:
                 declared.append(d)
         pos = self._position(hands, "unknown", [])
         pos.declared = declared
-        if not self.rules.voleur:       # voleur: hist= cannot be replayed
+        if self.rules.voleur:       # the steals replay from the deal's tops and piles
+            pos.hist = DealHistory(list(self.deal_table), list(self.deal_log),
+                                   self.deal_tops, self.deal_piles)
+        else:
             pos.hist = DealHistory(list(self.deal_table), list(self.deal_log))
         return pos
 

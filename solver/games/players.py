@@ -21,9 +21,9 @@ what the seat has seen (and the declarations it heard).
 - :class:`TimedEnginePlayer` (``engine:0.1s``): our engine with a time per
   decision: inference, the compiled core, the equilibrium where it fits.
 
-Two, three or four players (three: the vector-valued game of
-:mod:`solver.engine.game3`, each seat scoring its own points; ``mc`` then
-sums the mover's own points); ``random`` plays any count. :func:`make_player`
+Two, three or four players, every rule system (the compiled core's
+:class:`~solver.engine.hand.Hand`; three players: each seat scores its own
+points and ``mc`` sums the mover's own); ``random`` plays any count. :func:`make_player`
 reads a spec such as ``engine:50``.
 """
 
@@ -37,17 +37,14 @@ from dataclasses import dataclass
 from ..analysis.evaluation import evaluate
 from ..cards import Card
 from ..engine.compile import sampler
-from ..engine.game import EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, event_points
-from ..engine.voleur import steals, table_take
+from ..engine.hand import SEAT, SHOW, TABLE, Hand
+from ..engine.scoring import EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, event_points
 from ..position import Position
 
 
 def view_sampler(view: Position):
-    """The sampler of a seat's view: two sides on the two-sided engine,
-    three players on :class:`solver.engine.game3.Game3` (vector gains)."""
-    if view.players == 3:
-        from ..engine.compile3 import build_known
-        return sampler(view, build=build_known)
+    """The sampler of a seat's view: ``sample(rng) -> (hand, state)`` with
+    the unknown cards drawn (:func:`solver.engine.compile.sampler`)."""
     return sampler(view)
 
 
@@ -72,38 +69,33 @@ class RandomPlayer:
         return hand[rng.randrange(len(hand))]
 
 
-def greedy_choices(game, state, unseen: Callable[[int], int]) -> list[int]:
-    """The rank indices the greedy rule ties on in ``state`` (``game``'s
-    engine): an answer or a capture first, the most points then the most
-    cards (a card won is half a point); else the lone card whose rank has
-    the fewest copies unseen (``unseen(rank index)``: copies the mover has
-    not seen), then the one that leaves the fewest cards to a capture of
-    its rank. In ``game.moves`` order; the caller breaks the tie.
+def greedy_choices(game: Hand, state, unseen: Callable[[int], int]) -> list[int]:
+    """The rank indices the greedy rule ties on in ``state`` (a core state
+    of ``game``): an answer or a capture first, the most points then the
+    most cards (a card won is half a point); else the lone card whose rank
+    has the fewest copies unseen (``unseen(rank index)``: copies the mover
+    has not seen), then the one that leaves the fewest cards to a capture
+    of its rank. In ``game.moves`` order; the caller breaks the tie.
 
     Ronda voleur: a stolen pile counts a whole point a card (the thief
     gains it, the robbed side loses it), its cards among those taken."""
-    table = state[0]
     best_key = None
     best: list[int] = []
-    voleur = game.rules.voleur
     for m in game.moves(state):
         child, _gain, ev = game.play(state, m)
-        stolen = steals(state, game.sides, m) if voleur else 0
+        stolen = sum(n for _k, n in game.robbed(state, m))
         if ev & (EV_ANSWER5 | EV_ANSWER10):
             if stolen:
                 cards = stolen + 1
                 key: tuple = (1, event_points(game.rules, ev) + stolen + 0.5, cards)
             else:
-                cards = (state[4] & 3) + 1
+                cards = (state[SHOW] & 3) + 1
                 key = (1, event_points(game.rules, ev) + cards / 2, cards)
         elif ev & EV_CAPTURE:
-            if voleur:
-                cards = table_take(game.rules, table, m, bool(stolen)).bit_count() + 1
-            else:
-                cards = game.capture(table, m).bit_count() + 1
+            cards = game.capture(state, m).bit_count() + 1
             key = (1, event_points(game.rules, ev) + cards / 2 + stolen, cards + stolen)
         else:
-            key = (0, -unseen(m), -game.capture(child[0], m).bit_count())
+            key = (0, -unseen(m), -game.run(child[TABLE], m).bit_count())
         if best_key is None or key > best_key:
             best_key, best = key, [m]
         elif key == best_key:
@@ -183,25 +175,27 @@ class MonteCarloPlayer:
         if len(moves) == 1:
             return card_of_rank(view, moves[0])
         totals = dict.fromkeys(moves, 0)
-        me = state[2]
+        me = state[SEAT]
+        three = view.players == 3
         for i in range(self.playouts):
             if i:
                 game, state = sample(rng)
-            play, moves_of = game.play, game.moves
-            if view.players == 3:       # vector gains: the mover's own points
-                def score(g, _mover):
-                    return g[me]
-            else:
-                def score(g, mover, same=game.same_side):
-                    return g if same(mover, me) else -g
+            play, moves_of, points = game.play, game.moves, game.points
+            mine = game.sides[me]
+
+            def score(before, child, g, ev, mover):
+                if three:       # each seat its own side: the mover's own points
+                    return points(before, child, ev)[mine]
+                return g if game.same_side(mover, me) else -g
             for m in moves:
-                s, g, _ev = play(state, m)
-                total = score(g, me)
-                while s[1]:
+                s, g, ev = play(state, m)
+                total = score(state, s, g, ev, me)
+                while s[1] | s[2] | s[3] | s[4]:
                     options = moves_of(s)
-                    mover = s[2]
-                    s, g, _ev = play(s, options[rng.randrange(len(options))])
-                    total += score(g, mover)
+                    mover = s[SEAT]
+                    before = s
+                    s, g, ev = play(s, options[rng.randrange(len(options))])
+                    total += score(before, s, g, ev, mover)
                 totals[m] += total
         top = max(totals.values())
         best = [m for m in moves if totals[m] == top]

@@ -189,9 +189,6 @@ class GameRecord:
             raise RecordError("Rules", f"{rules.name} is for "
                               f"{', '.join(map(str, rules.players))} players, not "
                               f"{self.players} (override with players=)", self.line)
-        if rules.voleur and self.players == 3:
-            from ..engine.voleur import THREE_PLAYERS
-            raise RecordError("Rules", THREE_PLAYERS, self.line)
         return rules
 
     @property

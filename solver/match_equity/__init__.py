@@ -6,9 +6,9 @@
 - :mod:`.table`: the dynamic program over scores that turns those hands
   into a match-equity table, the tables shipped in ``data/``, and looking
   a value up (:func:`.table.load`, :meth:`.table.MatchTable.equity`);
-- :mod:`.search`: the match objective, exact (every card known),
-  expectimax (stock order unknown) and determinised, over the pure-Python
-  engine (:mod:`solver.engine.game`);
+- :mod:`.evaluate`: the match objective, exact (every card known),
+  expectimax (stock order unknown) and determinised, on the compiled
+  core (the table's values are its leaves: :func:`.table.equity_array`);
 - :mod:`.annotate`: marks by loss of match-winning chance.
 
 Every equity is a probability in [0, 1] that a side wins the match.

@@ -8,8 +8,8 @@ match-winning chance against the best play, with thresholds kept as data
 (:data:`MATCH_THRESHOLDS`, as GNU Backgammon marks by equity lost:
 doubtful ``?!``, bad ``?``, very bad ``??``). Earlier plays, where the
 match cannot end in the hand, are left to the points annotation: they
-are counted, not marked. Positions the pure-Python match search cannot
-finish within its node budget are counted as too big.
+are counted, not marked. Positions the match search cannot finish
+within its budget are counted as too big.
 
 Each hand also gets its match-equity swing: side 0's chance of winning
 the match (the table, :mod:`.table`) before the hand, at its score and
@@ -176,11 +176,11 @@ def _swing(table: MatchTable, hs, players: int) -> tuple[float, float]:
 
 def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, seed: int = 0,
                    thresholds: MatchThresholds = MATCH_THRESHOLDS,
-                   max_nodes: int = 100_000) -> MatchAnnotation:
+                   time_budget: float = 10.0) -> MatchAnnotation:
     """Annotate ``game`` in match terms (see the module docstring).
     ``view``: ``full`` (every card known, exact) or ``player`` (the
     mover's view, ``samples`` determinisations with ``seed``);
-    ``max_nodes``: the match search's budget a play.
+    ``time_budget``: seconds a play's match search may take.
 
     Raises ValueError when no table is shipped for the game's rules,
     players and target, RecordError for a record that does not replay."""
@@ -203,7 +203,7 @@ def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, s
         try:
             a = evaluate_match(pos, method="exact" if view == "full" else "determinised",
                                samples=samples, seed=seed * 1000003 + step.index,
-                               points=False, table=table, max_nodes=max_nodes)
+                               points=False, table=table, time_budget=time_budget)
         except SearchTooBig:
             note.status = "too big"
             continue

@@ -41,7 +41,7 @@ import numpy as np
 from ..rules import PRESETS
 from .hands import (HandSet, MatchSet, default_chunk, line_progress, play_sets, read_matches,
                     read_traces)
-from .selfplay import rules_of
+from .system import rules_of
 from .table import MIN_LIMIT, build, build3, data_name, pack3, scores_view
 
 DEFAULT_DB = "met-hands.db"

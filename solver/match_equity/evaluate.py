@@ -2,24 +2,24 @@
 
 :func:`evaluate_match` is :func:`solver.analysis.evaluation.evaluate`'s match
 counterpart: each legal play gets the chance that the mover's side wins
-the match (a probability, :mod:`.search`) and its points value (the
-compiled points search, the match ignored). :func:`target_reachable`
+the match (a probability: the compiled search with the match-equity
+table's values as its leaves, :func:`.table.equity_array`, the same
+exact, expectimax and determinised methods and budgets as points) and its
+points value (the match ignored). :func:`target_reachable`
 says whether the match can end in this hand, which is when ``auto``
 chooses the match objective (:func:`objective_for`).
 """
 
 from __future__ import annotations
 
-import math
-import random
 import time
 from dataclasses import dataclass, field
 
-from ..engine.compile import (CompileError, compile_known, compile_shuffled,
-                              is_perfect_information, sampler)
+from ..analysis.evaluation import BudgetError, evaluate
+from ..engine import core
+from ..engine.compile import CompileError, is_perfect_information
 from ..position import Position
-from .search import MatchSearch
-from .table import MatchTable, table_for
+from .table import MatchTable, equity_array, table_for
 
 from ..analysis.methods import OBJECTIVES  # noqa: E402  (re-exported)
 MATCH_METHODS = ("auto", "exact", "expectimax", "determinised")
@@ -90,21 +90,30 @@ def target_reachable(pos: Position) -> bool:
     points it could still make this hand (every card left, every hit,
     answer, missa and declaration the cards allow, the card count) reaches
     the target. Only for two sides; False with three."""
+    import random
+    from ..engine.compile import compile_known, compile_shuffled, sampler
+    from ..engine.scoring import cardset
     if pos.players not in (2, 4):
         return False
     try:
         if is_perfect_information(pos):
-            game, state = compile_known(pos)
+            game, st = compile_known(pos)
         elif all(c is not None for h in pos.hands for c in h):
-            game, state = compile_shuffled(pos)
+            game, st = compile_shuffled(pos)
         else:   # hidden cards: the bound counts cards, one drawing will do
-            game, state = sampler(pos)(random.Random(0))
+            game, st = sampler(pos)(random.Random(0))
     except CompileError:
         return True     # cannot tell: assume it can
-    _lo, hi = game.bounds(state)     # half-points: cards left + plays + 2 * points
-    stock = state[6].bit_count() if game.shuffled else len(game.stock) - state[6]
-    cards_left = state[0].bit_count() + state[1].bit_count() + stock
-    plays = state[1].bit_count() + stock
+    # the bound of a chance node: its stock as a card set (the order does
+    # not matter to it); half-points: cards left + plays + 2 * points
+    stock = game.stock_left(st)
+    _lo, hi = core.chance_bounds(game.P, st[:9] + (cardset(stock), st[10]))
+    hi = int(hi)
+    if game.P[core.P_VOLEUR]:
+        hi -= 2 * (game.pile(st, 0) + game.pile(st, 1))
+    hands = sum(int(st[1 + s]).bit_count() for s in range(4))
+    cards_left = int(st[0]).bit_count() + hands + len(stock)
+    plays = hands + len(stock)
     points = (hi - cards_left - plays + 1) // 2
     taken = pos.pile_sizes()
     return any(s + points + max(0, k + cards_left - 20) >= pos.rules.target
@@ -135,8 +144,8 @@ def has_table(pos: Position) -> bool:
 def searchable(pos: Position) -> None:
     """Raise CompileError when the match search cannot take ``pos``: three
     players (the tables exist, ``met --players 3``; the search is for two
-    sides) and Ronda voleur (the pure-Python match search does not follow
-    stolen piles)."""
+    sides) and Ronda voleur (no match search is built for its stolen
+    piles)."""
     if pos.players not in (2, 4):
         raise CompileError(f"the match objective takes two sides (this position has "
                            f"{pos.players} players; `ronda-solve met --rules "
@@ -147,8 +156,9 @@ def searchable(pos: Position) -> None:
                            f"{pos.rules.name} --set voleur=yes` prints its table)")
 
 
-#: cards left to play (hands and stock) up to which ``auto`` runs the
-#: pure-Python match search: every card known, and otherwise
+#: cards left to play (hands and stock) up to which ``auto`` chooses the
+#: match objective: every card known, and otherwise (late in the hand,
+#: where the match can be decided and the search is fast)
 AUTO_MATCH_CARDS = {"known": 24, "other": 12}
 
 
@@ -231,8 +241,8 @@ def objective_choice(pos: Position, objective: str = "auto",
     - ``auto``: points unless the line writes a score (``score=``); with a
       score, the match when the target can be reached in this hand
       (:func:`target_reachable`, a sure bound), a table is shipped for the
-      rules, player count and target, and the pure-Python match search
-      fits (:data:`AUTO_MATCH_CARDS`); otherwise points, and the note says
+      rules, player count and target, and the hand is late
+      (:data:`AUTO_MATCH_CARDS`); otherwise points, and the note says
       why (never silently).
     - ``match``: the match, or :class:`ObjectiveError` (one line, what to
       do instead) when it cannot be searched.
@@ -299,34 +309,28 @@ def _card_text(pos: Position, rank: int) -> str:
 
 def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed: int = 0,
                    *, points: bool = True, table: MatchTable | None = None,
-                   max_nodes: int = 3_000_000, time_budget: float | None = None,
-                   memory_mb: float | None = None) -> MatchAnalysis:
+                   time_budget: float | None = 10.0, memory_mb: float | None = 2048.0,
+                   workers: int = 1) -> MatchAnalysis:
     """Value every play of ``pos`` for the match (probabilities that the
-    mover's side wins it). ``method``: ``exact`` (every card known),
-    ``expectimax`` (hands known, stock order not), ``determinised`` (the
-    unknown cards sampled ``samples`` times with ``seed``, every play
-    solved exactly in each, averaged), ``auto`` the first that applies.
-    ``points``: also each play's points value (the compiled search).
-    ``max_nodes``: positions the search may visit (all samples together)
-    before it gives up with SearchTooBig. ``time_budget`` (seconds): the
-    match search may take :data:`MATCH_SHARE` of it (past that,
-    SearchTooBig), the points search the rest; ``memory_mb`` caps the
-    search's table.
+    mover's side wins it) on the compiled search: ``method`` ``exact``
+    (every card known), ``expectimax`` (hands known, stock order not),
+    ``determinised`` (the unknown cards sampled, at most ``samples``
+    drawings with ``seed``), ``auto`` as :func:`solver.analysis.evaluation.
+    evaluate` picks. ``points``: also each play's points value. The budgets
+    (``time_budget`` seconds, ``memory_mb``) are kept as by ``evaluate``:
+    with ``points`` the match search takes :data:`MATCH_SHARE` of the
+    time, the points search the rest.
 
-    Raises ValueError (CompileError) for a position it cannot search and
-    when no table is shipped for the rules, player count and target."""
+    Raises ValueError (CompileError) for a position it cannot search, when
+    no table is shipped for the rules, player count and target, and
+    SearchTooBig when an exact method asked for by name does not finish
+    within the budget."""
     t0 = time.perf_counter()
-    start = time.monotonic()
-    # with ``points`` the points search has the rest of the time
-    deadline = None if time_budget is None else \
-        start + (MATCH_SHARE if points else 1.0) * time_budget
-    cap = None
-    if memory_mb is not None:
-        from ..search.guard import entries_for
-        cap = entries_for(memory_mb)
+    time_budget = 10.0 if time_budget is None else time_budget
+    memory_mb = 2048.0 if memory_mb is None else memory_mb
     searchable(pos)
     table = table or table_for(pos.rules, pos.players)
-    ka, kb = _piles(pos)
+    _piles(pos)
     sa, sb = pos.scores()
     T = pos.rules.target
     if pos.rules.win_check == "immediate" and max(sa, sb) >= T and sa != sb:
@@ -334,158 +338,42 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
                          f"(use the points objective)")
     if not any(c for c in pos.hands[pos.turn]):
         raise ValueError("the player to move holds no card")
-    if method == "auto":
-        if is_perfect_information(pos):
-            method = "exact"
-        elif all(c is not None for h in pos.hands for c in h):
-            method = "expectimax"
-        else:
-            method = "determinised"
-    nodes = 0
-    n_samples = None
-    searched = None
-    stderr: dict[int, float] = {}
-    if method in ("exact", "expectimax"):
-        game, state = compile_known(pos) if method == "exact" else compile_shuffled(pos)
-        s = _Bounded(game, table, max_nodes, deadline, cap)
-        chances = s.root(state, sa, sb, ka, kb)
-        nodes = s.nodes
-        searched = (s, state)
-    elif method == "determinised":
-        sample = sampler(pos)
-        rng = random.Random(seed)
-        sums: dict[int, list[float]] = {}
-        for _ in range(samples):
-            game, state = sample(rng)
-            s = _Bounded(game, table, max_nodes - nodes, deadline, cap)  # one budget for all
-            for m, v in s.root(state, sa, sb, ka, kb).items():
-                sums.setdefault(m, []).append(v)
-            nodes += s.nodes
-        chances = {m: sum(v) / len(v) for m, v in sums.items()}
-        for m, v in sums.items():
-            mean = chances[m]
-            var = sum((x - mean) ** 2 for x in v) / max(1, len(v) - 1)
-            stderr[m] = math.sqrt(var / len(v))
-        n_samples = samples
-    else:
+    if method not in MATCH_METHODS:
         raise ValueError(f"unknown method {method!r} (methods: {', '.join(MATCH_METHODS)})")
+    leaves = equity_array(pos.rules, pos.players, table=table)
+    start = time.monotonic()
+    try:
+        a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
+                     time_budget=(MATCH_SHARE if points else 1.0) * time_budget,
+                     memory_mb=memory_mb, match=leaves, inference=False)
+    except BudgetError as e:
+        raise SearchTooBig(f"the match search {e}") from None
     pts: dict[int, float] = {}
     if points:
-        from ..analysis.evaluation import evaluate
-        from ..analysis.evaluation import BudgetError
-        pm = "determinised" if method == "determinised" else method
-        kw = {}
-        if time_budget is not None:
-            kw["time_budget"] = max(0.05, start + time_budget - time.monotonic())
-        if memory_mb is not None:
-            kw["memory_mb"] = memory_mb
+        pm = "determinised" if a.method == "determinised" else a.method
         try:
-            a = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed, **kw)
-            pts = {mv.rank: mv.value for mv in a.moves}
+            p = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed,
+                         workers=workers, memory_mb=memory_mb,
+                         time_budget=max(0.05, start + time_budget - time.monotonic()))
+            pts = {mv.rank: mv.value for mv in p.moves}
         except BudgetError:         # the time went to the match search: no points
             pts = {}
-    moves = [MatchMove(_card_text(pos, m), m, v, stderr.get(m), pts.get(m))
-             for m, v in chances.items()]
+    moves = [MatchMove(mv.move, mv.rank, mv.value, mv.stderr, pts.get(mv.rank))
+             for mv in a.moves]
     moves.sort(key=lambda x: (-x.chance, -(x.points or 0.0), x.rank))
     top = moves[0].chance
     best = [x.move for x in moves if x.chance >= top - 1e-12]
-    pv = None
-    if searched is not None:
-        s, state = searched
-        pv = principal_variation(s, state, sa, sb, ka, kb, moves[0].rank)
-        nodes = s.nodes
-    return MatchAnalysis(pos, method, top, moves, best, nodes, time.perf_counter() - t0,
-                         n_samples, {"rules": table.rules, "players": table.players,
+    return MatchAnalysis(pos, a.method, top, moves, best, a.nodes, time.perf_counter() - t0,
+                         a.samples, {"rules": table.rules, "players": table.players,
                                      "target": table.target, "hands": table.hands,
-                                     "player": table.player}, pv=pv)
+                                     "player": table.player},
+                         a.note, pv=a.pv)
 
 
-def principal_variation(s: MatchSearch, state, sa: int, sb: int, ka: int, kb: int,
-                        first: int) -> list[str]:
-    """The match's principal variation from ``state`` starting with the
-    play ``first`` (a rank index): each later play the one of the best
-    chance for its mover (the first in move order among equals), up to
-    the end of the hand or of the match, or the next chance node (a deal
-    from an unknown stock). Rank texts. Reuses ``s``'s table."""
-    from ..cards import RANKS
-    game = s.game
-    line = []
-    move = first
-    while True:
-        line.append(str(RANKS[move]))
-        state, sa, sb, ka, kb, decided = s.step(state, move, sa, sb, ka, kb)
-        if decided is not None or (game.shuffled and game.is_chance(state)):
-            return line
-        moves = game.moves(state)
-        if not moves:
-            return line
-        mover0 = game.sides[state[2]] == 0
-        best_v = None
-        for m in moves:
-            child, na, nb, nka, nkb, d = s.step(state, m, sa, sb, ka, kb)
-            v = d if d is not None else s.value(child, na, nb, nka, nkb)
-            v = v if mover0 else 1.0 - v
-            if best_v is None or v > best_v + 1e-12:
-                best_v, move = v, m
+class SearchTooBig(BudgetError):
+    """The match search did not finish within its budget."""
 
 
-class SearchTooBig(ValueError):
-    """The match search visited more positions than allowed."""
-
-
-#: the share of ``time_budget`` the match search may take (the points
-#: search, which is fast, has the rest)
+#: the share of ``time_budget`` the match search may take when the points
+#: are searched too (they have the rest)
 MATCH_SHARE = 0.7
-#: seconds the reference engine takes to list one deal of a chance node
-#: (with its declarations): about 30 us on this project's machine
-SECONDS_PER_DEAL = 30e-6
-
-
-class _Bounded(MatchSearch):
-    """MatchSearch that stops with SearchTooBig past ``max_nodes`` or past
-    ``deadline`` (``time.monotonic()``, read every 1024 positions), and
-    empties its table past ``max_entries`` (a cache: the values stay
-    exact)."""
-
-    def __init__(self, game, table, max_nodes: int, deadline: float | None = None,
-                 max_entries: int | None = None) -> None:
-        super().__init__(game, table)
-        self.max_nodes = max_nodes
-        self.deadline = deadline
-        self.max_entries = max_entries
-        self._calls = 0
-
-    def value(self, state, *args, **kw):  # noqa: D102 - see MatchSearch.value
-        if self.nodes > self.max_nodes:
-            raise SearchTooBig(f"the match search passed {self.max_nodes:,} positions "
-                               f"(pure Python: late-hand positions only)")
-        self._calls += 1
-        game = self.game
-        chance = game.shuffled and game.is_chance(state)
-        if chance or not self._calls & 63:
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise self._late()
-            if self.max_entries is not None and len(self.tt) > self.max_entries:
-                self.tt.clear()
-        if chance and self.deadline is not None:
-            self._deals_fit(state[6])
-        return super().value(state, *args, **kw)
-
-    def _late(self) -> "SearchTooBig":
-        return SearchTooBig("the match search does not fit in its share of the time "
-                            "(pure Python: late-hand positions only)")
-
-    def _deals_fit(self, stock: int) -> None:
-        """Refuse, before listing them, the deals of a chance node that
-        would take past the deadline to list (SECONDS_PER_DEAL each,
-        counted by the compiled core)."""
-        known = getattr(self.game, "_outcomes", {})
-        if stock in known:
-            return
-        from ..engine.core import outcome_count
-        from ..engine.tables import params
-        if not hasattr(self, "_P"):
-            self._P = params(self.game)[0]
-        k = outcome_count(self._P, stock, 10 ** 7)
-        if time.monotonic() + k * SECONDS_PER_DEAL > self.deadline:
-            raise self._late()

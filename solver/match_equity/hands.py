@@ -1,7 +1,7 @@
 """Self-play hands for match-equity tables, played on a Dask cluster and
 kept in the analysis store (:mod:`solver.batch.store`).
 
-A build asks for ``hands`` hands of a rule system (:func:`.selfplay.system_of`)
+A build asks for ``hands`` hands of a rule system (:func:`.system.system_of`)
 with ``players`` seats, all played by ``player`` (a
 :func:`solver.games.players.make_player` spec), shuffled from ``seed``.
 They are cut into chunks of ``chunk`` hands, hand ``i`` always in chunk
@@ -86,7 +86,7 @@ class _Chunked:
 
 @dataclass(frozen=True)
 class HandSet(_Chunked):
-    """Which self-play hands: ``system`` (:func:`.selfplay.system_of`),
+    """Which self-play hands: ``system`` (:func:`.system.system_of`),
     ``players``, ``player`` spec, ``seed`` (text), ``hands``, ``chunk``."""
 
     system: str

@@ -15,7 +15,7 @@ either way; its ``objective`` says which was searched.
 >>> from solver.notation import parse_position
 >>> a = analyse(parse_position("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N score=38,40"))
 >>> a.objective, a.best, [(mv.move, mv.value, round(mv.chance, 4)) for mv in a.moves]
-('match', ['2'], [('2', 0.0, 0.0632), ('7', 4.0, 0.0)])
+('match', ['2'], [('2', 0.0, 0.0863), ('7', 4.0, 0.0)])
 >>> b = analyse(parse_position("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"))
 >>> b.objective, b.best, b.value
 ('points', ['7'], 4.0)
@@ -30,8 +30,9 @@ from ..position import Position
 from .evaluate import (MatchAnalysis, SearchTooBig, evaluate_match, match_method,
                        objective_choice)
 
-#: the match search's most determinisations (pure Python: each is a whole search)
-MATCH_SAMPLES = 64
+#: the match search's most determinisations by default (its sampling stops
+#: when the best chance is separated, as the points search's does)
+MATCH_SAMPLES = 1000
 #: the share of ``--time`` the points search may take when the match is
 #: searched too (the match search has the rest)
 POINTS_SHARE = 0.4
@@ -68,7 +69,7 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     try:
         m = evaluate_match(pos, method=match_method(method),
                            samples=max(1, min(samples, match_samples)), seed=seed,
-                           points=False, memory_mb=memory_mb,
+                           points=False, memory_mb=memory_mb, workers=workers,
                            time_budget=max(0.05, time_budget - (time.monotonic() - started)))
     except SearchTooBig as e:
         if objective == "match":
@@ -105,7 +106,8 @@ def with_match(a: Analysis, m: MatchAnalysis, note: str = "") -> Analysis:
     t = m.table
     sampled = f", {m.samples} determinisations" if m.samples else ""
     a.note = (f"match objective: {m.method} search of the chance of winning the match "
-              f"(pure Python, {m.nodes:,} nodes{sampled}), the end of the hand valued by the "
+              f"(the compiled core, {m.nodes:,} nodes{sampled}), the end of the hand valued by "
+              f"the "
               f"{t['rules']} {t['players']}-player table to {t['target']} "
               f"({t['hands']:,} self-play hands of {t['player']}); points by {a.method}: "
               f"{a.note}")

@@ -19,7 +19,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..engine.game import HAND_BITS, MASK40, count
+from ..engine.hand import SEAT
+from ..engine.scoring import count
 from ..games.match import HandState, deal_hand
 from ..games.players import greedy_choices
 from ..position import side_of
@@ -46,12 +47,10 @@ def greedy_rank(hs: HandState, rng: random.Random) -> int:
     its hand, the card on show, and how many copies of each rank it has not
     seen (those in the other hands and the stock)."""
     game, state = hs.game, hs.state
-    seat = state[2]
-    hands = state[1]
-    unseen_set = hands & ~(MASK40 << (HAND_BITS * seat))
-    stock = game.stock[state[6]:]
+    seat = state[SEAT]
+    stock = game.stock_left(state)
     best = greedy_choices(game, state, lambda m: sum(
-        count(unseen_set >> (HAND_BITS * s), m) for s in range(game.players) if s != seat)
+        count(state[1 + s], m) for s in range(game.players) if s != seat)
         + stock.count(m))
     return best[rng.randrange(len(best))]
 
@@ -162,45 +161,7 @@ def simulate_match(rules: Rules, players: int, a: int, b: int, a_deals: bool,
 
 # --- rule systems and chunks of hands (the batch job) --------------------------
 
-#: rule fields that do not change how a hand is played and scored: the
-#: target (one table serves every target up to its limit), the preset's
-#: name and the player counts it lists
-NOT_SYSTEM = ("name", "players", "target")
-
-
-def system_of(rules: Rules) -> str:
-    """The rule system of ``rules`` as text: the preset's name, then each
-    parameter that differs from the preset (``+decl_cumulative=yes``), the
-    target left out (``lmodire`` for lmodire to 21).
-
-    >>> from solver.rules import PRESETS
-    >>> system_of(PRESETS["lmodire"].with_overrides({"target": "21"}))
-    'lmodire'
-    >>> system_of(PRESETS["french"].with_overrides({"voleur": "yes", "target": "61"}))
-    'french+voleur=yes'
-    """
-    from ..rules import PRESETS
-    base = PRESETS[rules.name]
-    over = rules.overrides_from(base)
-    return rules.name + "".join(f"+{k}={v}" for k, v in sorted(over.items())
-                                if k not in NOT_SYSTEM)
-
-
-def rules_of(system: str) -> Rules:
-    """The :class:`~solver.rules.Rules` of a rule system text
-    (:func:`system_of`), the preset's target. Raises RulesError
-    (ValueError) naming a bad preset or parameter."""
-    from ..rules import RulesError, preset
-    name, *parts = system.split("+")
-    over = {}
-    for p in parts:
-        k, eq, v = p.partition("=")
-        if not eq or not k:
-            raise RulesError(f"rule system {system!r}: {p!r} is not name=value")
-        if k in NOT_SYSTEM:
-            raise RulesError(f"rule system {system!r}: {k} is not part of a rule system")
-        over[k] = v
-    return preset(name).with_overrides(over)
+from .system import NOT_SYSTEM, rules_of, system_of  # noqa: E402,F401  (re-exported)
 
 
 def chunk_source(system: str, players: int, player: str, seed: str) -> str:

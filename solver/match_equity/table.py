@@ -21,10 +21,11 @@ that separates the sides. A hand in which nobody scores leaves the score
 as it was with the deal passed on.
 
 The shipped tables are in ``data/`` (:func:`load`, :func:`table_for`),
-one file a rule system (:func:`.selfplay.system_of`) and player count,
+one file a rule system (:func:`.system.system_of`) and player count,
 each with the command that built it, the player and the number of hands,
-and its checks. :func:`need_array` is the plain numpy view the compiled
-search reads.
+and its checks. :func:`need_array` is the plain numpy view of a table and
+:func:`equity_array` the same cut at a target: the leaves the compiled
+match search reads (:class:`solver.engine.tables.MatchLeaves`).
 """
 
 from __future__ import annotations
@@ -35,8 +36,6 @@ from importlib import resources
 from typing import Sequence
 
 import numpy as np
-
-from . import dp
 
 #: the smallest limit a shipped table has (every target up to it)
 MIN_LIMIT = 61
@@ -61,6 +60,7 @@ def build(traces: Sequence[Sequence[Sequence[int]]], limit: int, win_check: str,
           weights: np.ndarray | None = None) -> np.ndarray:
     """The dealer's chance ``D[x, y]`` (:mod:`.dp`) for needs up to ``limit``
     from two-sided hand traces; ``weights`` one a hand (default 1)."""
+    from . import dp        # compiled: not loaded by reading a table (``met``)
     g = trace_arrays(traces, 2)
     w = np.ones(len(traces)) if weights is None else np.asarray(weights, dtype=float)
     if win_check == "end_of_hand":
@@ -93,6 +93,7 @@ def build3(traces: Sequence[Sequence[Sequence[int]]], limit: int,
     """Three players, ``win_check = end_of_hand``: ``(D3, E)`` of
     :func:`.dp.dp_three` and :func:`.dp.tie_states3` from traces of
     ``(dealer, leader, third)`` awards."""
+    from . import dp
     g = trace_arrays(traces, 3)
     w = np.ones(len(traces)) if weights is None else np.asarray(weights, dtype=float)
     p, wu = _merged(g.sum(axis=1), w)
@@ -144,7 +145,7 @@ class MatchTable:
 
     @property
     def rules(self) -> str:
-        """The rule system's text (:func:`.selfplay.system_of`)."""
+        """The rule system's text (:func:`.system.system_of`)."""
         return self.system
 
     @property
@@ -356,7 +357,7 @@ def _read(system: str, players: int) -> MatchTable | MatchTable3:
         limit = int(doc.pop("limit"))
         common = dict(system=doc.pop("system"), players=int(doc.pop("players")), limit=limit,
                       win_check=doc.pop("win_check"))
-        from .selfplay import rules_of
+        from .system import rules_of
         target = min(rules_of(common["system"]).target, limit)
         if common["players"] == 3:
             q = unpack3(base.joinpath(doc.pop("dealer_file")).read_bytes(), limit) / 65535.0
@@ -379,13 +380,13 @@ def shipped() -> list[str]:
 
 def load(system: str, players: int, target: int | None = None) -> MatchTable | MatchTable3:
     """The shipped table for a rule system (a preset's name, or
-    :func:`.selfplay.system_of` text) and player count, answering for
+    :func:`.system.system_of` text) and player count, answering for
     ``target`` (the preset's by default). Raises ValueError when none is
     shipped (naming the command that builds it) or the target is past its
     limit."""
     t = _read(system, players)
     if target is None:
-        from .selfplay import rules_of
+        from .system import rules_of
         target = rules_of(system).target
     return t.at(target)
 
@@ -394,7 +395,7 @@ def table_for(rules, players: int) -> MatchTable | MatchTable3:
     """The table for a :class:`~solver.rules.Rules` (its rule system, target
     and player count). Raises ValueError naming the missing table and the
     command that builds it, or a target past the table's limit."""
-    from .selfplay import system_of
+    from .system import system_of
     return load(system_of(rules), players, rules.target)
 
 
@@ -409,3 +410,35 @@ def need_array(rules, players: int) -> np.ndarray:
     if isinstance(t, MatchTable3):
         raise ValueError("need_array is for two sides; three players: MatchTable3.chances")
     return t.array()
+
+
+def equity_array(rules, players: int, target: int | None = None,
+                 table: MatchTable | None = None):
+    """The match objective's leaves for the compiled search
+    (:class:`solver.engine.tables.MatchLeaves`): a plain float64 array
+    ``equity[d, x, y]``, the chance that side A (0) wins the match when it
+    needs ``x`` more points and side B ``y`` (``1 <= x, y <= target``; row
+    and column 0: a side at or over the target), ``d = 0`` when A deals
+    the next hand, and the tie values: the need-indexed table
+    (:meth:`MatchTable.array`) cut at the target. ``target``: the rules'
+    by default; ``table``: this table instead of the shipped one (its own
+    target). Raises ValueError as :func:`table_for`, and for three players.
+
+    >>> from solver.rules import PRESETS
+    >>> leaves = equity_array(PRESETS["lmodire"], 2)
+    >>> t = load("lmodire", 2)
+    >>> float(leaves.equity[1, 41 - 38, 41 - 30]) == t.equity_of(38, 30, False)
+    True
+    >>> to21 = equity_array(PRESETS["lmodire"], 2, target=21)
+    >>> float(to21.equity[0, 21 - 15, 21 - 3]) == t.at(21).equity_of(15, 3, True)
+    True
+    """
+    from ..engine.tables import MatchLeaves
+    if target is not None and target != rules.target:
+        rules = rules.with_overrides({"target": str(target)})
+    t = table if table is not None else table_for(rules, players)
+    if isinstance(t, MatchTable3):
+        raise ValueError("the match objective's leaves take two sides")
+    T = t.target
+    eq = np.ascontiguousarray(t.array()[:, :T + 1, :T + 1], dtype=np.float64)
+    return MatchLeaves(T, eq, (float(t.tie[0]), float(t.tie[1])))

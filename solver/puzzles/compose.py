@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ..cards import Card, RANKS
-from ..engine.game import best_declaration, TRINGA
+from ..engine.scoring import best_declaration, TRINGA
 from ..notation import NotationError, format_position, parse_position
 from ..position import Declaration, Position, Show
 from ..rules import deal_sizes, preset
@@ -609,6 +609,9 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
     if theme not in VARIANTS:
         raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(VARIANTS)})")
     rules = preset(rules_name)
+    if players == 3:
+        from .themes import THREE_PLAYERS
+        raise ValueError(THREE_PLAYERS)
     if players not in (2, 4):
         raise ValueError(f"composed puzzles have 2 players or 4, not {players}")
     if players not in rules.players:

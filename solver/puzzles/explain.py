@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..cards import RANKS
-from ..engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
-                          EV_MISSA, event_points)
+from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
+                              EV_MISSA, event_points)
 from ..position import Position, n_sides, seat_names, side_names
 from .themes import Idea, Ply, tag
 

@@ -10,8 +10,8 @@ like the composed ones.
   players of :mod:`solver.games.players` (``greedy``, ``mc:N``, ``engine:K``...),
   each seat seeing only its own view: the positions real (weak or strong)
   players reach.
-- :func:`mine`: the same without the arena, straight over
-  :meth:`solver.engine.game.Game.play`: a random deal (the opening table drawn
+- :func:`mine`: the same without the arena, straight over the compiled
+  core's play (:class:`solver.engine.hand.Hand`): a random deal (the opening table drawn
   as RULES.md says for ``table_rule = distinct``: four different ranks, no
   two consecutive, an offending card put back under the stock) played out
   by ``greedy`` (the largest immediate gain, ties at random, a random play
@@ -28,11 +28,12 @@ import random
 from typing import Iterator
 
 from ..cards import Card, RANKS
-from ..engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, HAND_BITS, MASK40, TRINGA,
-                   Game, best_declaration, ranks_of)
+from ..engine.hand import LAST, PREV, SEAT, SHOW, STOCK, TABLE, Hand
+from ..engine.scoring import TRINGA, best_declaration, ranks_of
 from ..notation import NotationError
 from ..position import Declaration, Position, Show
 from ..rules import Rules, deal_sizes, preset
+from .themes import THREE_PLAYERS
 
 NR = len(RANKS)
 POLICIES = ("greedy", "random")
@@ -90,14 +91,12 @@ def playout(rules: Rules, rng: random.Random, policy: str = "greedy",
     for i in range(players):
         seat = (leader + i) % players
         hands[seat] = stock[i * first:(i + 1) * first]
-    game = Game(rules, players, leader, stock[first * players:])
+    game = Hand(rules, players, leader, stock[first * players:], track=True)
     state = game.initial_state(table, hands, leader)
-    piles = [0, 0] if players in (2, 4) else [0] * players
     nstock = len(game.stock)
     while not game.is_terminal(state):
-        seat = state[2]
-        if state[6] == nstock and len(game.moves(state)) >= 2:
-            yield _position(game, state, piles, rules)
+        if state[STOCK] == nstock and len(game.moves(state)) >= 2:
+            yield _position(game, state, rules)
         moves = game.moves(state)
         if policy == "random" or rng.random() < 0.3:
             m = rng.choice(moves)
@@ -105,37 +104,30 @@ def playout(rules: Rules, rng: random.Random, policy: str = "greedy",
             gains = {m: game.play(state, m)[1] for m in moves}
             top = max(gains.values())
             m = rng.choice([m for m in moves if gains[m] == top])
-        table_before = state[0]
-        show = state[4]
-        child, _gain, ev = game.play(state, m)
-        side = game.sides[seat]
-        if ev & (EV_ANSWER5 | EV_ANSWER10):
-            size = show & 3
-            piles[side] += size + 1
-            piles[1 - side] -= size
-        elif ev & EV_CAPTURE:
-            piles[side] += game.capture(table_before, m).bit_count() + 1
-        state = child
+        state = game.play(state, m)[0]
 
 
-def _position(game: Game, state, piles: list[int], rules: Rules) -> Position:
-    """The Position of a compact last-deal state; ``piles``: cards in each
-    side's pile. At the start of the deal (every hand full) the
-    declarations are written."""
-    table, hands, seat, prev, show, last, _spos = state
+def _position(game: Hand, state, rules: Rules) -> Position:
+    """The Position of a last-deal core state (its piles and, with Ronda
+    voleur, its pile tops read off the tracked state). At the start of the
+    deal (every hand full) the declarations are written."""
+    seat, prev, show, last = state[SEAT], state[PREV], state[SHOW], state[LAST]
     players = game.players
-    hand_ranks = [ranks_of((hands >> (HAND_BITS * s)) & MASK40) for s in range(players)]
+    hand_ranks = game.hands_of(state, players)
     pos = Position(
-        table=[Card(RANKS[r]) for r in ranks_of(table)],
+        table=[Card(RANKS[r]) for r in ranks_of(state[TABLE])],
         hands=[[Card(RANKS[r]) for r in h] for h in hand_ranks],
         stock_kind="known", stock=[], turn=seat, rules=rules, preset=rules.name,
-        taken=tuple(piles))
+        taken=tuple(game.pile(state, k) for k in range(game.nsides)))
     if last >= 0:
         pos.last = last     # side 0/1 is seat 0/1 (S, or N / E)
     if prev >= 0:
         pos.prev = Card(RANKS[prev])
     if show:
         pos.show = Show(RANKS[show >> 2], show & 3, (seat - 1) % players)
+    if rules.voleur:
+        pos.tops = tuple(None if game.top(state, k) < 0 else Card(RANKS[game.top(state, k)])
+                         for k in range(game.nsides))
     size = deal_sizes(rules, players)[-1]
     if all(len(h) == size for h in hand_ranks):
         for s, h in enumerate(hand_ranks):
@@ -157,10 +149,11 @@ def mine(seed: int = 0, rules_name: str = "lmodire", policy: str = "greedy",
     search cannot take them (three players)."""
     from .compose import candidate_line
     rules = preset(rules_name)
-    if players not in rules.players or players == 3:
+    if players == 3:
+        raise ValueError(THREE_PLAYERS)
+    if players not in rules.players:
         raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
-                         f"(the preset allows {', '.join(map(str, rules.players))}; "
-                         f"the search takes 2 or 4)")
+                         f"(the preset allows {', '.join(map(str, rules.players))})")
     rng = random.Random(f"mine:{seed}:{rules_name}:{policy}:{players}")
     n = 0
     game = 0
@@ -192,10 +185,11 @@ def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
     from ..games.match import HandState, deal_hand, hand_rng
     from ..games.players import make_player
     rules = preset(rules_name)
-    if players not in rules.players or players == 3:
+    if players == 3:
+        raise ValueError(THREE_PLAYERS)
+    if players not in rules.players:
         raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
-                         f"(the preset allows {', '.join(map(str, rules.players))}; "
-                         f"the search takes 2 or 4)")
+                         f"(the preset allows {', '.join(map(str, rules.players))})")
     specs = [s for s in agents.split(",") if s.strip()]
     if len(specs) == 1:
         specs = specs * players

@@ -41,7 +41,8 @@ from typing import Callable, Iterator
 from ..analysis.evaluation import evaluate
 from ..cards import RANKS
 from ..engine.compile import CompileError, compile_known, is_perfect_information, pile_margin
-from ..engine.game import EV_ANSWER10, EV_ANSWER5, EV_HIT, Game, State
+from ..engine.hand import Hand as Game, State
+from ..engine.scoring import EV_ANSWER10, EV_ANSWER5, EV_HIT
 from ..notation import NotationError, format_position, parse_file
 from ..position import Position
 from .explain import explain, themes_of as tag_cache
@@ -279,6 +280,9 @@ def idea_for(pos: Position) -> tuple[Game, State, Idea]:
     CompileError for a position the search does not take."""
     if not is_perfect_information(pos):
         raise NotAPuzzle("hidden", "a puzzle needs every card known (exact method)")
+    if pos.players == 3:
+        from .themes import THREE_PLAYERS
+        raise CompileError(THREE_PLAYERS)
     game, state = compile_known(pos)
     return game, state, idea_of(game, state, _declared(pos))
 

@@ -299,6 +299,9 @@ def _facts(pos: Position) -> list[str]:
     else:
         piles = "piles " + ", ".join(f"{s} {n}" for s, n in zip(sides, pos.pile_sizes()))
     line1 = f"{stock} \u00b7 {piles}"
+    if pos.rules.voleur and pos.tops is not None:
+        line1 += " \u00b7 tops " + ", ".join(
+            f"{s} {'-' if c is None else c}" for s, c in zip(sides, pos.tops))
     if pos.last is not None:
         line1 += f" \u00b7 last capture {names[pos.last]}"
     rules = pos.preset + ("".join(f" {k}={v}" for k, v in pos.overrides.items()))

@@ -5,7 +5,7 @@ A theme predicate looks only at an :class:`Idea`: the root position, the
 exact value of every root play, and for every root play the line that
 follows it when both sides then play perfectly (the *line* of the best play
 is the principal variation, the line of another play is its *refutation*).
-Plies carry the engine's event bits (:data:`solver.engine.game.EV_HIT` and
+Plies carry the engine's event bits (:data:`solver.engine.scoring.EV_HIT` and
 friends), so a predicate never re-implements a rule: it reads what the
 engine says happened (RULES.md "A turn" items 3, 4, 6 and "End of a hand").
 
@@ -48,10 +48,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, EV_HIT,
-                   EV_MISSA, HAND_BITS, MASK40, Game, State, ranks_of)
+from ..engine.hand import LAST, SEAT, SHOW, TABLE, Hand, State
+from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, EV_HIT,
+                              EV_MISSA, ranks_of)
 from ..rules import Rules
-from ..search.alphabeta import AlphaBeta
+from ..search.compiled import Searcher
+
+#: why puzzles take two or four players
+THREE_PLAYERS = ("three-player puzzles are not made: a puzzle's values, themes and lines are "
+                 "two-sided (one side's gain is the other's loss), and three players each "
+                 "score their own (analyse, annotate and play take three players)")
 
 
 @dataclass(frozen=True)
@@ -173,38 +179,37 @@ class Idea:
 
 
 def _hand(state: State, seat: int) -> tuple[int, ...]:
-    return tuple(ranks_of((state[1] >> (HAND_BITS * seat)) & MASK40))
+    return tuple(ranks_of(state[1 + seat]))
 
 
-def replay(game: Game, state: State, moves: Sequence[int]) -> tuple[Ply, ...]:
+def replay(game: Hand, state: State, moves: Sequence[int]) -> tuple[Ply, ...]:
     """The plies of ``moves`` (rank indices) played from ``state``.
 
     Raises ValueError when a move is not in the mover's hand."""
     plies = []
     for m in moves:
-        seat = state[2]
+        seat = state[SEAT]
         if m not in game.moves(state):
             raise ValueError(f"rank index {m} is not in seat {seat}'s hand")
-        table = state[0]
-        show = state[4]
+        table = state[TABLE]
+        show = state[SHOW]
         child, gain, ev = game.play(state, m)
         if ev & (EV_ANSWER5 | EV_ANSWER10):
             taken = (m,) * (show & 3)
             left = table
         elif ev & EV_CAPTURE:
-            cap = game.capture(table, m)
+            cap = game.capture(state, m)
             taken = tuple(ranks_of(cap))
             left = table ^ cap
         else:
             taken = ()
             left = None
         sweep, sweep_side = 0, -1
-        if ev & EV_END and child[5] >= 0:
+        if ev & EV_END and child[LAST] >= 0:
             if left is None:
                 left = table + ((((table >> (4 * m)) & 15) + 1) << (4 * m))
-            sweep, sweep_side = left.bit_count(), child[5]
-        hand_after = tuple(ranks_of(((state[1] >> (HAND_BITS * seat)) & MASK40)
-                                    - _one_card(state, seat, m)))
+            sweep, sweep_side = left.bit_count(), child[LAST]
+        hand_after = tuple(ranks_of(state[1 + seat] - _one_card(state, seat, m)))
         plies.append(Ply(seat, game.sides[seat], m, ev, gain, tuple(ranks_of(table)),
                          taken, hand_after, sweep, sweep_side))
         state = child
@@ -213,38 +218,39 @@ def replay(game: Game, state: State, moves: Sequence[int]) -> tuple[Ply, ...]:
 
 def _one_card(state: State, seat: int, m: int) -> int:
     """The card-set bits of one card of rank index ``m`` in ``seat``'s hand."""
-    nib = (state[1] >> (HAND_BITS * seat + 4 * m)) & 15
+    nib = (state[1 + seat] >> (4 * m)) & 15
     return ((nib + 1) >> 1) << (4 * m)
 
 
-def best_line(ab: AlphaBeta, state: State, max_plies: int = 200) -> list[int]:
+def best_line(searcher: Searcher, state: State, max_plies: int = 200) -> list[int]:
     """An optimal line from ``state`` to the end of the hand: at each ply
     the best play, the lowest rank index on a tie (so the line depends only
     on exact values, not on the search's move ordering)."""
-    return ab.principal_variation(state, max_plies)
+    return searcher.principal_variation(state, max_plies=max_plies)
 
 
-def idea_of(game: Game, state: State, declared: Sequence[tuple[int, int]] = ()) -> Idea:
-    """Search ``state`` exactly and build its :class:`Idea`: every root
-    play's value and line. ``declared``: ``(seat, rank index)`` pairs of
-    the current deal's declarations. Raises ValueError on a finished hand.
-    """
+def idea_of(game: Hand, state: State, declared: Sequence[tuple[int, int]] = ()) -> Idea:
+    """Search ``state`` exactly (the compiled core) and build its
+    :class:`Idea`: every root play's value and line. ``declared``: ``(seat,
+    rank index)`` pairs of the current deal's declarations. Raises
+    ValueError on a finished hand."""
     if game.is_terminal(state):
         raise ValueError("the hand is over: no play to make")
-    ab = AlphaBeta(game)
-    values = ab.root_values(state)
+    searcher = Searcher(game.P, game.D, 8.0)
+    values = {m: int(v) for m, v in searcher.root_values(state).items()}
     order = sorted(values, key=lambda m: (-values[m], m))
     lines = {}
     for m in order:
         child, _gain, _ev = game.play(state, m)
-        moves = [m] + best_line(ab, child)
+        moves = [m] + best_line(searcher, child)
         lines[m] = Line(replay(game, state, moves), values[m])
-    mover = state[2]
+    mover = state[SEAT]
     after_key = game.play(state, order[0])[0]
-    replies = {} if game.is_terminal(after_key) else ab.root_values(after_key)
+    replies = {} if game.is_terminal(after_key) else {
+        m: int(v) for m, v in searcher.root_values(after_key).items()}
     return Idea(game.rules, game.players, game.sides, mover,
                 tuple(_hand(state, s) for s in range(game.players)),
-                tuple(ranks_of(state[0])), values, order, lines, tuple(declared), replies)
+                tuple(ranks_of(state[TABLE])), values, order, lines, tuple(declared), replies)
 
 
 # --- the predicates -------------------------------------------------------

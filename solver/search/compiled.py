@@ -31,7 +31,9 @@ from typing import Callable
 import numpy as np
 
 from . import kernels as kn
-from .pimc import SampledMove, SampleResult, Z_99
+from ..engine.core import D_COLS
+from .budget import _REASONS, Budget, SearchAborted, _run, outcome_cap, table_entries
+from .pimc import SampleResult, Z_99, summarise_array
 
 #: memory the compiled search of one perfect-information hand needs
 SMALL_TABLE_ENTRIES = 1 << 14
@@ -39,42 +41,16 @@ SMALL_TABLE_ENTRIES = 1 << 14
 ALL_MOVES = (1 << 10) - 1
 
 
-class SearchAborted(RuntimeError):
-    """A search stopped before its answer was known: ``reason`` is
-    ``"time"``, ``"nodes"``, ``"outcomes"`` (a chance node larger than the
-    memory allows) or ``"interrupted"``; ``nodes`` were searched."""
-
-    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
-        super().__init__(f"search stopped ({reason}) after {nodes} nodes and {seconds:.3g} s")
-        self.reason = reason
-        self.nodes = nodes
-        self.seconds = seconds
-
-
-_REASONS = {kn.ABORT_TIME: "time", kn.ABORT_NODES: "nodes", kn.ABORT_OUTCOMES: "outcomes"}
-
 #: the table a search starts with (entries, 2 MB); it grows fourfold when
 #: 70% full, up to the memory budget
 FIRST_TABLE_ENTRIES = 1 << 16
 
 
-def table_entries(memory_mb: float) -> int:
-    """Transposition-table entries that fit in ``memory_mb`` (90% of it;
-    the rest is left to the outcome lists and the scratch)."""
-    return max(2, int(memory_mb * 0.9 * (1 << 20)) // kn.ENTRY_BYTES)
-
-
-def outcome_cap(memory_mb: float) -> int:
-    """The largest chance node (outcomes) a search within ``memory_mb`` may
-    expand: 10% of the budget over six live levels at about 160 bytes an
-    outcome, and never fewer than 50,000 (8 MB a level)."""
-    return max(50_000, int(memory_mb * 0.1 * (1 << 20) / 6 / 160))
-
-
 #: the groups of kernels :func:`ensure_compiled` loads: ``exact`` (an
 #: exact solve's values and line), ``search`` (root scoring, values and
-#: lines with and without chance nodes), ``samples`` (determinised batches)
-PARTS = ("exact", "search", "samples")
+#: lines with and without chance nodes), ``samples`` (determinised batches),
+#: ``vectors`` (three sides: max^n, paranoid, their determinised batches)
+PARTS = ("exact", "search", "samples", "vectors")
 _warmed: set[str] = set()
 
 
@@ -113,12 +89,13 @@ def _cache_present() -> bool:
 
 
 def _tiny_game(shuffled: bool):
-    from ..engine.game import Game
-    from ..engine.tables import core_state, params
-    from ..rules import PRESETS
-    g = Game(PRESETS["lmodire"], 2, 0, [0, 1, 2, 3, 4, 5], shuffled)
-    P, D = params(g)
-    return Searcher(P, D, 1.0), core_state(g.initial_state([6, 7], [[8, 9, 9], [5, 5, 4]], 0))
+    from ..engine.compile import known_problem, shuffled_problem
+    from ..notation import parse_position
+    if shuffled:
+        prob = shuffled_problem(parse_position("1.3.10 5.5.4/12.7.6 ~2.2.11.11.12.3 S"))
+    else:
+        prob = known_problem(parse_position("1.3.10 5.5.4/12.7.6 2.2.11.11.12.3 S"))
+    return Searcher(prob.P, prob.D, 1.0), prob.st
 
 
 def _warm_exact() -> None:
@@ -149,41 +126,32 @@ def _warm_samples() -> None:
     sampler.close()
 
 
-_WARM = {"exact": _warm_exact, "search": _warm_search, "samples": _warm_samples}
+def _warm_vectors() -> None:
+    """Three sides: max^n and paranoid, known and shuffled stock, and a
+    determinised batch of each."""
+    from ..engine.compile import known_problem, shuffled_problem
+    from ..engine.sampling import draw_spec
+    from ..notation import parse_position
+    from .vectors import VectorSampler, VectorSearcher
+    for line, build in (("5.6 5.7/3.3/1.2 1.1.2.2.3.3.4.4.5 S rules=french", known_problem),
+                        ("5.6 5.7/3.3/1.2 ~1.1.2.2.3.3.4.4.5 S rules=french",
+                         shuffled_problem)):
+        prob = build(parse_position(line))
+        for search in ("maxn", "paranoid"):
+            vs = VectorSearcher(prob.P, prob.D, 1.0, search)
+            vs.root_values(prob.st)
+            vs.principal_variation(prob.st)
+    spec = draw_spec(parse_position("5.6 5.7/?.?/?.? - S rules=french taken=12,10,10 last=E "
+                                    "gone=1.1.1.1.2.2.2.2.3.3.3.4.4.4.5.5.6.6.6.7.7.7.10."
+                                    "10.10.11.11.11.12.12.12.12"))
+    for search in ("maxn", "paranoid"):
+        vsampler = VectorSampler(spec, 1.0, 1, search)
+        vsampler.solve([0], seed=0)
+        vsampler.close()
 
 
-def _run(fn, args, C, deadline: float | None):
-    """Run ``fn(*args)`` in a thread; at ``deadline`` (time.monotonic) or
-    on Ctrl-C set the abort counter and wait for it to unwind."""
-    box: list = []
-    error: list = []
-
-    def target():
-        try:
-            box.append(fn(*args))
-        except BaseException as e:  # pragma: no cover - a kernel bug
-            error.append(e)
-
-    th = threading.Thread(target=target, daemon=True)
-    th.start()
-    try:
-        while th.is_alive():
-            if deadline is None:
-                th.join(0.05)
-                continue
-            left = deadline - time.monotonic()
-            if left <= 0:
-                C[kn.C_ABORT] = kn.ABORT_TIME
-                th.join()
-                break
-            th.join(min(left, 0.05))
-    except KeyboardInterrupt:
-        C[kn.C_ABORT] = kn.ABORT_TIME
-        th.join()
-        raise
-    if error:
-        raise error[0]
-    return box[0] if box else None
+_WARM = {"exact": _warm_exact, "search": _warm_search, "samples": _warm_samples,
+         "vectors": _warm_vectors}
 
 
 def _wait(th: threading.Thread, threads: list, Cs: list, deadline: float | None) -> None:
@@ -543,7 +511,7 @@ class Sampler:
             TT, TF = kn.new_table(min(table_entries(per), SMALL_TABLE_ENTRIES * 16))
             self.scratch.append((kn.new_scratch(), TT, TF, kn.new_counters(),
                                  *kn.new_outcome_cache(1, 2),
-                                 np.zeros((spec.nstock + 1, 6), dtype=np.int64),
+                                 np.zeros((spec.nstock + 1, D_COLS), dtype=np.int64),
                                  np.zeros(max(spec.nstock, 1), dtype=np.int64),
                                  np.zeros(max(len(spec.pool), 1), dtype=np.int64)))
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
@@ -615,47 +583,6 @@ class Sampler:
                 for f in futures:
                     f.result()
                 raise
-
-
-def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> list[SampledMove]:
-    """Mean, standard error, best-count and the best move's paired lead of
-    every legal move over the samples (rows of ``values``, NaN where a move
-    is illegal: the same in every row), best mean first; as
-    :func:`solver.search.pimc.summarise`. With ``weights`` (importance
-    weights, one a row) the means are weighted, the standard errors those
-    of the self-normalised estimate (``sqrt(sum w^2 (x - mean)^2) / sum
-    w``), and ``best`` counts the weight of the rows where a move is best,
-    scaled to the number of rows."""
-    n = values.shape[0]
-    moves = [m for m in range(values.shape[1]) if not math.isnan(values[0, m])]
-    cols = values[:, moves]
-    w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
-    sw = w.sum()
-    means = (w[:, None] * cols).sum(axis=0) / sw
-    top = cols.max(axis=1, keepdims=True)
-    best = (w[:, None] * (cols == top)).sum(axis=0) * n / sw
-
-    def stderr(x: np.ndarray, mean: float) -> float | None:
-        if n < 2:
-            return None
-        if weights is None:
-            return float(x.std(ddof=1) / math.sqrt(n))
-        return float(math.sqrt((w * w * (x - mean) ** 2).sum() * n / (n - 1)) / sw)
-
-    stats = [SampledMove(m, float(means[j]), stderr(cols[:, j], float(means[j])),
-                         int(round(best[j]))) for j, m in enumerate(moves)]
-    order = sorted(range(len(moves)), key=lambda j: (-stats[j].mean, stats[j].move))
-    stats = [stats[j] for j in order]
-    jt = moves.index(stats[0].move)
-    for s in stats[1:]:
-        diffs = cols[:, jt] - cols[:, moves.index(s.move)]
-        if n < 2:
-            s.lead_z = None
-            continue
-        mean = float((w * diffs).sum() / sw)
-        se = stderr(diffs, mean)
-        s.lead_z = (math.inf if mean > 0 else 0.0) if not se else mean / se
-    return stats
 
 
 def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
@@ -766,29 +693,6 @@ def _result(rows, weights, nodes, stopped, partial, t0, workers) -> SampleResult
 def _separated(result: SampleResult, z: float) -> bool:
     others = [m.lead_z for m in result.moves[1:]]
     return all(v is not None and v > z for v in others)
-
-
-@dataclass
-class Budget:
-    """A search budget: ``seconds`` from ``start`` (time.monotonic) and
-    ``memory_mb``."""
-
-    seconds: float
-    memory_mb: float
-    start: float = 0.0
-
-    def __post_init__(self) -> None:
-        if not self.start:
-            self.start = time.monotonic()
-
-    @property
-    def deadline(self) -> float:
-        """The monotonic time the budget runs out."""
-        return self.start + self.seconds
-
-    def left(self) -> float:
-        """Seconds left (never negative)."""
-        return max(0.0, self.deadline - time.monotonic())
 
 
 _local = threading.local()

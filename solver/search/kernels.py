@@ -278,7 +278,7 @@ def rehash(TT, TF, C, NT, NF):
 
 
 #: bytes a cached outcome takes (a probability and a deal row)
-OUTCOME_BYTES = 8 + 8 * 6
+OUTCOME_BYTES = 8 + 8 * 9
 
 
 def new_outcome_cache(outcomes: int, keys: int = 1 << 12):
@@ -324,7 +324,7 @@ def _outcomes(P, st, C, OK, OP, OR):
 
 
 SIG = ("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], uint64[:, ::1], float64[:, ::1], "
-       "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], int64, UniTuple(int64, 10), "
+       "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], int64, UniTuple(int64, 11), "
        "float64, float64)")
 
 
@@ -535,7 +535,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
         r = K[ply, pr, j]
         if K[ply, r, K_KIND] != KIND_LEAF:
             ch = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
-                  K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9])
+                  K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
+                  K[ply, r, 10])
             if is_chance(P, ch) or work_left(P, ch) > C[C_TTMIN]:
                 ck, _c = state_key(ch)
                 _prefetch(TT, np.int64(ck & np.uint64((TT.shape[0] >> 1) - 1)) << 1)
@@ -550,7 +551,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             v = gain
         else:
             child = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
-                     K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9])
+                     K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
+                     K[ply, r, 10])
             # the window the child needs, in its frame; it searches one a
             # margin wider and is judged against the one it needs
             c_lo = gain - beta
@@ -613,7 +615,7 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
             out[m] = gain
         else:
             child = (K[0, i, 0], K[0, i, 1], K[0, i, 2], K[0, i, 3], K[0, i, 4], K[0, i, 5],
-                     K[0, i, 6], K[0, i, 7], K[0, i, 8], K[0, i, 9])
+                     K[0, i, 6], K[0, i, 7], K[0, i, 8], K[0, i, 9], K[0, i, 10])
             v = negamax(P, D, K, TT, TF, C, OK, OP, OR, 1, child, -INF, INF)
             if C[C_ABORT] != 0:
                 return n

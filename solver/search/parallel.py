@@ -39,7 +39,8 @@ def _read_board(M):
     g = M[C_BGEN]
     fence()
     st = (M[C_BSTATE], M[C_BSTATE + 1], M[C_BSTATE + 2], M[C_BSTATE + 3], M[C_BSTATE + 4],
-          M[C_BSTATE + 5], M[C_BSTATE + 6], M[C_BSTATE + 7], M[C_BSTATE + 8], M[C_BSTATE + 9])
+          M[C_BSTATE + 5], M[C_BSTATE + 6], M[C_BSTATE + 7], M[C_BSTATE + 8], M[C_BSTATE + 9],
+          M[C_BSTATE + 10])
     fence()
     if (g & 1) != 0 or M[C_BGEN] != g:
         return st, -1

@@ -64,6 +64,8 @@ class AnalyseRequest(Line):
     objective: Literal[OBJECTIVES] = Field(  # type: ignore[valid-type]
         "auto", description="points, match, or auto: points unless the line writes a score= "
                             "and the target can be reached in this hand (as the command line)")
+    search: Literal["maxn", "paranoid"] = Field(
+        "maxn", description="three players: how the other two play (max^n or paranoid)")
 
 
 class Record(BaseModel):
@@ -192,7 +194,7 @@ def _analyse_args(request: Request, body: AnalyseRequest) -> tuple[dict, float]:
     return ({"line": body.line, "method": body.method, "samples": body.samples,
              "seed": body.seed, "time_budget": t, "memory_mb": cfg.memory,
              "workers": cfg.workers, "inference": body.inference, "exact": body.exact,
-             "objective": body.objective}, t)
+             "objective": body.objective, "search": body.search}, t)
 
 
 @router.post("/analyse", summary="Evaluate a position (waits for the answer)")

@@ -32,7 +32,7 @@ def board(pos: Position) -> dict:
     ``count``: for ``?`` the cards not seen), ``prev``, ``show``,
     ``piles`` per side (None when the line does not write them: then
     ``unwritten`` cards are in piles not written), ``score`` per side,
-    ``target``, ``last``,
+    ``target``, ``last``, ``tops`` per side (Ronda voleur, else None),
     ``rules`` and the sheet's ``facts`` lines."""
     names = seat_names(pos.players)
     sides = side_names(pos.players)
@@ -59,6 +59,8 @@ def board(pos: Position) -> dict:
         "score_written": pos.score is not None,
         "target": pos.rules.target,
         "last": None if pos.last is None else names[pos.last],
+        "tops": None if pos.tops is None else dict(zip(sides, (_text(c) if c is not None
+                                                              else None for c in pos.tops))),
         "rules": pos.preset,
         "facts": _facts(pos),
     }
@@ -89,11 +91,13 @@ def play(pos: Position, card_text: str) -> tuple[Position, str]:
     line, or its declarations would have to be scored by hand). A line
     without ``taken=`` whose piles are not written keeps them unwritten:
     the captured cards join them."""
-    from ..analysis.evaluation import describe
+    from ..analysis.effects import describe
     from ..cards import parse_card
-    from ..engine.compile import compile_known, compile_shuffled, is_perfect_information, sampler
-    from ..engine.game import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END,
-                               event_points, ranks_of)
+    from ..engine.compile import (compile_known, compile_shuffled, hand_state,
+                                  is_perfect_information, sampler)
+    from ..engine.hand import PREV, SEAT, SHOW
+    from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END,
+                                  event_points, ranks_of)
     import random
     want = parse_card(card_text)
     seat = pos.turn
@@ -103,13 +107,16 @@ def play(pos: Position, card_text: str) -> tuple[Position, str]:
               and (want.suit is None or c.suit == want.suit)), None)
     if i is None:
         raise ValueError(f"play: {names[seat]} holds no {card_text}")
+    # the piles and tops are tracked by the core, whatever the rules
     if is_perfect_information(pos):
-        game, state = compile_known(pos)
+        game, state = compile_known(pos, track=True)
     elif all(c is not None for h in pos.hands for c in h):
-        game, state = compile_shuffled(pos)
+        game, state = compile_shuffled(pos, track=True)
     else:
-        game, state = sampler(pos)(random.Random(0))
+        game, state = sampler(pos, build=lambda p, h, s: hand_state(p, h, s, track=True))(
+            random.Random(0))
     r = want.index
+    robbed = game.robbed(state, r)
     child, _gain, ev = game.play(state, r)
     effect = describe(game, state, r)
     if ev & EV_END:
@@ -120,44 +127,28 @@ def play(pos: Position, card_text: str) -> tuple[Position, str]:
     new = deepcopy(pos)
     new.ops = []
     card = new.hands[seat].pop(i)
-    side = seat % 2 if pos.players == 4 else seat
-    sides = len(side_names(pos.players))
-    taken = list(pos.taken) if pos.taken is not None else [0] * sides
+    side = game.sides[seat]
     captured: list[Card] = []
-    voleur = pos.rules.voleur
-    stolen = 0
-    if voleur:
-        from ..engine.voleur import steals, table_take
-        stolen = steals(state, game.sides, r)
     if ev & (EV_ANSWER5 | EV_ANSWER10):
-        prev_seat = (seat - 1) % pos.players
-        owner = prev_seat % 2 if pos.players == 4 else prev_seat
-        size = pos.show.size if pos.show is not None else 0
-        moved = stolen or size      # voleur: the hitter's whole pile
-        taken[owner] -= moved
-        taken[side] += moved + 1
         new.last = seat
         captured = [card]
     elif ev & EV_CAPTURE:
-        took = (table_take(pos.rules, state[0], r, bool(stolen)) if voleur
-                else game.capture(state[0], r))
-        ranks = {RANKS[x] for x in ranks_of(took)}
+        ranks = {RANKS[x] for x in ranks_of(game.capture(state, r))}
         captured = [c for c in new.table if c.rank in ranks]
         new.table = [c for c in new.table if c.rank not in ranks]
-        taken[side] += len(captured) + 1 + stolen
-        taken[1 - side] -= stolen
         new.last = seat
         captured.append(card)
     else:
         new.table.append(card)
-    if voleur and ev & (EV_CAPTURE | EV_ANSWER5 | EV_ANSWER10):
-        tops = list(pos.tops) if pos.tops is not None else [None] * sides
-        tops[side] = card           # the played card on top (V1, V6)
-        if stolen:
-            tops[1 - side] = None   # the robbed pile is empty
+    if pos.rules.voleur and ev & EV_CAPTURE:
+        # the played card on top, a robbed pile empty (V1, V6)
+        tops = list(pos.tops) if pos.tops is not None else [None] * game.nsides
+        for k, _n in robbed:
+            tops[k] = None
+        tops[side] = card
         new.tops = tuple(tops)
-    if (captured or ev & (EV_ANSWER5 | EV_ANSWER10)) and not unwritten_piles(pos):
-        new.taken = tuple(taken)
+    if captured and not unwritten_piles(pos):
+        new.taken = tuple(game.pile(child, k) for k in range(game.nsides))
         if new.gone is not None:
             new.gone = list(new.gone) + captured
     score = list(pos.scores())
@@ -166,9 +157,9 @@ def play(pos: Position, card_text: str) -> tuple[Position, str]:
             score[side] += event_points(pos.rules, bit)
     if any(score) or pos.score is not None:
         new.score = tuple(score)
-    new.prev = card if child[3] >= 0 else None
-    new.show = (Show(RANKS[child[4] >> 2], child[4] & 3, None) if child[4] else None)
-    new.turn = child[2]
+    new.prev = card if child[PREV] >= 0 else None
+    new.show = (Show(RANKS[child[SHOW] >> 2], child[SHOW] & 3, None) if child[SHOW] else None)
+    new.turn = child[SEAT]
     new.dealer = None
     if new.hist is not None:
         new.hist.plays.append((seat, card))

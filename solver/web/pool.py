@@ -85,8 +85,12 @@ def _worker(conn, cancel) -> None:
     for name in ("SIGHUP", "SIGTERM"):      # the server stops the workers itself
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
-    from . import tasks
+    from . import play_tasks, tasks
     from ..search.compiled import ensure_compiled
+
+    def task(name: str):
+        """A task by name: the analysis tasks, then the play page's."""
+        return getattr(tasks, name, None) or getattr(play_tasks, name)
     ensure_compiled()
     conn.send(("ready", None, None))
     while True:
@@ -114,7 +118,7 @@ def _worker(conn, cancel) -> None:
             try:
                 try:
                     _release()
-                    out = ("done", job_id, getattr(tasks, name)(progress=progress, **args))
+                    out = ("done", job_id, task(name)(progress=progress, **args))
                 finally:
                     _hold()
             except KeyboardInterrupt:
@@ -267,7 +271,8 @@ class SearchPool:
         return sum(1 for j in self.jobs.values() if j.state == "running")
 
     def submit(self, task: str, args: dict, limit: float) -> Job:
-        """Queue task ``task`` of :mod:`solver.web.tasks` with ``args``;
+        """Queue task ``task`` of :mod:`solver.web.tasks` (or
+        :mod:`solver.web.play_tasks`) with ``args``;
         ``limit``: the seconds it may take (its worker is killed
         :data:`GRACE` seconds after). Raises :class:`Busy` when ``size``
         jobs run and ``queue`` wait."""

@@ -27,13 +27,14 @@ def one_line(e: BaseException) -> str:
 def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
             time_budget: float = 10.0, memory_mb: float = 2048.0, workers: int = 1,
             inference: bool = True, exact: bool = False, objective: str = "auto",
-            progress: Progress | None = None) -> dict:
+            progress: Progress | None = None, search: str = "maxn") -> dict:
     """Evaluate one position line as ``ronda-solve --json`` does (the same
     :func:`solver.match_equity.objective.analyse`, so the same objective,
     best play and values): the document ``{"positions": [...], "errors":
     [...]}`` with the position (:func:`solver.analysis.document.analysis_json`
     and its ``suite`` verdicts) or the line's one error. ``progress`` gets
-    ``{"samples", "best", "lead_z"}`` after each sampling batch."""
+    ``{"samples", "best", "lead_z"}`` after each sampling batch; ``search``:
+    three players' ``maxn`` or ``paranoid``."""
     from ..match_equity.objective import analyse as answer
     from ..cards import RANKS
     from ..engine.compile import CompileError
@@ -56,7 +57,7 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
     try:
         a = answer(pos, objective, method=method, samples=samples, seed=seed, workers=workers,
                    time_budget=time_budget, memory_mb=memory_mb, progress=update,
-                   inference=inference)
+                   inference=inference, search=search)
     except (CompileError, ValueError) as e:
         return {"positions": [], "errors": [{"file": "-", "line": 1,
                                              "error": f"line 1, position: {one_line(e)}"}]}
@@ -190,7 +191,3 @@ def open_puzzles(text: str, progress: Progress | None = None) -> dict:
     if not out and not errors:
         errors.append("no puzzle in the file")
     return {"puzzles": out, "errors": errors}
-
-
-# the play page's tasks (solver/web/play_tasks.py)
-from .play_tasks import engine_move, hint, review  # noqa: E402,F401

@@ -147,7 +147,8 @@ async function analyse() {
   try {
     job = await api("/api/jobs/analyse", {line: text, method: $("method").value,
                                            objective: $("objective").value,
-                                           time: Number($("time").value) || 10});
+                                           time: Number($("time").value) || 10,
+                                           search: $("search").value});
   } catch (e) { showError($("error"), e.message); return; }
   $("cancel").hidden = false;
   const done = await pollJob(job.id, j => {
@@ -174,10 +175,18 @@ function show(a) {
   document.querySelectorAll("#moves th.chance").forEach(th => { th.hidden = !match; });
   const body = $("moves").tBodies[0];
   body.replaceChildren();
+  // three players: a value column per seat (each seat's own points)
+  const seats = a.values ? SEATS[a.values.length] : [];
+  const headRow = $("moves").tHead.rows[0];
+  headRow.querySelectorAll("th.seat-value").forEach(th => th.remove());
+  headRow.querySelector("th.value").after(...seats.map(s => el("th", {class: "seat-value",
+    title: `${s}'s own points, to the end of the hand`}, s)));
+  $("vector-note").hidden = !a.values;
   for (const m of a.moves) {
     const cells = [el("td", {class: "move"}, m.move)];
     if (match) cells.push(el("td", {class: "chance"}, pct(m.chance)));
     cells.push(el("td", {class: "value"}, fmt(m.value)),
+      ...seats.map((s, i) => el("td", {class: "seat-value", "data-seat": s}, fmt((m.values || [])[i]))),
       el("td", {class: "loss"}, m.loss > 0.005 ? (Math.round(m.loss * 100) / 100).toString() : ""),
       el("td", {class: "stderr"}, m.stderr === null ? "" : m.stderr.toFixed(2)),
       el("td", {class: "effect"}, m.effect));

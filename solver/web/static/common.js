@@ -75,6 +75,14 @@ function renderBoard(box, b, opts) {
   }
   if (!b.table.length) table.append(el("span", {class: "note"}, "empty table"));
   if (b.show) table.append(el("span", {class: "note"}, `on show: ${b.show.size} × ${b.show.rank} (${b.show.seat})`));
+  if (b.tops) {
+    // Ronda voleur: each side's pile, its top card face up (it counts as a table card)
+    for (const [side, top] of Object.entries(b.tops)) {
+      const pile = el("span", {class: "pile", "data-side": side}, el("span", {class: "note"}, `${side}'s pile (${b.piles[side]})`));
+      if (top) pile.append(cardEl(top, "top"));
+      table.append(pile);
+    }
+  }
   box.append(table);
   box.append(row(turn, true));
   for (const f of b.facts) box.append(el("div", {class: "facts"}, f));

@@ -1,0 +1,600 @@
+"""Compiled searches for three sides (each of three seats its own side),
+where a value is a *vector*: one entry per side, that side's points from
+now to the end of the hand.
+
+- **max^n** (:func:`maxn`): every seat maximises its own entry; ties go to
+  (1) the higher own value, (2) the lower sum of the other entries (hurt the
+  opponents), (3) the lowest move (docs/rules.md, decision 9), so the
+  vector of a state is well defined and a table of exact vectors is sound.
+  Shallow pruning (Korf): entries are >= 0 and sum to at most the game's
+  bound ``B`` (:func:`solver.engine.core.sum_bound`); once the seat at a node
+  has ``x``, the parent's seat gets at most ``B - x`` through it, and the
+  node is cut when that is *strictly* below what the parent needs (a cut
+  vector is never stored). Chance nodes average exactly (no cut through
+  them).
+- **paranoid** (:func:`paranoid`): the root's side maximises its own entry,
+  the other two minimise it: alpha-beta on one number with the scalar
+  table of :mod:`solver.search.kernels` (bounds), chance nodes averaged in
+  full. :func:`paranoid_vector` follows the paranoid policy (the root's
+  side: the best paranoid value, ties by the max^n rule; an opponent: the
+  lowest root value, ties by its own higher entry, then the lowest move)
+  and gives the vector it leads to.
+
+Like :mod:`solver.search.kernels`, this module reaches the game only
+through :mod:`solver.engine.core`'s interface (``gen_children_vec``,
+``is_chance``, ``dealt_child``, ``sum_bound``, ``state_key``,
+``work_left``) and never learns what a hit is. Vectors live in a per-ply
+buffer ``V`` (``V[ply]`` the value of the node searched at ``ply``); the
+vector table ``VT`` holds 5 words an entry (key, meta, three float64
+entries), two entries a bucket, cleared by generation like ``TT``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..engine.sampling import draw
+from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, KIND_LEAF,
+                           MAX_MOVES, P_SIDE, dealt_child, gen_children_vec, is_chance,
+                           is_terminal, state_key, sum_bound, work_left)
+from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
+                      C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
+                      C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _store)
+
+_NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
+_ZERO = np.float64(0.0)
+_ONE = np.int64(1)
+_INF = np.float64(np.inf)
+_NINF = np.float64(-np.inf)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+#: two vector entries compare equal within this (expectations are sums of
+#: float products; exact values are integers)
+TOL = 1e-9
+#: bytes a vector table entry takes
+VENTRY_BYTES = 40
+
+
+def new_vector_table(entries: int) -> np.ndarray:
+    """A vector table of at least 2 and at most ``entries`` entries."""
+    n = 2
+    while n * 2 <= entries:
+        n *= 2
+    return np.zeros((n, 5), dtype=np.uint64)
+
+
+def new_vscratch() -> tuple[np.ndarray, np.ndarray]:
+    """Per-ply scratch: the children rows ``K`` (and their order, row
+    ``MAX_MOVES``) and the vector buffer ``V``."""
+    return (np.zeros((MAXPLY, MAX_MOVES + 1, max(KV_COLS, MAX_MOVES)), dtype=np.int64),
+            np.zeros((MAXPLY + 1, 3), dtype=np.float64))
+
+
+@njit(cache=True)
+def _vprobe(VT, C, key, chk):
+    """The slot of ``key`` in the vector table, or -1."""
+    slot = np.int64(key & np.uint64((VT.shape[0] >> 1) - 1)) << 1
+    gen = np.uint64(C[C_GEN])
+    for j in range(slot, slot + 2):
+        w1 = VT[j, 1]
+        if ((w1 >> _S32) == chk and ((w1 & _LOW32) >> np.uint64(10)) == gen
+                and (VT[j, 0] ^ w1) == key):
+            return j
+    return -1
+
+
+@njit(cache=True)
+def _vstore(VT, C, key, chk, v, move, work):
+    slot = np.int64(key & np.uint64((VT.shape[0] >> 1) - 1)) << 1
+    gen = C[C_GEN]
+    m0 = np.int64(VT[slot, 1] & _LOW32)
+    if (m0 >> 10) != gen:
+        j = slot
+        C[C_STORED] += 1
+    elif (np.int64(VT[slot + 1, 1] & _LOW32) >> 10) != gen:
+        j = slot + 1
+        C[C_STORED] += 1
+    elif ((m0 >> 4) & 63) <= work:
+        C[C_REPLACED] += 1
+        for q in range(5):
+            VT[slot + 1, q] = VT[slot, q]
+        j = slot
+    else:
+        C[C_REPLACED] += 1
+        j = slot + 1
+    if C[C_STORED] >= C[C_GROWAT]:
+        C[C_ABORT] = ABORT_GROW
+    w1 = (chk << _S32) | np.uint64((move + 1) | (work << 4) | (gen << 10))
+    VT[j, 1] = w1
+    VT[j, 2] = _bits(v[0])
+    VT[j, 3] = _bits(v[1])
+    VT[j, 4] = _bits(v[2])
+    VT[j, 0] = key ^ w1
+
+
+@njit(cache=True)
+def _better(a0, a1, a2, ma, b0, b1, b2, mb, side):
+    """Side ``side`` prefers vector ``a`` (move ``ma``) to ``b`` (move
+    ``mb``): the higher own entry, then the lower sum of the others, then
+    the lower move."""
+    if side == 0:
+        oa, ob = a0, b0
+        ra, rb = a1 + a2, b1 + b2
+    elif side == 1:
+        oa, ob = a1, b1
+        ra, rb = a0 + a2, b0 + b2
+    else:
+        oa, ob = a2, b2
+        ra, rb = a0 + a1, b0 + b1
+    if oa > ob + TOL:
+        return True
+    if oa < ob - TOL:
+        return False
+    if ra < rb - TOL:
+        return True
+    if ra > rb + TOL:
+        return False
+    return ma < mb
+
+
+@njit(cache=True)
+def _order(K, ply, n, first):
+    """The search order of the ``n`` rows at ``ply`` into row MAX_MOVES:
+    the ordering guess, higher first (then the lower move), the table's
+    move first."""
+    pr = MAX_MOVES
+    for i in range(n):
+        K[ply, pr, i] = i
+    for i in range(1, n):
+        j = i
+        while j > 0:
+            a = K[ply, pr, j - 1]
+            b = K[ply, pr, j]
+            if K[ply, a, KV_ORDER] < K[ply, b, KV_ORDER]:
+                K[ply, pr, j - 1] = b
+                K[ply, pr, j] = a
+                j -= 1
+            else:
+                break
+    if first >= 0:
+        for i in range(1, n):
+            if K[ply, K[ply, pr, i], KV_MOVE] == first:
+                tmp = K[ply, pr, i]
+                for q in range(i, 0, -1):
+                    K[ply, pr, q] = K[ply, pr, q - 1]
+                K[ply, pr, 0] = tmp
+                break
+
+
+@njit(cache=True)
+def _row_child(K, ply, r):
+    return (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
+            K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
+            K[ply, r, 10])
+
+
+@njit(cache=True)
+def _count(C, chance):
+    """Count a node; False when the node budget is spent (abort set)."""
+    if chance:
+        C[C_CHANCE] += 1
+    else:
+        C[C_NODES] += 1
+        if C[C_NODES] >= C[C_MAXNODES]:
+            C[C_ABORT] = ABORT_NODES
+            return False
+    return True
+
+
+# Recursive kernels carry explicit signatures: numba cannot load a lazily
+# typed recursive function from its cache (see solver.engine.core).
+_A = "int64[::1], int64[:, ::1], int64[:, :, ::1]"
+_O = "int64[:, ::1], float64[::1], int64[:, ::1]"
+_ST = "UniTuple(int64, 11)"
+
+
+@njit(f"boolean({_A}, float64[:, ::1], uint64[:, ::1], int64[::1], {_O}, int64, {_ST}, "
+      "int64, float64, boolean)", cache=True)
+def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
+    """The max^n vector of ``st`` into ``V[ply]``; returns whether it is
+    exact (False: cut, the parent side ``pj`` surely gets less than
+    ``need`` through this node, or the search aborted). ``pj = -1``: no cut
+    allowed. ``prune``: shallow pruning on (for measuring)."""
+    if C[C_ABORT] != 0:
+        return False
+    if is_terminal(P, st):
+        V[ply, 0] = 0.0
+        V[ply, 1] = 0.0
+        V[ply, 2] = 0.0
+        return True
+    chance = is_chance(P, st)
+    if not _count(C, chance):
+        return False
+    work = work_left(P, st)
+    use_tt = chance or work > C[C_TTMIN]
+    key = np.uint64(0)
+    chk = np.uint64(0)
+    first = -1
+    if use_tt:
+        key, chk = state_key(st)
+        chk = chk >> _S32
+        j = _vprobe(VT, C, key, chk)
+        if j >= 0:
+            C[C_HITS] += 1
+            V[ply, 0] = _float(VT[j, 2])
+            V[ply, 1] = _float(VT[j, 3])
+            V[ply, 2] = _float(VT[j, 4])
+            return True
+    if chance:
+        probs, rows, start, k = _outcomes(P, st, C, OK, OP, OR)
+        if k == 0:
+            C[C_ABORT] = ABORT_OUTCOMES
+            return False
+        if k > C[C_MAXOUT]:
+            C[C_MAXOUT] = k
+        a0 = 0.0
+        a1 = 0.0
+        a2 = 0.0
+        for i in range(k):
+            p = probs[start + i]
+            child = dealt_child(P, st, rows, start + i)
+            maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, _NONE, _ZERO, prune)
+            if C[C_ABORT] != 0:
+                return False
+            a0 += p * (rows[start + i, DR_DS] + V[ply + 1, 0])
+            a1 += p * (rows[start + i, DR_DS + 1] + V[ply + 1, 1])
+            a2 += p * (rows[start + i, DR_DS + 2] + V[ply + 1, 2])
+        V[ply, 0] = a0
+        V[ply, 1] = a1
+        V[ply, 2] = a2
+        _vstore(VT, C, key, chk, V[ply], -1, work)
+        return True
+    side = P[P_SIDE + st[5]]
+    n = gen_children_vec(P, D, K, ply, st)
+    bound = -1.0
+    if prune and pj >= 0 and pj != side and need > 0:
+        bound = float(sum_bound(P, st))
+    _order(K, ply, n, first)
+    have = False
+    b0 = 0.0
+    b1 = 0.0
+    b2 = 0.0
+    bm = -1
+    for q in range(n):
+        r = K[ply, MAX_MOVES, q]
+        g0 = float(K[ply, r, KV_GAIN])
+        g1 = float(K[ply, r, KV_GAIN + 1])
+        g2 = float(K[ply, r, KV_GAIN + 2])
+        m = K[ply, r, KV_MOVE]
+        if K[ply, r, KV_KIND] == KIND_LEAF:
+            v0, v1, v2 = g0, g1, g2
+        else:
+            child = _row_child(K, ply, r)
+            if not have:
+                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, _NONE, _ZERO, prune)
+            else:
+                own = b0 if side == 0 else (b1 if side == 1 else b2)
+                gs = g0 if side == 0 else (g1 if side == 1 else g2)
+                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, side, own - gs,
+                             prune)
+            if C[C_ABORT] != 0:
+                return False
+            if not exact:
+                continue        # surely worse for this side than the best so far
+            v0 = g0 + V[ply + 1, 0]
+            v1 = g1 + V[ply + 1, 1]
+            v2 = g2 + V[ply + 1, 2]
+        if not have or _better(v0, v1, v2, m, b0, b1, b2, bm, side):
+            have = True
+            b0, b1, b2, bm = v0, v1, v2, m
+            if bound >= 0:
+                own = b0 if side == 0 else (b1 if side == 1 else b2)
+                if bound - own < need - TOL:
+                    C[C_CUTS] += 1
+                    V[ply, 0] = b0
+                    V[ply, 1] = b1
+                    V[ply, 2] = b2
+                    return False
+    V[ply, 0] = b0
+    V[ply, 1] = b1
+    V[ply, 2] = b2
+    if use_tt:
+        _vstore(VT, C, key, chk, V[ply], bm, work)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out, prune=True):
+    """Every legal move of ``st`` with its max^n vector (the play's points
+    plus the vector after it, each exact): ``out[m, k]`` for rank index
+    ``m`` (rows of illegal moves left alone). Returns the number of moves."""
+    n = gen_children_vec(P, D, K, 0, st)
+    for i in range(n):
+        m = K[0, i, KV_MOVE]
+        for k in range(3):
+            out[m, k] = float(K[0, i, KV_GAIN + k])
+        if K[0, i, KV_KIND] != KIND_LEAF:
+            child = _row_child(K, 0, i)
+            maxn(P, D, K, V, VT, C, OK, OP, OR, _ONE, child, _NONE, _ZERO, prune)
+            if C[C_ABORT] != 0:
+                return n
+            for k in range(3):
+                out[m, k] += V[1, k]
+    return n
+
+
+# --- paranoid ------------------------------------------------------------------------
+
+
+@njit(f"float64({_A}, uint64[:, ::1], float64[:, ::1], int64[::1], {_O}, int64, int64, "
+      f"{_ST}, float64, float64)", cache=True)
+def paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply, st, alpha, beta):
+    """The paranoid value of ``st`` for side ``root`` (its points from here
+    to the end of the hand, the other sides minimising them), fail-soft:
+    exact inside ``(alpha, beta)``, a bound on the right side outside.
+    Chance nodes are averaged in full (exact)."""
+    if C[C_ABORT] != 0:
+        return 0.0
+    if is_terminal(P, st):
+        return 0.0
+    chance = is_chance(P, st)
+    if not _count(C, chance):
+        return 0.0
+    work = work_left(P, st)
+    use_tt = chance or work > C[C_TTMIN]
+    found = -1
+    first = -1
+    key = np.uint64(0)
+    chk = np.uint64(0)
+    slot = 0
+    lo = -INF
+    hi = INF
+    if use_tt:
+        key, chk = state_key(st)
+        chk = chk >> _S32
+        slot = np.int64(key & np.uint64((TT.shape[0] >> 1) - 1)) << 1
+        gen = np.uint64(C[C_GEN])
+        for j in range(slot, slot + 2):
+            w1 = TT[j, 1]
+            if ((w1 >> _S32) == chk and ((w1 & _LOW32) >> np.uint64(10)) == gen
+                    and (TT[j, 0] ^ w1) == key):
+                found = j
+                lo = TF[j, 2]
+                hi = TF[j, 3]
+                first = np.int64(w1 & np.uint64(15)) - 1
+                break
+    if found >= 0:
+        if lo >= beta or lo == hi:
+            C[C_HITS] += 1
+            return lo
+        if hi <= alpha:
+            C[C_HITS] += 1
+            return hi
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        if alpha >= beta:
+            C[C_HITS] += 1
+            return lo
+    if chance:
+        probs, rows, start, k = _outcomes(P, st, C, OK, OP, OR)
+        if k == 0:
+            C[C_ABORT] = ABORT_OUTCOMES
+            return 0.0
+        if k > C[C_MAXOUT]:
+            C[C_MAXOUT] = k
+        total = 0.0
+        for i in range(k):
+            child = dealt_child(P, st, rows, start + i)
+            v = paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply + 1, child, _NINF, _INF)
+            if C[C_ABORT] != 0:
+                return 0.0
+            total += probs[start + i] * (rows[start + i, DR_DS + root] + v)
+        _store(TT, TF, C, slot, found, key, chk, total, total, -1, work)
+        return total
+    maximise = P[P_SIDE + st[5]] == root
+    n = gen_children_vec(P, D, K, ply, st)
+    _order(K, ply, n, first)
+    alpha0 = alpha
+    beta0 = beta
+    best = -INF if maximise else INF
+    best_move = -1
+    for q in range(n):
+        r = K[ply, MAX_MOVES, q]
+        g = float(K[ply, r, KV_GAIN + root])
+        if K[ply, r, KV_KIND] == KIND_LEAF:
+            v = g
+        else:
+            child = _row_child(K, ply, r)
+            v = g + paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply + 1, child,
+                             alpha - g, beta - g)
+            if C[C_ABORT] != 0:
+                return 0.0
+        if maximise:
+            if v > best:
+                best = v
+                best_move = K[ply, r, KV_MOVE]
+                if v > alpha:
+                    alpha = v
+        else:
+            if v < best:
+                best = v
+                best_move = K[ply, r, KV_MOVE]
+                if v < beta:
+                    beta = v
+        if alpha >= beta:
+            break
+    if best <= alpha0:
+        if best < hi:
+            hi = best
+    elif best >= beta0:
+        if best > lo:
+            lo = best
+    else:
+        lo = best
+        hi = best
+    if use_tt:
+        _store(TT, TF, C, slot, found, key, chk, lo, hi, best_move, work)
+    return best
+
+
+@njit(f"void({_A}, float64[:, ::1], uint64[:, ::1], float64[:, ::1], uint64[:, ::1], "
+      f"int64[::1], {_O}, int64, int64, {_ST})", cache=True)
+def paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply, st):
+    """The vector the paranoid policy for side ``root`` leads to from
+    ``st``, into ``V[ply]`` (memoised in ``VT``): at a decision node every
+    play gets its exact paranoid value; the root's side takes the highest
+    (ties: the lower sum of the others, then the lowest move), an opponent
+    the lowest (ties: its own higher entry, then the lowest move); chance
+    nodes average."""
+    if C[C_ABORT] != 0:
+        return
+    if is_terminal(P, st):
+        V[ply, 0] = 0.0
+        V[ply, 1] = 0.0
+        V[ply, 2] = 0.0
+        return
+    key, chk = state_key(st)
+    chk = chk >> _S32
+    j = _vprobe(VT, C, key, chk)
+    if j >= 0:
+        V[ply, 0] = _float(VT[j, 2])
+        V[ply, 1] = _float(VT[j, 3])
+        V[ply, 2] = _float(VT[j, 4])
+        return
+    work = work_left(P, st)
+    if is_chance(P, st):
+        probs, rows, start, k = _outcomes(P, st, C, OK, OP, OR)
+        if k == 0:
+            C[C_ABORT] = ABORT_OUTCOMES
+            return
+        a0 = 0.0
+        a1 = 0.0
+        a2 = 0.0
+        for i in range(k):
+            p = probs[start + i]
+            child = dealt_child(P, st, rows, start + i)
+            paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply + 1, child)
+            if C[C_ABORT] != 0:
+                return
+            a0 += p * (rows[start + i, DR_DS] + V[ply + 1, 0])
+            a1 += p * (rows[start + i, DR_DS + 1] + V[ply + 1, 1])
+            a2 += p * (rows[start + i, DR_DS + 2] + V[ply + 1, 2])
+        V[ply, 0] = a0
+        V[ply, 1] = a1
+        V[ply, 2] = a2
+        _vstore(VT, C, key, chk, V[ply], -1, work)
+        return
+    side = P[P_SIDE + st[5]]
+    n = gen_children_vec(P, D, K, ply, st)
+    scal = np.empty(n, dtype=np.float64)
+    for r in range(n):
+        g = float(K[ply, r, KV_GAIN + root])
+        if K[ply, r, KV_KIND] == KIND_LEAF:
+            scal[r] = g
+        else:
+            scal[r] = g + paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply + 1,
+                                   _row_child(K, ply, r), _NINF, _INF)
+            if C[C_ABORT] != 0:
+                return
+    target = scal[0]
+    for r in range(1, n):
+        if (side == root and scal[r] > target) or (side != root and scal[r] < target):
+            target = scal[r]
+    have = False
+    b0 = 0.0
+    b1 = 0.0
+    b2 = 0.0
+    bm = -1
+    for r in range(n):
+        if abs(scal[r] - target) > TOL:
+            continue
+        v0 = float(K[ply, r, KV_GAIN])
+        v1 = float(K[ply, r, KV_GAIN + 1])
+        v2 = float(K[ply, r, KV_GAIN + 2])
+        m = K[ply, r, KV_MOVE]
+        if K[ply, r, KV_KIND] != KIND_LEAF:
+            paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply + 1,
+                            _row_child(K, ply, r))
+            if C[C_ABORT] != 0:
+                return
+            v0 += V[ply + 1, 0]
+            v1 += V[ply + 1, 1]
+            v2 += V[ply + 1, 2]
+        if not have:
+            better = True
+        elif side == root:
+            better = _better(v0, v1, v2, m, b0, b1, b2, bm, side)
+        else:
+            own = v0 if side == 0 else (v1 if side == 1 else v2)
+            bown = b0 if side == 0 else (b1 if side == 1 else b2)
+            better = own > bown + TOL or (abs(own - bown) <= TOL and m < bm)
+        if better:
+            have = True
+            b0, b1, b2, bm = v0, v1, v2, m
+    V[ply, 0] = b0
+    V[ply, 1] = b1
+    V[ply, 2] = b2
+    _vstore(VT, C, key, chk, V[ply], bm, work)
+
+
+@njit(cache=True, nogil=True)
+def paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out, scal, root):
+    """Every legal move of ``st`` under the paranoid search for side
+    ``root`` (-1: the mover's): ``scal[m]`` its exact paranoid value (the
+    root side's points), ``out[m, k]`` the vector the paranoid policy leads
+    to after it (the play's points included). Returns the number of moves."""
+    if root < 0:
+        root = P[P_SIDE + st[5]]
+    n = gen_children_vec(P, D, K, 0, st)
+    for i in range(n):
+        m = K[0, i, KV_MOVE]
+        g = float(K[0, i, KV_GAIN + root])
+        for k in range(3):
+            out[m, k] = float(K[0, i, KV_GAIN + k])
+        scal[m] = g
+        if K[0, i, KV_KIND] != KIND_LEAF:
+            child = _row_child(K, 0, i)
+            scal[m] = g + paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, _ONE, child, _NINF, _INF)
+            if C[C_ABORT] != 0:
+                return n
+            paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, _ONE, child)
+            if C[C_ABORT] != 0:
+                return n
+            for k in range(3):
+                out[m, k] += V[1, k]
+    return n
+
+
+@njit(cache=True, nogil=True)
+def solve_samples_vec(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds, first,
+                      step, count, K, V, TT, TF, VT, C, OK, OP, OR, D, stock, work, out,
+                      nodes, done, drawn, search):
+    """Determinised search for three sides, one thread's share (as
+    :func:`solver.search.kernels.solve_samples`): each sample drawn by the
+    game and every root move's vector solved, ``out[i, m, k]`` (NaN where
+    illegal); ``search`` 0 max^n, 1 paranoid (the paranoid vectors)."""
+    scal = np.empty(MAX_MOVES, dtype=np.float64)
+    for q in range(count):
+        i = first + q * step
+        if C[C_ABORT] != 0:
+            return
+        st, ok = draw(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds[i], D,
+                      stock, work)
+        if not ok:
+            done[i] = -1
+            return
+        for s in range(drawn.shape[1]):
+            drawn[i, s] = st[1 + s]
+        C[C_GEN] += 1
+        n0 = C[C_NODES]
+        if search == 0:
+            maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out[i], True)
+        else:
+            paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out[i], scal, _NONE)
+        if C[C_ABORT] != 0:
+            return
+        nodes[i] = C[C_NODES] - n0
+        done[i] = 1

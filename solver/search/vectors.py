@@ -1,0 +1,363 @@
+"""Driving the compiled three-side searches (:mod:`solver.search.kernels_vec`)
+from Python: max^n and paranoid root vectors under the time and memory
+budgets, the principal variation, and determinised search on threads.
+
+The budgets are kept as in :mod:`solver.search.compiled`: a search with a
+deadline runs in a worker thread and the abort counter stops it at the
+deadline; the tables start small and grow fourfold (the search restarts on
+the bigger table) up to the memory budget, then replace entries.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from . import kernels as kn
+from . import kernels_vec as kv
+from .budget import SearchAborted, _REASONS, _run, outcome_cap, table_entries
+from ..engine.core import D_COLS, MAX_MOVES, P_SIDE as _P_SIDE, has_chance
+
+SEARCHES = ("maxn", "paranoid")
+#: the tables a search starts with (entries; 10 MB: a whole three-player hand
+#: stores about 100,000 vectors, and each growth restarts the search)
+FIRST_ENTRIES = 1 << 18
+
+
+class VectorSearcher:
+    """Exact max^n or paranoid search of one three-side game on the compiled
+    core (``P``, ``D`` from :mod:`solver.engine.tables`); ``memory_mb`` the
+    tables' budget. Vectors are one entry per side (points to the end of
+    the hand, expectations with chance nodes)."""
+
+    def __init__(self, P: np.ndarray, D: np.ndarray, memory_mb: float = 16.0,
+                 search: str = "maxn", prune: bool = True) -> None:
+        if search not in SEARCHES:
+            raise ValueError(f"unknown search {search!r} (expected maxn or paranoid)")
+        self.P = P
+        self.D = D
+        self.search = search
+        self.prune = prune
+        self.K, self.V = kv.new_vscratch()
+        # the vector table takes 40 bytes an entry, the paranoid bounds 32
+        self.max_entries = max(2, int(table_entries(memory_mb) * 32 / 40 /
+                                      (2 if search == "paranoid" else 1)))
+        self._tables(min(FIRST_ENTRIES, self.max_entries))
+        self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb))
+        chance = bool(has_chance(P))
+        rows = int(memory_mb * 0.1 * (1 << 20) / kn.OUTCOME_BYTES) if chance else 1
+        self.O = kn.new_outcome_cache(rows, (1 << 14) if chance else 2)
+        self.grown = 0
+        self._set_grow()
+
+    def _tables(self, n: int) -> None:
+        self.VT = kv.new_vector_table(n)
+        if self.search == "paranoid":
+            self.TT, self.TF = kn.new_table(n)
+        else:
+            self.TT, self.TF = kn.new_table(2)
+
+    def _set_grow(self) -> None:
+        n = self.VT.shape[0] + (self.TT.shape[0] if self.search == "paranoid" else 0)
+        self.C[kn.C_GROWAT] = (1 << 62) if self.VT.shape[0] * 2 > self.max_entries \
+            else int(0.7 * n)
+
+    def _call(self, fn, args_of, deadline):
+        """Run a kernel; when the tables fill up, grow them fourfold and run
+        again (until the budget's size, after which entries are replaced)."""
+        while True:
+            self.C[kn.C_STORED] = 0
+            out = _run(fn, args_of(), self.C, deadline) if deadline is not None \
+                else fn(*args_of())
+            if self.C[kn.C_ABORT] != kn.ABORT_GROW:
+                return out
+            self.C[kn.C_ABORT] = 0
+            self.C[kn.C_GEN] += 1
+            self._tables(min(self.VT.shape[0] * 4, self.max_entries))
+            self.grown += 1
+            self._set_grow()
+
+    @property
+    def nodes(self) -> int:
+        """Decision nodes searched so far."""
+        return int(self.C[kn.C_NODES])
+
+    def stats(self) -> dict[str, int]:
+        """Counters: nodes, chance nodes, table hits, shallow-pruning cuts,
+        entries stored, the largest chance node."""
+        C = self.C
+        return {"nodes": int(C[kn.C_NODES]), "chance_nodes": int(C[kn.C_CHANCE]),
+                "tt_hits": int(C[kn.C_HITS]), "cuts": int(C[kn.C_CUTS]),
+                "tt_entries": int(C[kn.C_STORED]), "tt_grown": self.grown,
+                "max_outcomes": int(C[kn.C_MAXOUT])}
+
+    def _check(self, t0: float) -> None:
+        reason = int(self.C[kn.C_ABORT])
+        if reason:
+            self.C[kn.C_ABORT] = 0
+            raise SearchAborted(_REASONS.get(reason, "time"), self.nodes,
+                                time.perf_counter() - t0)
+
+    def root_values(self, st, deadline: float | None = None,
+                    root: int = -1) -> dict[int, tuple]:
+        """Every legal move of ``st`` with its vector (max^n, or the vector
+        the paranoid policy of side ``root``, the mover's by default, leads
+        to; :attr:`scalars` then holds each move's paranoid value). Raises
+        SearchAborted past ``deadline``."""
+        t0 = time.perf_counter()
+        out = np.full((MAX_MOVES, 3), np.nan)
+        self.scalars: dict[int, float] = {}
+        self.C[kn.C_GEN] += 1
+        if self.search == "maxn":
+            self._call(kv.maxn_root, lambda: (self.P, self.D, self.K, self.V, self.VT, self.C,
+                                              *self.O, st, out, self.prune), deadline)
+        else:
+            scal = np.full(MAX_MOVES, np.nan)
+            self._call(kv.paranoid_root, lambda: (self.P, self.D, self.K, self.V, self.TT,
+                                                  self.TF, self.VT, self.C, *self.O, st, out,
+                                                  scal, root), deadline)
+            self.scalars = {m: float(scal[m]) for m in range(MAX_MOVES)
+                            if not math.isnan(scal[m])}
+        self._check(t0)
+        return {m: tuple(float(v) for v in out[m]) for m in range(MAX_MOVES)
+                if not math.isnan(out[m, 0])}
+
+    def principal_variation(self, st, deadline: float | None = None,
+                            max_plies: int = 200) -> list[int]:
+        """The chosen line from ``st`` to the end of the hand or the next
+        chance node: max^n, each seat's choice by the tie rule; paranoid,
+        the policy of the side to move at ``st`` (:func:`paranoid_choice`)."""
+        from ..engine import core as ec
+        root = int(self.P[ec.P_SIDE + st[5]])
+        pv: list[int] = []
+        while (not ec.is_terminal(self.P, st) and not ec.is_chance(self.P, st)
+               and len(pv) < max_plies):
+            side = int(self.P[ec.P_SIDE + st[5]])
+            values = self.root_values(st, deadline, root)
+            if self.search == "maxn":
+                m = choose(values, side)
+            else:
+                m = paranoid_choice(values, self.scalars, side, root)
+            pv.append(m)
+            st = ec.play(self.P, self.D, st, m)[0]
+        return pv
+
+
+def _key(v, side: int, move: int):
+    own = v[side]
+    return (round(own, 9), -round(sum(v) - own, 9), -move)
+
+
+def choose(vectors: dict, side: int) -> int:
+    """The move ``side`` picks among ``{move: vector}`` by the max^n rule
+    (the higher own entry, then the lower sum of the others, then the
+    lowest move).
+
+    >>> choose({0: (2, 3, 1), 4: (2, 1, 1), 7: (1, 0, 0)}, 0)
+    4
+    >>> choose({3: (2, 1, 1), 1: (2, 1, 1)}, 0)
+    1
+    """
+    return max(vectors, key=lambda m: _key(vectors[m], side, m))
+
+
+def ranked(vectors: dict, side: int) -> list[int]:
+    """The moves in the order ``side`` prefers them (the max^n rule)."""
+    return sorted(vectors, key=lambda m: _key(vectors[m], side, m), reverse=True)
+
+
+def paranoid_choice(vectors: dict, scalars: dict, side: int, root: int) -> int:
+    """The paranoid policy's move for ``side`` (root ``root``): the root's
+    side the highest paranoid value (ties by the max^n rule), an opponent
+    the lowest (ties: its own higher entry, then the lowest move)."""
+    if side == root:
+        top = max(scalars.values())
+        return choose({m: v for m, v in vectors.items() if scalars[m] >= top - 1e-9}, side)
+    low = min(scalars.values())
+    tied = [m for m in vectors if scalars[m] <= low + 1e-9]
+    return max(tied, key=lambda m: (round(vectors[m][side], 9), -m))
+
+
+class VectorSampler:
+    """Determinised search of one three-side position: each sample drawn by
+    the game from a DrawSpec and every root move's vector solved; ``workers``
+    threads, each with its own tables of ``memory_mb / workers``."""
+
+    def __init__(self, spec, memory_mb: float = 64.0, workers: int = 1,
+                 search: str = "maxn") -> None:
+        self.spec = spec
+        self.search = 0 if search == "maxn" else 1
+        self.workers = max(1, workers)
+        per = memory_mb / self.workers
+        n = min(table_entries(per) // 2, 1 << 18)
+        self.scratch = []
+        for _ in range(self.workers):
+            K, V = kv.new_vscratch()
+            TT, TF = kn.new_table(n if self.search else 2)
+            self.scratch.append((K, V, TT, TF, kv.new_vector_table(n), kn.new_counters(),
+                                 *kn.new_outcome_cache(1, 2),
+                                 np.zeros((spec.nstock + 1, D_COLS), dtype=np.int64),
+                                 np.zeros(max(spec.nstock, 1), dtype=np.int64),
+                                 np.zeros(max(len(spec.pool), 1), dtype=np.int64)))
+        self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
+
+    def close(self) -> None:
+        """Stop the threads."""
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+    def solve(self, indices: list[int], seed: int, deadline: float | None = None):
+        """Solve samples ``indices``: ``(values, nodes, done, drawn)`` with
+        ``values[i, m, k]`` the vectors (NaN where illegal), as
+        :meth:`solver.search.compiled.Sampler.solve`."""
+        from ..engine.sampling import sample_seed
+        n = len(indices)
+        seeds = np.array([sample_seed(seed, i) for i in indices], dtype=np.int64)
+        out = np.full((n, MAX_MOVES, 3), np.nan)
+        nodes = np.zeros(n, dtype=np.int64)
+        done = np.zeros(n, dtype=np.int64)
+        drawn = np.zeros((n, 4), dtype=np.int64)
+        spec = self.spec
+        jobs = []
+        for w in range(min(self.workers, n)):
+            K, V, TT, TF, VT, C, OK, OP, OR, D, stock, work = self.scratch[w]
+            if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
+                TT[:] = 0
+                VT[:] = 0
+                C[kn.C_GEN] = 1
+            C[kn.C_ABORT] = 0
+            count = len(range(w, n, self.workers))
+            jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
+                         spec.mode, spec.cons, seeds, w, self.workers, count, K, V, TT, TF, VT,
+                         C, OK, OP, OR, D, stock, work, out, nodes, done, drawn, self.search))
+        if self.pool is None:
+            for args in jobs:
+                if deadline is None:
+                    kv.solve_samples_vec(*args)
+                else:
+                    _run(kv.solve_samples_vec, args, args[17], deadline)
+        else:
+            futures = [self.pool.submit(kv.solve_samples_vec, *args) for args in jobs]
+            try:
+                for f in futures:
+                    while True:
+                        left = None if deadline is None else deadline - time.monotonic()
+                        if left is not None and left <= 0:
+                            for args in jobs:
+                                args[17][kn.C_ABORT] = kn.ABORT_TIME
+                            f.result()
+                            break
+                        try:
+                            f.result(timeout=0.05 if left is None else min(left, 0.05))
+                            break
+                        except TimeoutError:
+                            continue
+            except KeyboardInterrupt:
+                for args in jobs:
+                    args[17][kn.C_ABORT] = kn.ABORT_TIME
+                for f in futures:
+                    f.result()
+                raise
+        return out, nodes, done, drawn
+
+
+def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
+                     search: str = "maxn", min_samples: int = 30, batch: int = 32,
+                     z: float | None = 2.33, time_budget: float | None = None,
+                     memory_mb: float = 64.0, weigh=None, progress=None):
+    """Determinised search for three sides on the compiled core (the
+    stopping rules of :func:`solver.search.compiled.determinised`, on the
+    mover's entry): ``(values, weights, nodes, stopped, partial, seconds)``
+    with ``values`` the (samples, 10, 3) array of the finished samples
+    (NaN where a move is illegal) and ``weights`` the importance weights
+    (``weigh(hands)``) or None. The result depends on the seed and the
+    sample count only, never on ``workers``. Raises ValueError when
+    ``samples < 1``, CompileError when no drawing agrees with declared= or
+    every weight is zero."""
+    from ..engine.compile import CompileError
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    t0 = time.perf_counter()
+    deadline = None if time_budget is None else time.monotonic() + time_budget
+    sampler = VectorSampler(spec, memory_mb, workers, search)
+    side = int(spec.P[_P_SIDE + spec.base[5]])
+    rows: list[np.ndarray] = []
+    weights: list[float] = []
+    nodes = 0
+    stopped, partial = "samples", False
+    try:
+        done = 0
+        while done < samples:
+            n = min(batch, samples - done)
+            try:
+                vals, nds, ok, drawn = sampler.solve(list(range(done, done + n)), seed,
+                                                     deadline)
+            except KeyboardInterrupt:
+                stopped, partial = "interrupted", True
+                if not rows:
+                    raise
+                break
+            if (ok < 0).any():
+                raise CompileError("no drawing of the unknown cards agrees with declared=")
+            finished = ok == 1
+            rows.extend(vals[finished])
+            if weigh is not None:
+                weights.extend(weigh(h) for h in drawn[finished])
+            nodes += int(nds[finished].sum())
+            done += n
+            if not finished.all():
+                stopped = "time"
+                break
+            if progress is not None:
+                progress(len(rows))
+            if (z is not None and done >= min_samples
+                    and separated(np.array(rows)[:, :, side], z,
+                                  np.array(weights) if weigh is not None else None)):
+                stopped = "separated"
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                stopped = "time"
+                break
+        # no sample past the budget: a whole hand of three sides takes tenths
+        # of a second (max^n prunes little), so the caller answers otherwise
+    finally:
+        sampler.close()
+    if not rows:
+        raise SearchAborted("time", nodes, time.perf_counter() - t0)
+    if weigh is not None and sum(weights) <= 0:
+        raise CompileError("the plays recorded in hist= are impossible for every hand drawn")
+    return (np.array(rows), np.array(weights) if weigh is not None else None, nodes, stopped,
+            partial, time.perf_counter() - t0)
+
+
+def separated(own: np.ndarray, z: float, weights: np.ndarray | None = None) -> bool:
+    """The best move (highest mean of ``own``, rows samples, NaN columns
+    illegal) leads every other by more than ``z`` paired standard errors."""
+    from .pimc import summarise_array
+    stats = summarise_array(own, weights)
+    return all(s.lead_z is not None and s.lead_z > z for s in stats[1:])
+
+
+_local = threading.local()
+
+
+def exact_vector(P: np.ndarray, D: np.ndarray, st) -> tuple[float, ...]:
+    """The max^n vector of a perfect-information (or small chance) state
+    of three sides (the mover's choice by the tie rule; zeros at the end
+    of the hand), on a per-thread searcher reused across calls (a new
+    table generation each call): for callers that solve many positions
+    (the luck of the deal). No deadline."""
+    from ..engine.core import P_SIDE, is_terminal
+    if is_terminal(P, st):
+        return (0.0, 0.0, 0.0)
+    s = getattr(_local, "searcher", None)
+    if s is None or s.P is not P:
+        s = _local.searcher = VectorSearcher(P, D, 32.0)
+    s.D = D
+    values = s.root_values(st)
+    return values[choose(values, int(P[P_SIDE + st[5]]))]
