@@ -144,16 +144,12 @@ def has_table(pos: Position) -> bool:
 def searchable(pos: Position) -> None:
     """Raise CompileError when the match search cannot take ``pos``: three
     players (the tables exist, ``met --players 3``; the search is for two
-    sides) and Ronda voleur (no match search is built for its stolen
-    piles)."""
+    sides). Ronda voleur is searched like any rule system with a table (the
+    compiled core follows the stolen piles and the scores together)."""
     if pos.players not in (2, 4):
         raise CompileError(f"the match objective takes two sides (this position has "
                            f"{pos.players} players; `ronda-solve met --rules "
                            f"{pos.rules.name} --players 3` prints their table)")
-    if pos.rules.voleur:
-        raise CompileError(f"the match objective does not search Ronda voleur (the match "
-                           f"search does not follow stolen piles; `ronda-solve met --rules "
-                           f"{pos.rules.name} --set voleur=yes` prints its table)")
 
 
 #: cards left to play (hands and stock) up to which ``auto`` chooses the
@@ -181,7 +177,7 @@ def unseen_pool_or_empty(pos: Position) -> list[int]:
 
 class ObjectiveError(ValueError):
     """``--objective match`` asked for where the match cannot be searched
-    (no table for the rules and target, three players, Ronda voleur, the
+    (no table for the rules and target, three players, the
     piles not written, an equilibrium method): one line saying what to do
     instead."""
 
@@ -216,9 +212,6 @@ def _match_refusal(pos: Position, method: str) -> str | None:
     if pos.players not in (2, 4):
         return (f"the match objective takes two sides (this position has {pos.players} "
                 f"players, each its own side)")
-    if pos.rules.voleur:
-        return ("the match search does not take Ronda voleur (voleur=yes: it does not "
-                "follow stolen piles)")
     try:
         table_for(pos.rules, pos.players)
     except ValueError as e:
