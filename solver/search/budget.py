@@ -75,6 +75,43 @@ def _run(fn, args, C, deadline: float | None):
     return box[0] if box else None
 
 
+def run_jobs(pool, fn, jobs: list, control: int, deadline: float | None) -> None:
+    """Run kernel ``fn`` once for each argument tuple of ``jobs`` (its
+    control array at index ``control``): without a pool one after the
+    other (each in a :func:`_run` thread when there is a deadline); with
+    a pool one a thread. At ``deadline`` (time.monotonic) or on Ctrl-C
+    every job's abort counter is set and the jobs unwind; Ctrl-C is then
+    raised again."""
+    if pool is None:
+        for args in jobs:
+            if deadline is None:
+                fn(*args)
+            else:
+                _run(fn, args, args[control], deadline)
+        return
+    futures = [pool.submit(fn, *args) for args in jobs]
+    try:
+        for f in futures:
+            while True:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    for args in jobs:
+                        args[control][kn.C_ABORT] = kn.ABORT_TIME
+                    f.result()
+                    break
+                try:
+                    f.result(timeout=0.05 if left is None else min(left, 0.05))
+                    break
+                except TimeoutError:
+                    continue
+    except KeyboardInterrupt:
+        for args in jobs:
+            args[control][kn.C_ABORT] = kn.ABORT_TIME
+        for f in futures:
+            f.result()
+        raise
+
+
 @dataclass
 class Budget:
     """A search budget: ``seconds`` from ``start`` (time.monotonic) and

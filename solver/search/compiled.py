@@ -32,7 +32,7 @@ import numpy as np
 
 from . import kernels as kn
 from ..engine.core import D_COLS
-from .budget import _REASONS, Budget, SearchAborted, _run, outcome_cap, table_entries
+from .budget import _REASONS, Budget, SearchAborted, _run, outcome_cap, run_jobs, table_entries
 from .pimc import SampleResult, Z_99, summarise_array
 
 #: memory the compiled search of one perfect-information hand needs
@@ -556,33 +556,7 @@ class Sampler:
         return out, nodes, done, drawn
 
     def _solve(self, jobs, deadline) -> None:
-        if self.pool is None and deadline is None:
-            for args in jobs:
-                kn.solve_samples(*args)
-        elif self.pool is None:
-            _run(kn.solve_samples, jobs[0], jobs[0][15], deadline)
-        else:
-            futures = [self.pool.submit(kn.solve_samples, *args) for args in jobs]
-            try:
-                for f in futures:
-                    while True:
-                        left = None if deadline is None else deadline - time.monotonic()
-                        if left is not None and left <= 0:
-                            for args in jobs:
-                                args[15][kn.C_ABORT] = kn.ABORT_TIME
-                            f.result()
-                            break
-                        try:
-                            f.result(timeout=0.05 if left is None else min(left, 0.05))
-                            break
-                        except TimeoutError:
-                            continue
-            except KeyboardInterrupt:
-                for args in jobs:
-                    args[15][kn.C_ABORT] = kn.ABORT_TIME
-                for f in futures:
-                    f.result()
-                raise
+        run_jobs(self.pool, kn.solve_samples, jobs, 15, deadline)
 
 
 def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import kernels as kn
 from . import kernels_vec as kv
-from .budget import SearchAborted, _REASONS, _run, outcome_cap, table_entries
+from .budget import SearchAborted, _REASONS, _run, outcome_cap, run_jobs, table_entries
 from ..engine.core import D_COLS, MAX_MOVES, P_SIDE as _P_SIDE, has_chance
 
 SEARCHES = ("maxn", "paranoid")
@@ -235,34 +235,7 @@ class VectorSampler:
             jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
                          spec.mode, spec.cons, seeds, w, self.workers, count, K, V, TT, TF, VT,
                          C, OK, OP, OR, D, stock, work, out, nodes, done, drawn, self.search))
-        if self.pool is None:
-            for args in jobs:
-                if deadline is None:
-                    kv.solve_samples_vec(*args)
-                else:
-                    _run(kv.solve_samples_vec, args, args[17], deadline)
-        else:
-            futures = [self.pool.submit(kv.solve_samples_vec, *args) for args in jobs]
-            try:
-                for f in futures:
-                    while True:
-                        left = None if deadline is None else deadline - time.monotonic()
-                        if left is not None and left <= 0:
-                            for args in jobs:
-                                args[17][kn.C_ABORT] = kn.ABORT_TIME
-                            f.result()
-                            break
-                        try:
-                            f.result(timeout=0.05 if left is None else min(left, 0.05))
-                            break
-                        except TimeoutError:
-                            continue
-            except KeyboardInterrupt:
-                for args in jobs:
-                    args[17][kn.C_ABORT] = kn.ABORT_TIME
-                for f in futures:
-                    f.result()
-                raise
+        run_jobs(self.pool, kv.solve_samples_vec, jobs, 17, deadline)
         return out, nodes, done, drawn
 
 
