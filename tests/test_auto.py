@@ -70,15 +70,21 @@ def test_a_last_deal_equals_the_plain_reference():
 
 def test_sampled_notes_are_honest():
     # the hands known, the stock order not, and a budget too small for
-    # expectimax: the estimate is clairvoyant, "separated" is sampling only
+    # expectimax: auto runs the deal search, which draws no stock order;
+    # determinised search says it is clairvoyant, "separated" is sampling only
     line = "3.6.10.12 1.5.5/2.7.11 ? S"
     a = evaluate(parse_position(line), time_budget=2.0)
-    assert a.method == "determinised"
-    assert "clairvoyance" in a.note
-    if a.stopped == "separated":
-        assert "sampling error only" in a.note
-    hidden = evaluate(parse_position("3.6.10.12 1.5.5/?.?.? ? S"), time_budget=2.0)
+    assert a.method == "deal"
+    assert "no drawn stock order (no clairvoyance)" in a.note
+    d = evaluate(parse_position(line), method="determinised", time_budget=2.0)
+    assert "clairvoyance" in d.note and "no clairvoyance" not in d.note
+    if d.stopped == "separated":
+        assert "sampling error only" in d.note
+    hidden = evaluate(parse_position("3.6.10.12 1.5.5/?.?.? ? S"), method="determinised",
+                      time_budget=2.0)
     assert "strategy fusion" in hidden.note and "clairvoyance" not in hidden.note
+    deal = evaluate(parse_position("3.6.10.12 1.5.5/?.?.? ? S"), time_budget=2.0)
+    assert deal.method == "deal" and "for each of the" in deal.note
 
 
 def test_the_first_compilation_is_announced(monkeypatch):

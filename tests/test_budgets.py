@@ -76,6 +76,14 @@ def test_auto_falls_back_to_sampling_and_says_why(monkeypatch):
     t0 = time.perf_counter()
     a = evaluate(parse_position(line), time_budget=0.1)
     assert within(0.1, time.perf_counter() - t0)
+    assert a.method == "deal"           # lmodire has a model of the deals to come
+    assert "expectimax did not finish" in a.note and "12 unseen cards" in a.note
+    assert "the deal search for the time left" in a.note and "no clairvoyance" in a.note
+    # rules with no model: determinised search, which says it is clairvoyant
+    monkeypatch.setattr(analysis, "deal_fits", lambda pos: False)
+    t0 = time.perf_counter()
+    a = evaluate(parse_position(line), time_budget=0.1)
+    assert within(0.1, time.perf_counter() - t0)
     assert a.method == "determinised"
     assert "expectimax did not finish" in a.note and "12 unseen cards" in a.note
     assert "clairvoyance" in a.note
@@ -85,7 +93,7 @@ def test_auto_skips_an_expectimax_far_over_its_time():
     t0 = time.perf_counter()
     a = evaluate(parse_position(UNSEEN_18), time_budget=1.0)
     assert within(1.0, time.perf_counter() - t0)
-    assert a.method == "determinised"
+    assert a.method == "deal"
     assert "expectimax would take about" in a.note and "18 unseen cards" in a.note
 
 

@@ -42,7 +42,7 @@ def test_play_to_stdout_and_bad_players():
     r = run(["play", "greedy", "bogus"])
     assert r.exit_code == 2
     assert r.stderr == ("error: unknown player 'bogus' (kinds: random, greedy, greedy:P, mc:N, "
-                        "engine:K, engine:Ts, human)\n")
+                        "engine:K, engine:Ts, deal:Ts, human)\n")
     r = run(["play", "greedy", "greedy", "greedy"])
     assert r.exit_code == 2 and r.stderr == "error: rules lmodire are for 2 players, not 3\n"
 

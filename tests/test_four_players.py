@@ -125,14 +125,20 @@ def test_annotate_four_players_summary_per_seat_and_side():
 
 def test_annotate_player_view_four_players():
     """The player view: each seat knows its own hand only, so every play
-    with a choice is a determinised estimate (the three other hands drawn);
-    the made play's value is its move's, the best is the top, the loss
-    their difference; a hand of one rank is forced."""
+    with a choice is an estimate over the three other hands drawn: a
+    determinised one while deals are to come (no model of them for four
+    players), the deal search in the last deal (the deal exact for each
+    drawing); the made play's value is its move's, the best is the top,
+    the loss their difference; a hand of one rank is forced."""
     game = first_hand(GAMES / "pagat-4p.txt")
     an = annotate(game, view="player", samples=8, luck_samples=0, seed=2)
     chosen = [n for n in an.notes if not n.forced]
-    assert len(chosen) >= 20 and all(n.method == "determinised" for n in chosen)
-    assert all(n.samples == 8 and n.stderr is not None for n in chosen)
+    last = max(n.deal for n in an.notes)
+    assert len(chosen) >= 20
+    assert all(n.method == ("deal" if n.deal == last else "determinised") for n in chosen)
+    assert any(n.method == "deal" for n in chosen)
+    assert all(n.samples == 8 and n.stderr is not None for n in chosen
+               if n.method == "determinised")
     for n in chosen:
         values = {parse_card(m).rank: v for m, v in n.moves}
         assert n.value == values[parse_card(n.card).rank]

@@ -266,11 +266,12 @@ def test_online_in_the_arena():
 
 def test_the_equilibrium_takes_three_card_deals_only():
     """online, two players, North's hand hidden, one deal to come: auto
-    does not pick the equilibrium; asking for it says why."""
+    does not pick the equilibrium (the deal search: every hand North may
+    hold, the last deal exact); asking for it says why."""
     line = ("2.5 1.6.10.12/?.?.?.? ? S rules=online taken=12,10 last=S "
             "gone=1.1.2.3.3.4.4.4.5.5.6.10.10.11.11.12.6.6.7.7.1.2")
     pos = parse_position(line)
-    assert choose_method(pos) == "determinised"
+    assert choose_method(pos) == "deal"
     with pytest.raises(CompileError, match="3-card deals with 4 table cards only"):
         evaluate(pos, method="equilibrium")
 

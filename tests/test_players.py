@@ -31,7 +31,7 @@ def test_specs():
     assert make_player("mc").playouts == 100
     assert make_player("greedy").name == "greedy"
     with pytest.raises(ValueError, match=r"unknown player 'foo' \(kinds: random, greedy, "
-                                         r"greedy:P, mc:N, engine:K, engine:Ts, human\)"):
+                                         r"greedy:P, mc:N, engine:K, engine:Ts, deal:Ts, human\)"):
         make_player("foo")
     with pytest.raises(ValueError, match="'x' is not a whole number of playouts"):
         make_player("mc:x")

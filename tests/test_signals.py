@@ -79,7 +79,8 @@ def test_solve_sigterm_keeps_answered_lines(tmp_path):
     f = tmp_path / "pos.txt"
     f.write_text("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N\n"
                  "1.2.3.4 10.11.12/?.?.? ? S\n")      # 10, 11, 12 never separate
-    p = start(["--jsonl", "--workers", "2", "--samples", "100000000", "--time", "3000", str(f)])
+    p = start(["--jsonl", "--method", "determinised", "--workers", "2", "--samples",
+               "100000000", "--time", "3000", str(f)])
     first = json.loads(p.stdout.readline())
     assert first["line"] == 1 and first["best"] == ["7"]
     time.sleep(1.0)

@@ -161,3 +161,26 @@ def test_no_other_best_is_named_at_a_loss_that_shows_as_zero(player_view):
             assert float(cells[6]) >= 0.01, line
             named += 1
     assert named
+
+
+def test_one_ply_says_so_in_the_short_line():
+    """A budget no search fits: the line says that no search finished,
+    not an estimate of zero error from zero samples."""
+    a = evaluate(parse_position("1.3.5.11 2.2.7/4.6.12/10.10.1 ? S rules=french"),
+                 time_budget=0.001, memory_mb=64)
+    assert a.method == "one-ply"
+    assert summary_line(a).startswith("no search finished in the time: each play valued "
+                                      "only by what it takes and scores now (one ply)")
+
+
+def test_expectimax_of_a_written_stock_order_is_the_exact_search():
+    """Every card known, the stock's order written: `--method expectimax`
+    has no chance node and answers as the exact search (+5 for S, plays
+    1, 3 and 12 best: the tringa of examples.txt), not as if the stock
+    were shuffled (+3.24)."""
+    line = ("2.4.6.11 12.1.3/5.7.10 1.3.5.12.12.12.6.7.10.2.4.11 S taken=9,9 last=S")
+    exact = evaluate(parse_position(line), method="exact")
+    named = evaluate(parse_position(line), method="expectimax")
+    assert named.method == "exact" and "no chance node left" in named.note
+    assert named.value == exact.value == 5 and named.best == exact.best == ["1", "3", "12"]
+    assert {m.move: m.value for m in named.moves} == {m.move: m.value for m in exact.moves}

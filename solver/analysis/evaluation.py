@@ -34,6 +34,7 @@ from ..engine.view_game import ViewGame
 from ..engine.view_game import fits as view_game_fits
 from .effects import describe, move_text
 from .inference import Evidence
+from .deal import fits as deal_fits
 from ..engine.scoring import ranks_of
 from ..notation import unwritten_piles
 from ..position import Position
@@ -189,15 +190,26 @@ SECONDS_PER_NODE = 4e-7
 def choose_method(pos: Position) -> str:
     """The first method ``auto`` tries for ``pos``: ``exact`` when every
     card is known; when a hand is hidden (the mover's view),
-    ``equilibrium`` in the last two deals of a two-player hand, else
+    ``equilibrium`` in the last two deals of a two-player hand, else the
+    deal search (``deal``: the current deal exact, a learned value of the
+    deals to come) where a model covers the rules, else
     ``determinised``; when only the stock order is unknown, ``expectimax``
-    (each falls back to determinised search if it cannot finish in the
-    budget)."""
+    (which falls back to the deal search, or determinised search, if it
+    cannot finish in the budget)."""
     if is_perfect_information(pos):
         return "exact"
     if any(c is None for h in pos.hands for c in h):
-        return "equilibrium" if view_game_fits(pos) else "determinised"
+        if view_game_fits(pos):
+            return "equilibrium"
+        return "deal" if deal_fits(pos) else "determinised"
     return "expectimax"
+
+
+def _fallback(run: "_Run") -> str:
+    """What ``auto`` runs when exact expectimax does not fit the budget:
+    the deal search where a model covers the rules (points), else
+    determinised search."""
+    return "deal" if run.match is None and deal_fits(run.pos) else "determinised"
 
 
 class BudgetError(ValueError):
@@ -209,7 +221,7 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
              memory_mb: float = 2048.0, z: float | None = Z_99,
              min_samples: int = 30, progress=None, inference: bool = True,
              search: str = "maxn", match=None, cluster=None,
-             fast: int | None = None) -> Analysis:
+             fast: int | None = None, play_model=None) -> Analysis:
     """Evaluate every legal play of ``pos`` on the compiled search core.
 
     ``method``: ``"exact"`` (perfect information: known stock order and
@@ -217,14 +229,18 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     ``"expectimax"`` (hands known, stock order not: exact expected values
     over the deals to come), ``"equilibrium"`` (two players, the last two
     deals of a hand, a hand hidden: the deal's sequence-form LP),
+    ``"deal"`` (the deal search, :mod:`solver.analysis.deal`: the hidden
+    hands of the current deal completed, the deal solved exactly for each,
+    the deals to come valued by the learned boundary value),
     ``"determinised"`` (sample the unknown cards: at most ``samples``
     determinisations with ``seed``, stopping early when the best play is
     separated at ``z`` paired standard errors), or ``"auto"``: exact when
     every card is known; a hidden hand: the equilibrium where it applies,
-    else determinised; else expectimax run under 60% of the budget (unless
-    it is estimated at more than five times that) and, if it does not
-    finish, determinised search for the time left (the note says which ran
-    and why).
+    else the deal search where a model covers the rules, else
+    determinised; else expectimax run under 60% of the budget (unless it
+    is estimated at more than five times that) and, if it does not
+    finish, the deal search (or determinised search) for the time left
+    (the note says which ran and why).
 
     Budgets: ``time_budget`` seconds for the whole evaluation (every
     method returns within it, plus a few milliseconds); ``memory_mb`` for
@@ -232,7 +248,9 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     result does not depend on their number). ``progress`` gets the
     sampling result after each batch. ``inference``: weigh the
     determinisations by how likely the other seats' plays of this deal
-    (``hist=``) are under :data:`solver.analysis.inference.FITTED`.
+    (``hist=``) are under ``play_model`` (a name of
+    :data:`solver.analysis.inference.MODELS`, a model, or None for
+    :data:`~solver.analysis.inference.FITTED`).
     ``cluster``: with ``"expectimax"``, the search runs split over a
     cluster (:class:`solver.batch.expectimax.Cluster`: ``solve(P, D,
     state, deadline)``) instead of this machine's threads. ``fast``: with
@@ -263,15 +281,24 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
                            "match-equity table of win chances per seat yet)")
     if (cluster is not None or fast is not None) and (three or match is not None):
         raise CompileError("the cluster and the fast mode take two sides playing for points")
+    if isinstance(play_model, str):
+        from .inference import MODELS
+        if play_model not in MODELS:
+            raise ValueError(f"unknown play model {play_model!r} (expected one of "
+                             f"{', '.join(MODELS)})")
+        play_model = MODELS[play_model]
     # loading the compiled core (the first search of a process) is start-up,
     # not search: the clock starts after it; only what the method needs
     chosen = choose_method(pos) if method == "auto" else method
     parts = {"exact": ("exact",), "expectimax": ("search", "samples"),
              "determinised": ("samples",)}.get(chosen, ("samples",))
     ensure_compiled(parts=("vectors",) if three else parts)
+    if chosen == "deal" or (chosen == "expectimax" and method == "auto" and not three):
+        from ..search.deal_search import warm
+        warm()
     a = _evaluate(_Run(pos, samples, seed, workers, Budget(time_budget, memory_mb), z,
                        min_samples, progress, inference, search if three else "maxn", match,
-                       cluster, fast), method)
+                       cluster, fast, play_model), method)
     if search != "maxn" and not three:
         a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)
@@ -301,6 +328,7 @@ class _Run:
     match: object
     cluster: object = None
     fast: int | None = None
+    play_model: object = None
     t0: float = field(default_factory=time.perf_counter)
 
     @property
@@ -330,7 +358,20 @@ def _evaluate(run: _Run, method: str) -> Analysis:
                 why = f"the equilibrium did not fit ({e})"
         elif method == "equilibrium":
             raise CompileError(why)
+        if _fallback(run) == "deal":
+            return _deal(run, f"a hand is hidden; {why}: the deal search")
         return _sampled(run, f"a hand is hidden; {why}: determinised search")
+    if chosen == "deal" and method == "auto" and run.match is not None:
+        return _sampled(run, "a hand is hidden: determinised search (the mover's view; "
+                             "the deal search plays for points)")
+    if chosen == "deal":
+        from .deal import why_not
+        reason = why_not(pos) if run.match is None else "the deal search plays for points"
+        if reason is not None:
+            raise CompileError(f"the deal search cannot take this position: {reason}")
+        why = ("a hand is hidden: the deal search (the mover's view)" if method == "auto"
+               else "the deal search")
+        return _deal(run, why)
     if chosen == "exact":
         if not is_perfect_information(pos):
             raise CompileError("exact search needs every card known (stock order and hands)")
@@ -348,6 +389,16 @@ def _evaluate(run: _Run, method: str) -> Analysis:
         return _sampled(run, why, named=method == "determinised")
     # expectimax
     label = "exact expectimax" + ("" if pos.players != 3 else f" of {run.label} vectors")
+    if method == "expectimax" and is_perfect_information(pos):
+        # the stock order is written: no chance node is left, expectimax is
+        # the exact search
+        try:
+            return _exact(run, known_problem(pos, match=run.match), "exact",
+                          f"every card is known, the stock order too: expectimax has "
+                          f"no chance node left, exact {run.label}", budget.deadline)
+        except SearchAborted as e:
+            raise BudgetError(f"exact search did not finish in {budget.seconds:g} s "
+                              f"({e.nodes:,} nodes): raise --time") from None
     if method == "expectimax":
         try:
             if run.cluster is not None:
@@ -364,14 +415,19 @@ def _evaluate(run: _Run, method: str) -> Analysis:
     seconds, why = estimate_expectimax(pos)
     allotted = EXPECTIMAX_SHARE * budget.seconds
     if seconds > TRY_FACTOR * allotted:
-        return _sampled(run, f"stock order unknown; expectimax would take about "
-                             f"{seconds:.2g} s ({why}), far over the {allotted:.2g} s it "
-                             f"may have: determinised search")
+        note = (f"stock order unknown; expectimax would take about {seconds:.2g} s ({why}), "
+                f"far over the {allotted:.2g} s it may have")
+        if _fallback(run) == "deal":
+            return _deal(run, note + ": the deal search")
+        return _sampled(run, note + ": determinised search")
     try:
         return _exact(run, prob, "expectimax",
                       f"stock order unknown: {label}, finished within the budget",
                       budget.start + allotted)
     except SearchAborted as e:
+        if _fallback(run) == "deal":
+            return _deal(run, _unfinished(pos, e, budget) + "; the deal search for the time "
+                         "left", expectimax_nodes=e.nodes)
         return _sampled(run, _unfinished(pos, e, budget) + "; determinised search for the "
                         "time left", expectimax_nodes=e.nodes)
 
@@ -656,7 +712,8 @@ def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     pos = run.pos
     spec = draw_spec(pos, match=run.match)      # raises CompileError before any sampling
     weigh = None
-    evidence = Evidence(pos) if run.inference else None
+    evidence = ((Evidence(pos) if run.play_model is None else Evidence(pos, run.play_model))
+                if run.inference else None)
     if evidence is not None and not evidence.empty:
         players = pos.players
 
@@ -725,3 +782,81 @@ def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
                     nodes + expectimax_nodes, time.perf_counter() - run.t0, n, run.seed, note,
                     top.stderr, partial=partial, stopped=stopped, workers=workers, ess=ess,
                     values=list(top.values) if three else None)
+
+
+def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
+    """The deal search (:mod:`solver.analysis.deal`): the current deal
+    solved exactly for every completion of what is hidden in it, the deals
+    to come valued at its end by the learned boundary value; close plays
+    (within the estimate's error) are listed as best, the one chosen among
+    them first."""
+    from .deal import TIE_Z, DealProblem, choose, search, tolerance
+    pos = run.pos
+    problem = DealProblem(pos, inference=run.inference, seed=run.seed, model=run.play_model)
+    result = search(problem, run.budget.deadline)
+    chosen, close = choose(problem, result)
+    prob = sampled_problem(pos, run.seed)
+    sampled = not result.enumerated or result.coverage < 1.0
+    errs = {m: result.stderr[m] for m in result.values} if sampled else None
+    moves = _moves_scalar(prob, result.values, errs)
+    tol = tolerance(result)
+    best = [move_text(pos, chosen)] + [move_text(pos, m) for m in close if m != chosen]
+    note = f"{why}; {_deal_note(pos, problem, result)}"
+    if len(close) > 1:
+        names = ", ".join(str(RANKS[m]) for m in close)
+        note += (f"; {names} are close (within {TIE_Z:g} times the estimate's error): "
+                 f"{RANKS[chosen]} chosen")
+        if result.exposure:
+            note += (f" (the next player can hit or make a missa after it in "
+                     f"{result.exposure[chosen]:.0%} of the hands, "
+                     + ", ".join(f"{RANKS[m]} {result.exposure[m]:.0%}" for m in close
+                                 if m != chosen) + ")")
+    top = max(mv.value for mv in moves)
+    extra = {"close": [move_text(pos, m) for m in close], "chosen": move_text(pos, chosen),
+             "tolerance": {move_text(pos, m): tol[m] / 2 for m in tol},
+             "model": None if result.model is None else result.model.name,
+             "deal_end_stock": result.level, "model_error": result.model_error,
+             "completions": result.completions, "hands": result.total,
+             "coverage": result.coverage, "enumerated": result.enumerated,
+             "exposure": {move_text(pos, m): p for m, p in result.exposure.items()}}
+    return Analysis(pos, "deal", top, moves, best, None, result.nodes + expectimax_nodes,
+                    time.perf_counter() - run.t0, result.completions, run.seed, note,
+                    None, extra=extra, stopped="time" if result.coverage < 1.0 else None,
+                    ess=result.ess)
+
+
+def _deal_note(pos: Position, problem, result) -> str:
+    """What the deal search did, in words."""
+    hidden = problem.seats
+    names = "/".join(pos.seat_name(s) for s in hidden)
+    if not hidden:
+        what = "every hand is known: the current deal solved exactly (alpha-beta)"
+    elif result.enumerated:
+        what = (f"the current deal solved exactly (alpha-beta) for each of the "
+                f"{result.total} hands {names} may hold, weighted by the ways to draw it")
+    else:
+        what = (f"the current deal solved exactly (alpha-beta) for {result.completions} "
+                f"draws of the hands of {names}")
+    if result.evidence:
+        what += (f" and by the likelihood of {result.evidence} play(s) this deal "
+                 f"(inference; worth {result.ess:.0f} unweighted hands)")
+    if result.coverage < 1.0:
+        what += (f"; the time ran out after {result.completions} of {result.total} "
+                 f"({result.coverage:.0%} of the weight)")
+    left = result.level
+    if left == 0:
+        rest = "the hand ends with this deal"
+    elif result.model_error == 0.0:
+        rest = (f"the last deal ({left} cards) searched exactly over every way it can "
+                "be dealt (expectimax)")
+    else:
+        model = result.model
+        rmse = model.rmse() if model is not None else None
+        where = model.exact_level if model is not None else None
+        rest = (f"the deals to come ({left} cards, order unknown to both players) valued "
+                f"at the deal's end by a learned model (its held-out error against exact "
+                f"expectimax: {rmse:.2f} point at {where} cards to deal; of a difference "
+                f"between two plays: {result.model_error:.2f})" if rmse is not None else
+                f"the deals to come ({left} cards) valued at the deal's end by a learned "
+                f"model")
+    return f"{what}; {rest}; no drawn stock order (no clairvoyance)"

@@ -86,6 +86,9 @@ def _kind(a: Analysis) -> str:
         return kind
     if a.method == "exact":
         return "exact: every card is known"
+    if a.method == "one-ply":
+        return ("no search finished in the time: each play valued only by what it takes "
+                "and scores now (one ply)")
     if a.method == "expectimax":
         return "exact expectation over the deals to come"
     if a.method == "expectimax-fast":
@@ -93,6 +96,14 @@ def _kind(a: Analysis) -> str:
                 f"{_count(a.samples or 0, 'draw')} of the next deal, later deals exact")
     if a.method == "equilibrium":
         return f"exact for what {seat} knows (the other hand unseen; the last two deals)"
+    if a.method == "deal":
+        err = a.extra.get("model_error") or 0.0
+        what = ("every hand the other player may hold" if hidden and a.extra.get("enumerated")
+                else "drawn hands" if hidden else "the hands known")
+        if a.extra.get("deal_end_stock", 0) and err:
+            return (f"this deal exact for {what}; the deals to come a learned value "
+                    f"(±{2 * err:.2g} between two plays)")
+        return f"this deal exact for {what}; the deals to come exact"
     se = a.stderr or 0.0
     what = "the hidden cards" if hidden else "the stock order"
     return (f"estimate ±{Z_CI99 * se:.2g} (99%) from {_count(a.samples or 0, 'sample')} "
@@ -105,6 +116,13 @@ def summary_line(a: Analysis) -> str:
     (``estimate ±0.5 (99%) from 1,000 samples of the stock order; 5 and 1
     are close``). A partial answer (interrupted) says so first."""
     out = _kind(a)
+    if a.method == "deal" and len(a.best) > 1:
+        values = {mv.move: mv.value for mv in a.moves}
+        if max(values[m] for m in a.best) - min(values[m] for m in a.best) <= 1e-9:
+            out += f"; {_names(a.best)} are equal"
+        else:
+            out += f"; {_names(a.best)} are close: {a.best[0]} chosen (less exposure)"
+        return ("partial (interrupted): " + out) if a.partial else out
     close = close_plays(a)
     if close and set(close) != set(a.best):
         out += f"; {_names(close)} are close"

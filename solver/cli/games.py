@@ -210,10 +210,12 @@ def _play(players, games, rules, seed, no_swap, quiet, sig) -> tuple[list, objec
 @click.option("--seed", default="0", show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes (the result does not depend on it).")
+@click.option("--luck-samples", type=click.IntRange(0), default=32, show_default=True,
+              help="Drawn deals a deal for the luck-reduced margin (0: none).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
-def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, as_json,
-                  quiet) -> None:
+def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_samples,
+                  as_json, quiet) -> None:
     """Player A against player B over seat-swapped pairs of hands: A's
     margin per hand with a 95 % confidence interval."""
     from ..games.arena import run_arena
@@ -225,7 +227,8 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, as_jso
     with Signals() as sig:
         try:
             r = run_arena(a, b, pairs=pairs, rules=rules, players=int(players), seed=seed,
-                          jobs=jobs, progress=_progress(quiet, "pairs"))
+                          jobs=jobs, progress=_progress(quiet, "pairs"),
+                          luck_samples=luck_samples)
         except ValueError as err:
             _fail(str(err), 2)
         s = r.summary()

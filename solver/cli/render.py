@@ -130,8 +130,11 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
             elif col == "best in":
                 row.append("" if mv.best_rate is None else f"{100 * mv.best_rate:.0f}%")
             elif col == "loss":
-                row.append("" if loss <= 1e-9 or (sampled and loss < 0.005)
-                           else (f"{loss:.2f}" if sampled else _points(loss, a.method, "")))
+                if a.method == "deal" and mv.move in a.best and loss > 1e-9:
+                    row.append("close")     # within the estimate's error of the best
+                else:
+                    row.append("" if loss <= 1e-9 or (sampled and loss < 0.005)
+                               else (f"{loss:.2f}" if sampled else _points(loss, a.method, "")))
             elif col == "effect":
                 row.append(mv.effect)
         t.add_row(*row)

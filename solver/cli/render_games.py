@@ -135,6 +135,9 @@ def arena_table(s: dict) -> Table:
     t.add_column("measure")
     t.add_column("value", justify="right")
     t.add_row("A's margin per hand", f"{s['margin']:+.3f} ± {s['margin_ci95']:.3f}")
+    if "adjusted" in s:
+        t.add_row("A's margin less its luck", f"{s['adjusted']:+.3f} ± {s['adjusted_ci95']:.3f}")
+        t.add_row("A's luck per hand (0 expected)", f"{s['luck']:+.3f} ± {s['luck_ci95']:.3f}")
     t.add_row("A's points per hand", f"{s['a_points']:.3f} ± {s['a_points_ci95']:.3f}")
     t.add_row("B's points per hand", f"{s['b_points']:.3f} ± {s['b_points_ci95']:.3f}")
     t.add_row("hands won / drawn / lost by A", f"{s['won']} / {s['drawn']} / {s['lost']}")

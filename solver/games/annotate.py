@@ -159,6 +159,8 @@ class PlayNote:
     method: str = ""
     samples: int | None = None
     seconds: float = 0.0
+    #: the loss is not established beyond the estimate's error (no mark)
+    close: bool = False
 
 
 @dataclass
@@ -511,12 +513,31 @@ def deal_luck(t: LuckTask, samples: int, seed: str,
 # --- the annotator ---------------------------------------------------------------
 
 
-def _eval_job(args) -> tuple[str, int | None, list[tuple[int, str, float, float | None]]]:
+def close_moves(a) -> list[str] | None:
+    """The plays of an analysis whose loss against the best is not
+    established beyond the estimate's error: the deal search's close plays
+    (and any play within its tolerance), a determinised search's plays the
+    best leads by fewer than ``TIE_Z`` paired standard errors; None for
+    the exact methods (every loss is established)."""
+    from ..analysis.deal import TIE_Z
+    if a.method == "deal":
+        top = max(mv.value for mv in a.moves)
+        tol = a.extra.get("tolerance", {})
+        return sorted(set(a.extra.get("close", [])) | {
+            mv.move for mv in a.moves if top - mv.value <= tol.get(mv.move, 0.0) + 1e-9})
+    if a.method == "determinised":
+        return [a.moves[0].move] + [mv.move for mv in a.moves[1:]
+                                    if mv.lead_z is None or mv.lead_z < TIE_Z]
+    return None
+
+
+def _eval_job(args) -> tuple:
     pos, method, samples, seed = args
     a = evaluate(pos, method=method, samples=samples, seed=seed)
     if a.partial:           # the search was interrupted: stop the annotation too
         raise KeyboardInterrupt("search interrupted")
-    return a.method, a.samples, [(mv.rank, mv.move, mv.value, mv.stderr) for mv in a.moves]
+    return (a.method, a.samples, [(mv.rank, mv.move, mv.value, mv.stderr) for mv in a.moves],
+            close_moves(a))
 
 
 def _luck_job(args) -> tuple[float, float]:
@@ -691,9 +712,11 @@ def _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks, luck
 def _finish(record, replay, notes, plays, results, luck_where, luck_results, view, samples,
             seed, thresholds, t0) -> Annotation:
     """annotate's last step: notes, marks and the annotated record."""
-    for (note, play, rank), (meth, nsamples, moves) in zip(plays, results):
+    for (note, play, rank), res in zip(plays, results):
+        meth, nsamples, moves = res[:3]
+        close = res[3] if len(res) > 3 else None
         by_rank = {r: (text, v, se) for r, text, v, se in moves}
-        _text, made, se = by_rank[rank]
+        text, made, se = by_rank[rank]
         best = moves[0]
         note.value, note.best_value, note.best = made, best[2], best[1]
         note.loss = best[2] - made if best[2] - made > 1e-9 else 0.0
@@ -701,7 +724,8 @@ def _finish(record, replay, notes, plays, results, luck_where, luck_results, vie
         note.moves = [(text, v) for _r, text, v, _se in moves]
         note.move_stderr = [se for _r, _text, _v, se in moves]
         note.method, note.samples = meth, nsamples
-        note.mark = "??" if note.match else thresholds.mark(note.loss)
+        note.close = close is not None and text in close and note.loss > 0
+        note.mark = "??" if note.match else ("" if note.close else thresholds.mark(note.loss))
         play.mark = note.mark
         play.comments = [c for c in play.comments if "[%eval" not in c]
         play.comments.append(machine_comment(note, record.players))
@@ -737,7 +761,8 @@ def annotation_json(an: Annotation) -> dict:
             "hand": n.hand, "deal": n.deal, "play": n.number, "seat": names[n.seat],
             "player": g.names[n.seat], "card": n.card, "forced": n.forced,
             "value": n.value, "best": n.best, "best_value": n.best_value, "loss": n.loss,
-            "stderr": n.stderr, "mark": n.mark, "match": n.match, "match_note": n.match_note,
+            "stderr": n.stderr, "mark": n.mark, "close": n.close, "match": n.match,
+            "match_note": n.match_note,
             "moves": [{"move": m, "value": v, "stderr": se} for (m, v), se in
                       zip(n.moves, n.move_stderr or [None] * len(n.moves))],
             "method": n.method,

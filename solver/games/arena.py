@@ -4,11 +4,21 @@ Pair ``k`` shuffles one deck (:func:`solver.games.match.hand_rng` with
 ``(seed, k)``) and plays it twice with the same dealer: first with player
 A on side 0 (S, or S and N with four players) and B on side 1, then with
 the seats swapped. The cards each seat gets are the same in both hands, so
-the luck of the deal cancels within a pair. Every hand is played out
-whatever the score (no match target). The measure is A's margin per hand:
-A's side's points less B's, in game points, averaged over the pair; the
-95 % confidence interval is ``mean ± 1.96 · sd / sqrt(pairs)`` over the
-pair averages (normal approximation; pairs are independent).
+the luck of the first deal cancels within a pair. Every hand is played
+out whatever the score (no match target). The measure is A's margin per
+hand: A's side's points less B's, in game points, averaged over the pair;
+the 95 % confidence interval is ``mean ± 1.96 · sd / sqrt(pairs)`` over
+the pair averages (normal approximation; pairs are independent).
+
+**Luck-reduced** (two sides, ``luck_samples > 0``): the later deals of the
+two hands of a pair come from the same stock order but onto different
+tables, so their luck does not cancel. Each deal's luck
+(:mod:`solver.games.luck`: what the dealt cards are worth, every hand of
+the deal known and the deals to come valued by the boundary model, less
+the mean over deals drawn from the same stock) has expectation zero given
+everything before it; A's margin less A's summed luck is therefore an
+unbiased measure of the same mean with less noise (a control variate, as
+AIVAT does in poker). The summary gives both, each with its interval.
 
 >>> r = run_arena("greedy", "random", pairs=3, seed=1)
 >>> len(r.margins), r.hands
@@ -24,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from .match import deal_hand, hand_rng, play_hand
+from ..position import side_of
 from .players import make_player
 from ..rules import PRESETS, Rules
 from ..runtime.workers import process_pool
@@ -64,6 +75,8 @@ class ArenaResult:
     margins: list[float] = field(default_factory=list)
     a_points: list[float] = field(default_factory=list)
     b_points: list[float] = field(default_factory=list)
+    #: A's luck per hand (points; the summed luck of its deals), or empty
+    luck: list[float] = field(default_factory=list)
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
     wall: float = 0.0
     partial: bool = False
@@ -80,19 +93,36 @@ class ArenaResult:
         k = 3 if self.players == 3 else 2
         return [sum(m[i:i + k]) / k for i in range(0, len(m) - k + 1, k)]
 
+    def pair_adjusted(self) -> list[float]:
+        """A's luck-reduced margin per hand (margin less luck) averaged
+        over each pair (empty without luck)."""
+        if len(self.luck) != len(self.margins):
+            return []
+        m = [a - b for a, b in zip(self.margins, self.luck)]
+        return [(m[i] + m[i + 1]) / 2 for i in range(0, len(m) - 1, 2)]
+
     def summary(self) -> dict:
         """The figures: ``margin`` (A's mean margin per hand) and
-        ``margin_ci95`` from the pairs; ``a_points``/``b_points`` per hand
-        with their CIs; hands ``won``/``drawn``/``lost`` by A; thinking
-        seconds per hand of each."""
+        ``margin_ci95`` from the pairs; with luck, ``adjusted`` (the
+        luck-reduced margin) and ``adjusted_ci95``, ``luck`` (A's mean luck
+        a hand, expected 0) and ``luck_ci95``; ``a_points``/``b_points`` per
+        hand with their CIs; hands ``won``/``drawn``/``lost`` by A;
+        thinking seconds per hand of each."""
         margin, ci = mean_ci(self.pair_margins())
+        adj = self.pair_adjusted()
+        luck = {}
+        if adj:
+            am, aci = mean_ci(adj)
+            lm, lci = mean_ci([(self.luck[i] + self.luck[i + 1]) / 2
+                               for i in range(0, len(self.luck) - 1, 2)])
+            luck = {"adjusted": am, "adjusted_ci95": aci, "luck": lm, "luck_ci95": lci}
         ap, apci = mean_ci(self.a_points)
         bp, bpci = mean_ci(self.b_points)
         n = max(self.hands, 1)
         return {
             "a": self.a, "b": self.b, "rules": self.rules.name, "players": self.players,
             "seed": self.seed, "pairs": len(self.pair_margins()), "hands": self.hands,
-            "margin": margin, "margin_ci95": ci,
+            "margin": margin, "margin_ci95": ci, **luck,
             "a_points": ap, "a_points_ci95": apci, "b_points": bp, "b_points_ci95": bpci,
             "won": sum(1 for x in self.margins if x > 0),
             "drawn": sum(1 for x in self.margins if x == 0),
@@ -103,9 +133,10 @@ class ArenaResult:
 
 
 def play_pair(a: str, b: str, rules: Rules, players: int, seed: int | str,
-              k: int) -> list[tuple[float, float, float, float, float]]:
+              k: int, luck_samples: int = 0) -> list[tuple]:
     """Play pair ``k``: two hands of one deck, A on side 0 then on side 1.
-    Returns per hand ``(margin, a_points, b_points, a_seconds, b_seconds)``."""
+    Returns per hand ``(margin, a_points, b_points, a_seconds, b_seconds,
+    a_luck)`` (``a_luck`` None without ``luck_samples``)."""
     table, stock = deal_hand(rules, players, hand_rng(f"arena/{seed}", k))
     dealer = (players - 1 + k) % players
     if players == 3:
@@ -122,8 +153,25 @@ def play_pair(a: str, b: str, rules: Rules, players: int, seed: int | str,
         pa, pb = log.points[a_side], log.points[1 - a_side]
         sa = sum(log.seconds[s] for s in range(players) if s % 2 == a_side)
         sb = sum(log.seconds[s] for s in range(players) if s % 2 != a_side)
-        out.append((pa - pb, pa, pb, sa, sb))
+        a_luck = None
+        if luck_samples and not rules.voleur:
+            a_luck = _hand_luck(rules, players, dealer, table, stock, log, a_side,
+                                luck_samples, f"arena/{seed}/{k}")
+        out.append((pa - pb, pa, pb, sa, sb, a_luck))
     return out
+
+
+def _hand_luck(rules: Rules, players: int, dealer: int, table, stock, log, a_side: int,
+               samples: int, seed: str) -> float:
+    """A's luck in points over the deals of one played hand (both hands
+    of a pair draw the same comparison deals: ``seed`` is the pair's)."""
+    from .luck import hand_luck
+    lucks = hand_luck(rules, players, dealer, [c.index for c in table],
+                      [c.index for c in stock], [[c.index for c in d] for d in log.plays],
+                      samples, seed)
+    leader_side = side_of((dealer + 1) % players, players)
+    sign = 1 if leader_side == a_side else -1
+    return sign * sum(lucks) / 2
 
 
 def _play_triple(a: str, b: str, rules: Rules, seed, k: int, table, stock,
@@ -139,7 +187,7 @@ def _play_triple(a: str, b: str, rules: Rules, seed, k: int, table, stock,
         pa = log.points[a_seat]
         pb = sum(log.points[s] for s in range(3) if s != a_seat) / 2
         sb = sum(log.seconds[s] for s in range(3) if s != a_seat)
-        out.append((pa - pb, pa, pb, log.seconds[a_seat], sb))
+        out.append((pa - pb, pa, pb, log.seconds[a_seat], sb, None))
     return out
 
 
@@ -149,14 +197,16 @@ def _pair_job(args):
 
 def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
               players: int = 2, seed: int | str = 0, jobs: int = 1,
-              progress: Callable[[int, int], None] | None = None) -> ArenaResult:
+              progress: Callable[[int, int], None] | None = None,
+              luck_samples: int = 32) -> ArenaResult:
     """Play ``pairs`` seat-swapped pairs of hands between specs ``a`` and
     ``b`` (see :func:`solver.games.players.make_player`) under ``rules`` (default
     lmodire) with 2 or 4 ``players`` (partners play the same spec), or 3
     (each "pair" is then a seat-rotated triple: A against two copies of B,
     A at each seat in turn; B's points are the two B seats' mean), in
-    ``jobs`` processes (the result does not depend on it). ``progress(done,
-    total)`` is called after each pair. Ctrl-C (KeyboardInterrupt, or
+    ``jobs`` processes (the result does not depend on it). ``luck_samples``:
+    drawn deals a deal for the luck-reduced margin (0: none; two sides
+    only). ``progress(done, total)`` is called after each pair. Ctrl-C (KeyboardInterrupt, or
     :class:`solver.runtime.interrupt.Interrupted`) stops the workers and returns
     the pairs finished so far, marked ``partial``. Raises ValueError for
     a bad spec or player count."""
@@ -167,7 +217,9 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
                          f"{rules.name} allows ({', '.join(map(str, rules.players))})")
     result = ArenaResult(a, b, rules, players, seed)
     t0 = time.perf_counter()
-    args = [(a, b, rules, players, seed, k) for k in range(pairs)]
+    if players == 3:
+        luck_samples = 0
+    args = [(a, b, rules, players, seed, k, luck_samples) for k in range(pairs)]
     finished: list = []
     try:
         if jobs > 1:
@@ -180,7 +232,9 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
     except KeyboardInterrupt:
         result.partial = True
     for pair in finished:
-        for margin, pa, pb, sa, sb in pair:
+        for margin, pa, pb, sa, sb, luck in pair:
+            if luck is not None:
+                result.luck.append(luck)
             result.margins.append(margin)
             result.a_points.append(pa)
             result.b_points.append(pb)

@@ -20,6 +20,10 @@ what the seat has seen (and the declarations it heard).
   :func:`solver.analysis.evaluation.evaluate` with ``K`` determinisations.
 - :class:`TimedEnginePlayer` (``engine:0.1s``): our engine with a time per
   decision: inference, the compiled core, the equilibrium where it fits.
+- ``deal:0.05s``: the same with the deal search
+  (:mod:`solver.analysis.deal`) before the last two deals: the current
+  deal exact for every hand the other seats may hold, a learned value of
+  the deals to come, close plays broken by the least exposure.
 
 Two, three or four players, every rule system (the compiled core's
 :class:`~solver.engine.hand.Hand`; three players: each seat scores its own
@@ -237,21 +241,44 @@ class TimedEnginePlayer:
     """Our engine with a time per decision (``engine:0.1s``): in the last two
     deals of a two-player hand the equilibrium of the deal as this seat
     sees it (:mod:`solver.engine.view_game`), its mixed policy sampled with
-    the player's RNG; elsewhere :func:`solver.analysis.evaluation.evaluate` with
-    ``auto`` (determinised search weighted by inference, on one thread)
-    within ``seconds``, the best play (the lowest rank among equal
-    values)."""
+    the player's RNG; elsewhere :func:`solver.analysis.evaluation.evaluate`
+    with ``method`` within ``seconds`` on one thread:
+    ``"determinised"`` (``engine:Ts``: determinised search weighted by
+    inference, the engine of issue 9) or ``"deal"`` (``deal:Ts``: the deal
+    search, falling back to determinised search where no boundary model
+    covers the rules), the first of the best plays (for the deal search,
+    the one chosen among the close plays)."""
 
     seconds: float = 0.1
     name: str = ""
+    method: str = "determinised"
+    #: the deal search: among close plays choose the robust one
+    #: ("robust", the default) or the top value ("value", for measurements)
+    ties: str = "robust"
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
             raise ValueError("engine needs a positive time per decision")
-        self.name = self.name or f"engine:{self.seconds:g}s"
+        kind = "deal" if self.method == "deal" else "engine"
+        self.name = self.name or (f"{kind}:{self.seconds:g}s"
+                                  + (":value" if self.ties == "value" else ""))
+        # the deal player learns which play model its opponent follows
+        self.chooser = None
+        if self.method == "deal":
+            from ..analysis.inference import MODELS, ModelChooser
+            if len(MODELS) > 1:
+                self.chooser = ModelChooser()
 
     def choose(self, view: Position, rng: random.Random) -> Card:
         """The engine's card for ``view``."""
+        if self.chooser is not None:
+            self.chooser.observe(view)
+        card = self._choose(view, rng)
+        if self.chooser is not None:
+            self.chooser.record(view, card.index)
+        return card
+
+    def _choose(self, view: Position, rng: random.Random) -> Card:
         from ..engine.compile import CompileError
         from ..engine.view_game import ViewGame, fits
         from ..search.equilibrium import solve
@@ -267,14 +294,25 @@ class TimedEnginePlayer:
                 ranks = sorted(policy)
                 pick = rng.choices(ranks, weights=[max(0.0, policy[r]) for r in ranks])[0]
                 return card_of_rank(view, pick)
-        a = evaluate(view, method="auto", samples=1_000_000, seed=rng.randrange(1 << 31),
-                     time_budget=self.seconds, workers=1)
+        method = self.method
+        if method == "deal":
+            from ..analysis.deal import fits as deal_fits
+            if not deal_fits(view):
+                method = "determinised"
+        elif all(c is not None for h in view.hands for c in h):
+            method = "auto"         # every hand seen (declared): expectimax if it fits
+        model = self.chooser.mixture() if self.chooser is not None else None
+        a = evaluate(view, method=method, samples=1_000_000, seed=rng.randrange(1 << 31),
+                     time_budget=self.seconds, workers=1, play_model=model)
         if a.partial:       # the search was interrupted: stop the game too
             raise KeyboardInterrupt("search interrupted")
+        if a.method == "deal" and self.ties == "robust":
+            return card_of_rank(view, next(mv.rank for mv in a.moves if mv.move == a.best[0]))
         return card_of_rank(view, a.moves[0].rank)
 
 
-PLAYER_KINDS = ("random", "greedy", "greedy:P", "mc:N", "engine:K", "engine:Ts", "human")
+PLAYER_KINDS = ("random", "greedy", "greedy:P", "mc:N", "engine:K", "engine:Ts", "deal:Ts",
+                "human")
 
 
 def make_player(spec: str):
@@ -283,7 +321,8 @@ def make_player(spec: str):
     playouts per play, default 100), ``engine:K`` (K determinisations,
     default 50; the engine of the first sessions), ``engine:Ts`` (T seconds
     a decision, e.g. ``engine:0.1s``: :class:`TimedEnginePlayer`), ``human``
-    (a person at the keyboard: :class:`solver.games.human.HumanPlayer`). Raises
+    (a person at the keyboard: :class:`solver.games.human.HumanPlayer`),
+    ``deal:Ts`` (the deal search, T seconds a decision, default 0.05s). Raises
     ValueError naming the spec and the kinds."""
     kind, colon, arg = spec.strip().partition(":")
     if kind == "human" and not colon:
@@ -298,6 +337,13 @@ def make_player(spec: str):
         return NoisyGreedyPlayer(float(arg))
     if kind == "engine" and re.fullmatch(r"[0-9]*\.?[0-9]+s", arg):
         return TimedEnginePlayer(float(arg[:-1]))
+    if kind == "deal":
+        arg, _c, ties = arg.partition(":")
+        if not re.fullmatch(r"[0-9]*\.?[0-9]+s", arg or "0.05s") or ties not in ("", "value"):
+            raise ValueError(f"player {spec!r}: expected a time a decision like deal:0.05s "
+                             "(deal:0.05s:value chooses close plays by value alone)")
+        return TimedEnginePlayer(float((arg or "0.05s")[:-1]), method="deal",
+                                 ties=ties or "robust")
     if kind in ("mc", "engine"):
         if colon and not re.fullmatch(r"[1-9][0-9]*", arg):
             raise ValueError(f"player {spec!r}: {arg!r} is not a whole number of "
