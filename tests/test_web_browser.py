@@ -138,8 +138,12 @@ def test_board_at_38_40_plays_for_the_match_as_the_cli_does(server, page):
     page.fill("#line", "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N")
     page.click("#load")
     page.wait_for_selector("#scores input[data-side='S']")
+    # loaded when the board writes the line back in its own order (a loaded
+    # machine is slow)
+    page.wait_for_function("document.querySelector('#line').value.endsWith('last=N prev=7')")
     page.fill("#scores input[data-side='S']", "38")
     page.fill("#scores input[data-side='N']", "40")
+    page.wait_for_function("document.querySelector('#line').value.includes('score=38,40')")
     line = page.input_value("#line")
     assert line == "1.7 7.7.2/7.12 - S score=38,40 taken=15,18 last=N prev=7"
     page.click("#analyse")
