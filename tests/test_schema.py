@@ -141,7 +141,8 @@ def test_solve_jsonl_lines():
     assert len(rows) == 2
     for row in rows:
         check(row, "solve.json#/$defs/jsonl_line")
-    assert rows[0]["objective"] == "match" and rows[1]["error"].startswith("line 2")
+    assert rows[0]["objective"] == "match" and rows[1]["line"] == 2
+    assert rows[1]["error"] == "table: rank 8 does not exist in a Spanish 40-card deck"
 
 
 # --- games ------------------------------------------------------------------------
