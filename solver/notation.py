@@ -391,6 +391,14 @@ def _parse(text: str) -> Position:
     positional = 0
     while positional < len(tokens) and "=" not in tokens[positional]:
         positional += 1
+    if positional > 4:
+        extra = tokens[4:positional]
+        named = " ".join(repr(t[:24]) for t in extra[:3]) + (" ..." if len(extra) > 3 else "")
+        raise NotationError(
+            "line", f"expected 4 fields <table> <hands> <stock> <turn> before any key, "
+                    f"got {positional}: {named} after the turn "
+                    f"{'is one field' if len(extra) == 1 else f'are {len(extra)} fields'} "
+                    f"too many (a key is written key=value)")
     if positional != 4:
         raise NotationError(
             "line", f"expected 4 fields <table> <hands> <stock> <turn> before any key, "

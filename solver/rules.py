@@ -117,6 +117,8 @@ class Rules:
             raise RulesError(f"declare_tie must be nobody or split, not {self.declare_tie!r}")
         if self.win_check not in ("immediate", "end_of_hand"):
             raise RulesError(f"win_check must be immediate or end_of_hand, not {self.win_check!r}")
+        if self.target < 1:
+            raise RulesError(f"target must be at least 1 point, not {self.target}")
         if not 1 <= len(self.hit) <= 3 or any(h < 0 for h in self.hit):
             raise RulesError(f"hit takes 1 to 3 non-negative values, not {self.hit!r}")
         if not self.players or any(p not in (2, 3, 4) for p in self.players):
@@ -133,6 +135,13 @@ class Rules:
                 raise RulesError(
                     f"table_cards={self.table_cards} leaves {dealt} cards to deal, which "
                     f"{p} players cannot share evenly (set players= or table_cards=)")
+
+    def system(self) -> str:
+        """The rule system as a record's ``Rules`` tag writes it: the preset
+        and the house rules set on it, the target left out (``french
+        voleur=yes``)."""
+        over = self.overrides_from(PRESETS[self.name]) if self.name in PRESETS else {}
+        return " ".join([self.name] + [f"{k}={v}" for k, v in over.items() if k != "target"])
 
     def overrides_from(self, base: "Rules") -> dict[str, str]:
         """The parameters where this differs from ``base``, as notation text."""

@@ -123,6 +123,63 @@ def test_missing_file_is_a_usage_error():
     assert "Traceback" not in r.output
 
 
+def test_a_word_that_is_neither_file_nor_command_says_so(tmp_path, monkeypatch):
+    """Issue 19: not solve's 'No such file or directory' for a mistyped command."""
+    commands = "annotate, arena, batch, db, met, play, puzzles, serve, solve"
+    r = CliRunner().invoke(main, ["bogus-subcommand"])
+    assert r.exit_code == 2
+    assert r.stderr == f"error: no such file or command 'bogus-subcommand' (commands: {commands})\n"
+    r = CliRunner().invoke(main, ["anotate", "x.txt"])
+    assert r.exit_code == 2
+    assert r.stderr == (f"error: no such file or command 'anotate' (commands: {commands}; did "
+                        "you mean 'annotate'?)\n")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mygames").write_text("1.7 7.7.2/7.12 - S\n")      # a file by that name is read
+    r = CliRunner().invoke(main, ["--json", "mygames"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["positions"][0]["best"] == ["7"]
+
+
+def test_json_errors_do_not_repeat_the_line_number():
+    """Issue 19: the line is in its own key; the text names the field."""
+    text = "1.7 7.7.2/7.12 - S\n1.7 7.7.2/7.12 - S ...\n"
+    for flag in ("--json", "--jsonl"):
+        r = run([flag, "-"], stdin=text)
+        assert r.exit_code == 1
+        rows = (json.loads(r.stdout)["errors"] if flag == "--json"
+                else [json.loads(x) for x in r.stdout.splitlines()][1:])
+        assert rows == [{"file": "-", "line": 2, "error": (
+            "line: expected 4 fields <table> <hands> <stock> <turn> before any key, got 5: "
+            "'...' after the turn is one field too many (a key is written key=value)")}]
+    r = run(["-"], stdin=text)
+    assert r.stderr.startswith("-: line 2, line: expected 4 fields")
+
+
+def test_four_players_are_refused_the_equilibrium_in_a_players_words():
+    r = run(["--jsonl", "--method", "equilibrium", "-"],
+            stdin="1.2.3.4 5.5.6/7.10.11/12.12.1/6.6.7 ? S rules=pagat\n")
+    assert json.loads(r.stdout) == {"file": "-", "line": 1, "error": (
+        "position: the equilibrium takes two players (a zero-sum game of two hands; four "
+        "players: use exact, expectimax or determinised)")}
+
+
+def test_the_boards_leads_mark_is_explained_once_a_run():
+    """Issue 19: the board marks the seat that leads the deal ``(leads)``;
+    the legend under the first table says what it means, once."""
+    r = run([str(POSITIONS / "seeds.txt")])
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    legend = "(leads): plays first in each round of this deal (the seat after the dealer)"
+    assert out.count(legend) == 1 and out.count("│ S      ") >= 3
+    # seed 002: S holds 5 1 2 after N dealt; the legend follows the first board's table
+    assert "│ S      5 1 2 (leads)  ← to play" in out
+    first_board_end = out.index("╰")
+    assert first_board_end < out.index(legend) < out.index("╭", first_board_end)
+    # S has played this round (one card fewer than N): S leads, N is to play
+    r = run(["-"], stdin="1.7 7.12/7.7.2 - N\n")
+    assert "│ S      7 12 (leads) " in r.stdout and "│ N      7 7 2  ← to play" in r.stdout
+    assert r.stdout.count(legend) == 1
+
+
 def test_determinised_is_seeded_and_reports_stderr():
     line = "1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N " \
            "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12\n"

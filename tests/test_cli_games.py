@@ -100,3 +100,50 @@ def test_play_human_announces_the_replies_and_q_keeps_the_finished_games(tmp_pat
     assert game.names == ["human", "greedy"] and Replay(game).run().finished
     doc = json.loads(r.stdout)
     assert doc["partial"] is True and [row["games"] for row in doc["players"]] == [1, 1]
+
+
+def test_play_summary_names_each_players_seat(tmp_path):
+    """Issue 19: two ``greedy`` rows told apart by their seat in game 1,
+    the seat the record's tags give them."""
+    out = tmp_path / "games.txt"
+    r = run(["play", "greedy", "greedy:0.5", "--games", "2", "-o", str(out), "-q"])
+    assert r.exit_code == 0, r.output
+    first = parse_games(out.read_text())[0]
+    assert (first.tags["S"], first.tags["N"]) == ("greedy", "greedy:0.5")
+    rows = [line.split() for line in r.stdout.splitlines() if "│" in line]
+    assert [row[:3] for row in rows] == [["S", "│", "greedy"], ["N", "│", "greedy:0.5"]]
+    assert "seat: in game 1 (the seats rotate between games)" in r.stdout
+    for players, rules, seats in ((["greedy", "random", "greedy:0.5"], "french", ["S", "E", "N"]),
+                                  (["greedy", "random", "greedy", "random"], "pagat",
+                                   ["S+N", "E+W"])):
+        r = run(["play", *players, "--rules", rules, "--no-swap", "--json", "-q",
+                 "-o", str(out), "--force"])
+        assert r.exit_code == 0, r.output
+        doc = json.loads(r.stdout)
+        assert [row["seat"] for row in doc["players"]] == seats
+        first = parse_games(out.read_text())[0]
+        for row in doc["players"]:
+            assert "+".join(first.tags[s] for s in row["seat"].split("+")) == row["player"]
+
+
+def test_arena_title_gives_the_rule_system_as_the_rules_tag_does(tmp_path):
+    r = run(["arena", "greedy", "random", "--rules", "french", "--set", "voleur=yes",
+             "--pairs", "1", "-q"])
+    assert r.exit_code == 0, r.output
+    title = " ".join(r.stdout.split("measure")[0].split())
+    assert title.startswith("arena: greedy (A) v random (B), french voleur=yes, 2 players, ")
+    r = run(["arena", "greedy", "random", "--rules", "french", "--set", "voleur=yes",
+             "--pairs", "1", "--json", "-q"])
+    assert json.loads(r.stdout)["rules"] == "french voleur=yes"
+    r = run(["play", "greedy", "random", "--rules", "french", "--set", "voleur=yes", "-q",
+             "-o", str(tmp_path / "g.txt")])
+    assert loads((tmp_path / "g.txt").read_text()).tags["Rules"] == "french voleur=yes"
+    r = run(["arena", "greedy", "random", "--pairs", "1", "--json", "-q"])
+    assert json.loads(r.stdout)["rules"] == "lmodire"
+
+
+def test_annotate_header_gives_the_rule_system():
+    r = run(["annotate", "--view", "full", "--luck-samples", "0", "-q",
+             str(GAMES / "voleur-short.txt")])
+    assert r.exit_code == 0, r.output
+    assert "rules french voleur=yes, target 21, view full, result 14-29" in r.stdout

@@ -236,7 +236,7 @@ def test_three_player_voleur_games_are_played_and_annotated(tmp_path):
                       .replace('[Rules "french"]', '[Rules "french voleur=yes"]'))
     r = CliRunner().invoke(main, ["annotate", str(record)])
     assert r.exit_code == 1 and "Traceback" not in r.output
-    assert r.output.strip().startswith(f"error: {record}: line 1, Result: the plays give ")
+    assert r.output.strip().startswith(f"error: {record}: line 9, Result: the plays give ")
     r = CliRunner().invoke(main, ["arena", "greedy", "random", "--rules", "french", "--set",
                                   "voleur=yes", "--players", "3", "--pairs", "1", "--json"])
     assert r.exit_code == 0, r.output

@@ -32,6 +32,37 @@ def test_the_documentation_names_nothing_outside_the_repository(page):
         assert m is None, f"{page.name}: {m.group(0)!r}: {what}"
 
 
+POSITION_FILES = sorted((ROOT / "positions").rglob("*.txt"))
+
+
+@pytest.mark.parametrize("path", POSITION_FILES, ids=lambda p: p.name)
+def test_the_position_files_comments_cite_only_what_ships(path):
+    """A ``#`` comment of a shipped position or record file cites no
+    specification or folder the repository does not ship (seeds.txt once
+    cited ``RULES.md, shared/seeds``), and the docs pages it names exist."""
+    comments = [line for line in path.read_text(encoding="utf-8").splitlines()
+                if line.lstrip().startswith("#")]
+    for line in comments:
+        for pattern, what in OUTSIDE[:2] + [(r"\bshared/", "a folder that does not ship")]:
+            m = re.search(pattern, line)
+            assert m is None, f"{path.name}: {m.group(0)!r}: {what}"
+        for page in re.findall(r"\bdocs/[\w-]+\.md\b", line):
+            assert (ROOT / page).exists(), f"{path.name}: {page} does not exist"
+
+
+def test_the_arena_synopsis_gives_every_player_count_and_option():
+    """docs/games.md's synopsis of arena: the --players it takes (2, 3 and
+    4) and every option the command has."""
+    from solver.cli.games import arena_command
+    text = (ROOT / "docs" / "games.md").read_text(encoding="utf-8")
+    synopsis = " ".join(re.search(r"^ronda-solve arena A B [^`]*", text, re.M).group(0).split())
+    players = next(p for p in arena_command.params if p.name == "players")
+    assert re.search(r"--players ([0-9|]+)", synopsis).group(1) == "|".join(players.type.choices)
+    for param in arena_command.params:
+        if param.opts[0].startswith("--"):
+            assert param.opts[0] in synopsis, f"{param.opts[0]} is not in {synopsis!r}"
+
+
 def test_every_file_the_documentation_names_ships():
     """Paths written in backquotes (`positions/...`, `bench/...`,
     `tests/...`, `solver/...`) exist."""

@@ -19,18 +19,32 @@ def run(*args):
 
 
 def test_met_prints_the_table_with_its_origin():
-    r = run("met", "--rules", "pagat", "--players", "4")
+    r = run("met", "--rules", "lmodire")
     assert r.exit_code == 0, r.output
-    assert "P(A wins the match), pagat 4p to 41" in r.output
-    assert "100,000 self-play hands" in r.output
-    assert "direct simulation of" in r.output
+    assert "P(A wins the match), lmodire 2p to 41" in r.output
+    assert "self-play hands by" in r.output and "direct simulation of" in r.output
+
+
+def test_met_takes_any_target_up_to_the_limit():
+    r21 = run("met", "--rules", "lmodire", "--target", "21", "--step", "1")
+    r61 = run("met", "--rules", "lmodire", "--target", "61")
+    assert r21.exit_code == 0 and r61.exit_code == 0, r21.output + r61.output
+    assert "lmodire 2p to 21" in r21.output and "lmodire 2p to 61" in r61.output
+    from solver.match_equity.table import load
+    t = load("lmodire", 2, 21)
+    row = next(line for line in r21.output.splitlines() if line.startswith(" 10│"))
+    assert row.split("│")[1:4] == [f"{round(100 * t.equity_of(10, b, True)):3d}"
+                                   for b in range(3)]
+    r = run("met", "--target", "400")
+    assert r.exit_code == 2 and "serves targets 1 to" in r.output \
+        and "--limit 400" in r.output and len(r.output.strip().splitlines()) == 1
 
 
 def test_met_json_and_svg(tmp_path):
-    r = run("met", "--rules", "french", "--json")
+    r = run("met", "--rules", "lmodire", "--target", "21", "--json")
     doc = json.loads(r.output)
-    assert doc["target"] == 51 and len(doc["equity"][0]) == 51
-    assert doc["hands"] >= 100_000 and "build" in doc["command"]
+    assert doc["target"] == 21 and len(doc["equity"][0]) == 21 and doc["limit"] >= 61
+    assert doc["hands"] > 0 and "build" in doc["command"]
     out = tmp_path / "m.svg"
     r = run("met", "--svg", str(out))
     assert r.exit_code == 0
@@ -40,11 +54,36 @@ def test_met_json_and_svg(tmp_path):
     assert ET.fromstring(text).tag.endswith("svg")
 
 
+def test_met_three_players():
+    r = run("met", "--rules", "french", "--players", "3", "--third", "30", "--deals", "E")
+    assert r.exit_code == 0, r.output
+    assert "P(S wins), french 3p to 51, N on 30, E deals" in r.output
+    assert "P(N wins)" in r.output
+    doc = json.loads(run("met", "--rules", "french", "--players", "3", "--json").output)
+    g = doc["chances"]
+    assert len(g) == 51 and abs(sum(g[10][20]) - 1) < 1e-4
+
+
 def test_met_without_a_table_is_one_line():
-    r = run("met", "--rules", "mod")
+    r = run("met", "--rules", "lmodire", "--set", "hit=1,5")
     assert r.exit_code == 2
-    assert r.output.strip().startswith("error: no match-equity table for mod-2p-41")
-    assert len(r.output.strip().splitlines()) == 1
+    assert r.output.strip() == ("error: no match-equity table for lmodire+hit=1,5 with 2 "
+                                "players (build it: python -m solver.match_equity.build "
+                                "--rules lmodire --set hit=1,5 --players 2 --player greedy "
+                                "--hands 100000 --limit 61)")
+    r = run("met", "--rules", "lmodire", "--players", "4")
+    assert r.exit_code == 2 and r.output.strip() == \
+        "error: rules lmodire are for 2 players, not 4"
+
+
+def test_objective_match_with_another_target():
+    line = next(x for x in Path(MATCH).read_text().splitlines() if '"match 3"' in x)
+    pos = line.replace("score=39,40", "score=19,20 target=21")
+    r = CliRunner().invoke(main, ["--objective", "match", "--json", "-"], input=pos + "\n")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)["positions"][0]
+    assert doc["best"] == ["11c"] and doc["table"]["target"] == 21
+    assert [(m["move"], m["chance"]) for m in doc["moves"]] == [("11c", 1.0), ("5b", 0.0)]
 
 
 def test_objective_match_agrees_with_every_shipped_position():

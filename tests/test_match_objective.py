@@ -11,8 +11,8 @@ import pytest
 
 from solver.analysis.evaluation import evaluate
 from solver.games.match import HandState, deal_hand
-from solver.match_equity.evaluate import (choose_objective, evaluate_match, objective_for,
-                                          target_reachable)
+from solver.match_equity.evaluate import (choose_objective, evaluate_match, objective_choice,
+                                          objective_for, target_reachable)
 from solver.match_equity.selfplay import greedy_rank
 from solver.match_equity.table import load
 from solver.notation import parse_lines, parse_position
@@ -81,9 +81,13 @@ def test_auto_is_points_when_the_target_is_out_of_reach():
     assert objective_for(pos, "match") == "match"
     near = parse_position("5.6 5.7/3.3 - S score=39,3 taken=20,14 last=S")
     assert target_reachable(near) and choose_objective(near, "auto") == "match"
-    # no table for mod: auto stays with points
+    # mod has a table now; mod with hit=1,5 (another rule system) has none:
+    # auto stays with points and says which table is missing
     mod = parse_position("5.6 5.7/3.3 - S rules=mod score=39,3 taken=20,14 last=S")
-    assert choose_objective(mod, "auto") == "points"
+    assert choose_objective(mod, "auto") == "match"
+    other = parse_position("5.6 5.7/3.3 - S rules=mod hit=1,5 score=39,3 taken=20,14 last=S")
+    assert choose_objective(other, "auto") == "points"
+    assert "no match-equity table for mod+hit=1,5" in objective_choice(other, "auto").note
     # a whole hand to play: the target is reachable, but auto keeps to points
     # (AUTO_MATCH_CARDS: early in a hand auto stays with points)
     hs = late(1, [39, 30], 1)

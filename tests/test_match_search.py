@@ -28,12 +28,12 @@ from solver.rules import PRESETS
 
 
 def random_table(rules, players: int, seed: int) -> MatchTable:
-    """A MatchTable of random probabilities (ties too)."""
-    rng = random.Random(seed)
+    """A MatchTable of random probabilities (the tie too) up to the target."""
+    import numpy as np
     T = rules.target
-    eq = [[[rng.random() for _ in range(T)] for _ in range(T)] for _ in range(2)]
-    return MatchTable(rules.name, players, T, rules.win_check, eq,
-                      [rng.random(), rng.random()], 0, "random", "", [])
+    D = np.random.default_rng(seed).random((T + 1, T + 1))
+    D[0, 1:], D[1:, 0] = 1.0, 0.0
+    return MatchTable(rules.name, players, T, rules.win_check, D, T)
 
 
 def brute(hs: HandState, table: MatchTable) -> float:

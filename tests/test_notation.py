@@ -173,7 +173,11 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12",
      "line: expected 4 fields <table> <hands> <stock> <turn> before any key, got 2"),
     ("1.3.5.11 2.2.7/4.6.12 ? S N",
-     "line: expected 4 fields <table> <hands> <stock> <turn> before any key, got 5"),
+     "line: expected 4 fields <table> <hands> <stock> <turn> before any key, got 5: 'N' after "
+     "the turn is one field too many (a key is written key=value)"),
+    ("1.7 7.7.2/7.12 - S ... dealer:N x y z",
+     "line: expected 4 fields <table> <hands> <stock> <turn> before any key, got 9: '...' "
+     "'dealer:N' 'x' ... after the turn are 5 fields too many (a key is written key=value)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=21 N",
      "line: unexpected field 'N' after the keys (key=value)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S =3", "line: a key is missing before '=' in '=3'"),
@@ -217,6 +221,8 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12 ? S rules=bogus",
      "rules: unknown preset 'bogus' (known: lmodire, pagat, mod, french, online)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=x", "target: parameter target cannot be 'x'"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S target=0", "target: target must be at least 1 point, not 0"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S target=-5", "target: target must be at least 1 point, not -5"),
     ("1.3.5.11 2.2.7/4.6.12 ? S hit=1,5,10,20",
      "hit: hit takes 1 to 3 non-negative values, not (1, 5, 10, 20)"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.1 ? S",

@@ -125,6 +125,42 @@ def test_setup_errors(client):
                                              "engine:0.05s"]
 
 
+def test_default_seats_follow_players_and_levels_may_be_numbers(client):
+    """Issue 19: a person at S and level 3 at each other seat of ``players``;
+    ``[\"human\", 3, 3]`` is ``[\"human\", \"3\", \"3\"]``."""
+    for players, seats in ((2, ["S", "N"]), (3, ["S", "E", "N"]), (4, ["S", "E", "N", "W"])):
+        r = client.post("/api/play/new", json={"rules": "french", "players": players})
+        assert r.status_code == 201, r.text
+        doc = r.json()
+        assert doc["setup"]["seats"] == ["human"] + ["3"] * (players - 1)
+        assert [w["seat"] for w in doc["state"]["who"]] == seats
+        assert [w["level"] for w in doc["state"]["who"]] == [None] + [3] * (players - 1)
+    r = client.post("/api/play/new", json={"rules": "french", "players": 3,
+                                           "seats": ["human", 3, 5]})
+    assert r.status_code == 201, r.text
+    assert r.json()["setup"]["seats"] == ["human", "3", "5"]
+    r = client.post("/api/play/new", json={"players": 3, "seats": ["human", 3, 9]})
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("seats: N is '9', not human or a level 1 to 5")
+    r = client.post("/api/play/new", json={"seats": ["human", True]})
+    assert r.status_code == 422 and r.json() == {"error": "seats.1: Input should be a valid string"}
+
+
+def test_a_body_that_is_not_json_is_said_so_with_its_line_and_column(client):
+    for path in ("/api/play/new", "/api/analyse"):
+        r = client.post(path, content=b'{"rules": "french",\n "players": 3,,}',
+                        headers={"content-type": "application/json"})
+        assert r.status_code == 422
+        assert r.json() == {"error": "the request body is not JSON (line 2, column 15: "
+                                     "expecting property name enclosed in double quotes)"}
+    r = client.post("/api/analyse", content='{"line": "é", '.encode(),
+                    headers={"content-type": "application/json"})
+    assert r.json() == {"error": "the request body is not JSON (line 1, column 15: "
+                                 "expecting property name enclosed in double quotes)"}
+    r = client.post("/api/play/new", content=b"", headers={"content-type": "application/json"})
+    assert r.json() == {"error": "the request has no body (expected a JSON object)"}
+
+
 def test_the_engine_plays_and_a_hint_counts_once(client):
     doc = _new(client, seed="hint", seats=["human", "3"])
     gid = doc["id"]
@@ -320,4 +356,29 @@ def test_serve_refuses_a_store_that_cannot_keep_games(tmp_path):
                         "--db", str(bad)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith(f"error: {bad}: not an analysis store")
+    assert r.stderr.count("\n") == 1
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path):
+    """Issue 19: not uvicorn's raw error and its exit 3 (the README's 'a
+    suite opcode disagrees'), but one line and exit 2, before any worker starts."""
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        for host in ("127.0.0.1", "0.0.0.0"):
+            r = subprocess.run([sys.executable, "-m", "solver.cli.main", "serve", "--host", host,
+                                "--port", str(port), "--db", str(tmp_path / "store.db")],
+                               capture_output=True, text=True, timeout=120)
+            assert (r.returncode, r.stdout) == (2, "")
+            assert r.stderr == (f"error: port {port} is in use (on {host}: another program "
+                                "listens there; choose another with --port)\n")
+    r = subprocess.run([sys.executable, "-m", "solver.cli.main", "serve", "--host",
+                        "nosuchhost.invalid", "--db", str(tmp_path / "store.db")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr.startswith(
+        "error: --host 'nosuchhost.invalid' is not an address of this machine (")
     assert r.stderr.count("\n") == 1

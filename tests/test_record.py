@@ -11,8 +11,8 @@ import pytest
 from solver.cards import Card
 from solver.games.match import play_match
 from solver.games.players import make_player
-from solver.games.record import (SAMPLE, GameRecord, RecordError, Replay, commands, dumps, dumps_all,
-                           from_match, loads, parse_games)
+from solver.games.record import (SAMPLE, GameRecord, RecordError, Replay, check, commands, dumps,
+                                 dumps_all, from_match, loads, parse_games)
 from solver.rules import PRESETS
 
 GAMES = Path(__file__).resolve().parent.parent / "positions" / "games"
@@ -118,16 +118,16 @@ def test_several_games_in_one_file(engine_game):
     ("2. 2o? 6o", "2. 2o? 3. 6o", "line 11, hand 1, deal 1: round number 3. in the middle "
                                   "of round 2 (1 of 2 plays made)"),
     ('[Dealer "N"]', '[Dealer "E"]',
-     "line 1, Dealer: seat 'E' does not exist with 2 players (seats: S N)"),
-    ("lmodire", "lmodir", "line 1, Rules: unknown preset 'lmodir' (known: lmodire, pagat, "
+     "line 6, Dealer: seat 'E' does not exist with 2 players (seats: S N)"),
+    ("lmodire", "lmodir", "line 2, Rules: unknown preset 'lmodir' (known: lmodire, pagat, "
                           "mod, french, online)"),
     ("table 1o.4c.6e.11b", "table 1o.4c.5e.11b",
      "line 8, hand 1, table: the opening table 1o.4c.5e.11b breaks table_rule=distinct "
      "(4 different ranks, no two consecutive)"),
     ("{takes the 4}", "{takes the 4", "line 10, syntax: a comment '{' is not closed by '}'"),
-    ('[Target "41"]', '[Target "x"]', "line 1, Target: 'x' is not a whole number of points (1 to 999999)"),
+    ('[Target "41"]', '[Target "x"]', "line 3, Target: 'x' is not a whole number of points (1 to 999999)"),
     ('[Dealer "N"]', '[Dealer "N"]\n[Result "3-1"]',
-     'line 1, Result: the match is not over (score 1-0); write "*"'),
+     'line 7, Result: the match is not over (score 1-0); write "*"'),
     ("{takes the 4}", "{takes the 4} foo", "line 10, hand 1, deal 1, play 3: unexpected 'foo' "
      "(expected a card, a round number '2.', 'deal', 'hand', 'undealt' or a comment)"),
     ("deal 1 S 2o.2c.7e N 4o.6o.12b", "deal 1 S 2o.2c.7e",
@@ -169,3 +169,34 @@ def test_result_and_winner_are_checked(engine_game):
     other = "N" if winner == "S" else "S"
     with pytest.raises(RecordError, match=f"Winner: the plays give {winner}, not {other}"):
         loads(text.replace(f'[Winner "{winner}"]', f'[Winner "{other}"]'))
+
+
+VOLEUR = (GAMES / "voleur-short.txt").read_text()
+
+
+@pytest.mark.parametrize("blank", [0, 2])
+@pytest.mark.parametrize("old, new, tag_line, message", [
+    ('[Rules "french voleur=yes"]', '[Rules "frnch"]', 2,
+     "Rules: unknown preset 'frnch' (known: lmodire, pagat, mod, french, online)"),
+    ('[Target "21"]', '[Target "abc"]', 3,
+     "Target: 'abc' is not a whole number of points (1 to 999999)"),
+    ('[Dealer "N"]', '[Dealer "Q"]', 6,
+     "Dealer: seat 'Q' does not exist with 2 players (seats: S N)"),
+    ('[Result "14-29"]', '[Result "14-28"]', 8, "Result: the plays give 14-29, not 14-28"),
+    ('[Winner "N"]', '[Winner "X"]', 9, "Winner: 'X' is not a side (S N)"),
+])
+def test_a_bad_tag_is_reported_at_its_own_line(blank, old, new, tag_line, message):
+    """Issue 19: the tag's line, not the game's first line, wherever the game starts."""
+    assert VOLEUR.splitlines()[tag_line - 1] == old
+    text = "\n" * blank + VOLEUR.replace(old, new, 1)
+    with pytest.raises(RecordError) as err:
+        check(loads(text))
+    assert str(err.value) == f"line {tag_line + blank}, {message}"
+
+
+def test_a_rules_tag_target_below_one_is_refused_at_its_line():
+    text = SAMPLE.replace('[Target "41"]\n', "").replace('[Rules "lmodire"]',
+                                                          '[Rules "lmodire target=0"]')
+    with pytest.raises(RecordError) as err:
+        check(loads(text))
+    assert str(err.value) == "line 2, Rules: target must be at least 1 point, not 0"

@@ -141,7 +141,8 @@ def test_solve_jsonl_lines():
     assert len(rows) == 2
     for row in rows:
         check(row, "solve.json#/$defs/jsonl_line")
-    assert rows[0]["objective"] == "match" and rows[1]["error"].startswith("line 2")
+    assert rows[0]["objective"] == "match" and rows[1]["line"] == 2
+    assert rows[1]["error"] == "table: rank 8 does not exist in a Spanish 40-card deck"
 
 
 # --- games ------------------------------------------------------------------------
@@ -187,8 +188,9 @@ def test_arena_play_puzzles_met(tmp_path):
     r = run("puzzles", "generate", "--theme", "hit", "--count", "1", "--seed", "1", "-o",
             str(tmp_path / "p.txt"), "--json")
     check(json.loads(r.stderr), "puzzles.json#/$defs/generate")
-    for rules, players in (("lmodire", "2"), ("pagat", "4"), ("french", "2")):
-        check(cli_json("met", "--rules", rules, "--players", players, "--json"), "met.json")
+    for args in (("--rules", "lmodire"), ("--rules", "lmodire", "--target", "21"),
+                 ("--rules", "french", "--players", "3", "--third", "40")):
+        check(cli_json("met", *args, "--json"), "met.json")
 
 
 def test_batch_stats_and_export(tmp_path):

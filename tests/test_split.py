@@ -206,8 +206,12 @@ def test_ronda_solve_on_a_local_cluster_resumes(tmp_path):
     line = tmp_path / "p.txt"
     line.write_text("1.3.5.10 2.2.7/4.11.12 ~1.1.3.4.5.6 S dealer=N taken=8,16 last=N\n")
     db = tmp_path / "o.db"
-    local = CliRunner().invoke(main, [str(line), "--method", "expectimax", "--json"])
-    args = [str(line), "--method", "expectimax", "--json", "--cluster", "2", "--db", str(db)]
+    # --time generous: starting a local cluster on a loaded machine takes
+    # seconds of the default 10
+    local = CliRunner().invoke(main, [str(line), "--method", "expectimax", "--json",
+                                      "--time", "120"])
+    args = [str(line), "--method", "expectimax", "--json", "--time", "120", "--cluster", "2",
+            "--db", str(db)]
     first = CliRunner().invoke(main, args)
     second = CliRunner().invoke(main, args)
     docs = [json.loads(r.stdout)["positions"][0] for r in (local, first, second)]

@@ -298,5 +298,5 @@ def test_voleur_budgets_and_methods():
     assert a.method in ("expectimax", "determinised")
     if a.method == "determinised":
         assert "expectimax" in a.note
-    with pytest.raises(CompileError, match="view game needs"):
+    with pytest.raises(CompileError, match="the equilibrium needs the mover's hand known"):
         evaluate(pos, method="equilibrium")

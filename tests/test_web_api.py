@@ -50,14 +50,24 @@ def test_analyse_takes_the_objective_as_the_cli(client):
     got = client.post("/api/analyse", json={"line": line}).json()["positions"][0]
     want = _cli_json(line)["positions"][0]
     assert _stable(got) == _stable(want)
-    assert got["objective"] == "match" and got["best"] == ["2"] and got["chance"] == 0.0632
+    # laying the 2 ends the hand at 38-40 with N to deal: the table's value there
+    from solver.match_equity.table import load
+    at = round(load("lmodire", 2).equity_of(38, 40, a_deals=False), 4)
+    assert got["objective"] == "match" and got["best"] == ["2"] and got["chance"] == at
     named = client.post("/api/analyse", json={"line": line, "objective": "points"}).json()
     assert named["positions"][0]["best"] == ["7"] and named["positions"][0]["value"] == 4
     bad = client.post("/api/analyse", json={"line": line, "objective": "chess"})
     assert bad.status_code == 422 and bad.json()["error"].startswith("objective:")
-    refused = client.post("/api/analyse", json={"line": LINE + " score=18,19 target=21",
+    # one table serves every target up to 61: to 21 the match is searched ...
+    to21 = client.post("/api/analyse", json={"line": LINE + " score=18,20 target=21",
+                                             "objective": "match"}).json()
+    assert to21["errors"] == [] and to21["positions"][0]["objective"] == "match"
+    # ... 18-20 to 21 is 38-40 to 41 (the same needs, the same table entry)
+    assert to21["positions"][0]["best"] == ["2"] and to21["positions"][0]["chance"] == at
+    refused = client.post("/api/analyse", json={"line": LINE + " score=18,19 target=71",
                                                 "objective": "match"}).json()
     assert refused["positions"] == [] and "use --objective points" in refused["errors"][0]["error"]
+    assert "serves targets 1 to 61, not 71" in refused["errors"][0]["error"]
 
 
 def test_malformed_lines_get_the_parsers_one_line_error(client):

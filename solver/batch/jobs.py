@@ -72,4 +72,27 @@ def mine_game(game: GameRecord, options: dict, hits: dict) -> dict:
             "seconds": time.perf_counter() - t0}
 
 
-JOBS = {"annotate": annotate_game, "mine": mine_game}
+def selfplay_chunk(spec: dict, options: dict, hits: dict) -> dict:
+    """One chunk of self-play hands for a match-equity table
+    (:func:`solver.match_equity.selfplay.play_chunk`; ``spec`` says which).
+    Returns ``{"result": {"first", "count", "traces", "cpu", "wall"},
+    "record": None, "computed": {}, "seconds": wall time}``."""
+    from ..match_equity.selfplay import play_chunk
+    t0 = time.perf_counter()
+    out = play_chunk(spec)
+    return {"result": out, "record": None, "computed": {},
+            "seconds": time.perf_counter() - t0}
+
+
+def matches_chunk(spec: dict, options: dict, hits: dict) -> dict:
+    """One chunk of whole matches from a score, the check of a match-equity
+    table (:func:`solver.match_equity.selfplay.play_matches`)."""
+    from ..match_equity.selfplay import play_matches
+    t0 = time.perf_counter()
+    out = play_matches(spec)
+    return {"result": out, "record": None, "computed": {},
+            "seconds": time.perf_counter() - t0}
+
+
+JOBS = {"annotate": annotate_game, "mine": mine_game, "selfplay": selfplay_chunk,
+        "matches": matches_chunk}

@@ -102,56 +102,117 @@ def mine_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quiet, m
          dashboard)
 
 
+@batch.command("selfplay", context_settings=_SETTINGS)
+@click.option("--rules", "rules_name", default="lmodire", show_default=True,
+              help="The preset.")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE",
+              help="A rule parameter other than the preset's (repeatable): decl_cumulative=yes.")
+@click.option("--players", type=click.Choice(["2", "3", "4"]), default="2", show_default=True)
+@click.option("--player", default="greedy", show_default=True,
+              help="Who plays every seat: greedy, mc:N, engine:K, engine:Ts.")
+@click.option("--hands", type=click.IntRange(1), default=10_000, show_default=True)
+@click.option("--seed", default="0", show_default=True)
+@click.option("--chunk", type=click.IntRange(1), default=None,
+              help="Hands a job [default: 2000 for greedy, 50 otherwise].")
+@click.option("--db", default=DEFAULT_DB, show_default=True,
+              help="The analysis store (SQLite; created when absent).")
+@click.option("--scheduler", default=None,
+              help="An existing Dask scheduler, tcp://HOST:8786 "
+                   "[default: a local cluster on this machine's cores].")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes of the local cluster [default: the cores].")
+@click.option("--dashboard", default="127.0.0.1:0", show_default=True,
+              help="HOST:PORT of the local cluster's Dask dashboard.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+def selfplay_cmd(rules_name, settings, players, player, hands, seed, chunk, db, scheduler,
+                 workers, dashboard, as_json, quiet) -> None:
+    """Self-play hands for a match-equity table: every seat played by
+    PLAYER, each hand's score awards kept in the store in chunks. A chunk
+    already stored is not played again, so running the same command after
+    an interruption (or with more --hands) carries on. `python -m
+    solver.match_equity.build` turns the hands into a table (docs/match.md)."""
+    from ..games.players import make_player
+    from ..match_equity.hands import HandSet, default_chunk, play_hands, read_traces
+    try:
+        system = _system(rules_name, settings, int(players))
+        make_player(player)
+    except ValueError as e:
+        _fail(str(e))
+    hs = HandSet(system, int(players), player, seed, hands, chunk or default_chunk(player))
+    store = _open(db)
+    summary = _on_cluster("selfplay", f"{hands:,} hands of {system} {players}p by {player} "
+                          f"(seed {seed}, {hs.chunks()} chunks)", store, scheduler, workers,
+                          quiet, "chunks", dashboard,
+                          lambda client, progress: play_hands(hs, store, client,
+                                                              progress=progress))
+    for line in summary.failed:
+        click.echo(f"error: {line}", err=True)
+    if summary.store_error:
+        click.echo(f"error: {summary.store_error}; the self-play stopped "
+                   f"({summary.done} chunks written now)", err=True)
+        sys.exit(2)
+    store = _open(db, readonly=True)
+    try:
+        got = read_traces(store, hs)
+    except ValueError:
+        got = None
+    store.close()
+    doc = summary.as_dict()
+    doc.pop("games_per_minute", None)
+    doc.update({"db": db, "source": hs.source, "hands": hands, "chunk": hs.chunk,
+                "chunks_done": summary.done, "chunks_stored_before": summary.skipped,
+                "complete": got is not None})
+    if got is not None:
+        doc.update({"worker_cpu_seconds": round(got.cpu, 3),
+                    "worker_wall_seconds": round(got.wall, 3),
+                    "hands_per_second_per_core": round(got.rate(), 3)})
+    if as_json:
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        rate = (f"; {got.rate():.2f} hands a second per core ({got.cpu:,.0f} worker CPU s)"
+                if got is not None else "")
+        Console().print(f"selfplay: {summary.done} chunks played, {summary.skipped} already in "
+                        f"the store, {len(summary.failed)} failed{rate}; store {db}",
+                        highlight=False)
+    if summary.interrupted:
+        _exit_interrupted(f"{summary.done} chunks finished are in the store; the same "
+                          f"command carries on")
+    if summary.failed:
+        sys.exit(1)
+
+
+def _system(rules_name: str, settings: tuple[str, ...], players: int) -> str:
+    """The rule system text of a preset and ``NAME=VALUE`` settings; ValueError
+    naming a bad one, or a player count the preset does not know."""
+    from ..match_equity.system import system_of
+    from ..rules import preset
+    over = {}
+    for text in settings:
+        k, eq, v = text.partition("=")
+        if not eq:
+            raise ValueError(f"--set: {text!r} is not NAME=VALUE")
+        over[k.strip()] = v.strip()
+    rules = preset(rules_name).with_overrides(over)
+    if players not in rules.players:
+        raise ValueError(f"rules {rules_name} are for "
+                         f"{', '.join(map(str, rules.players))} players, not {players}")
+    return system_of(rules)
+
+
 def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
          dashboard="127.0.0.1:0") -> None:
-    from ..batch.run import connect, run_batch
+    from ..batch.run import run_batch
     try:
         files = files_of(paths)
     except InputError as e:
         _fail(str(e))
     store = _open(db)
     items = list(games_of(files))
-    err = Console(stderr=True)
-    try:
-        client, cluster = connect(scheduler, workers or os.cpu_count() or 1, dashboard)
-    except (OSError, TimeoutError, ValueError) as e:
-        _fail(f"--scheduler: cannot reach {scheduler}: {e}")
-    if not quiet:
-        link = getattr(client, "dashboard_link", None)
-        where = scheduler or f"local cluster, {len(client.nthreads())} workers"
-        err.print(f"{job}: {len(items)} games from {len(files)} files on {where}"
-                  + (f"; dashboard {link}" if link else ""), highlight=False)
-    bar = None
-    if not quiet and err.is_terminal:
-        bar = Progress(TextColumn(f"[bold]{job}"), BarColumn(), MofNCompleteColumn(),
-                       TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-                       TimeRemainingColumn(), console=err, transient=True)
-        task = bar.add_task(job, total=None, rate="")
-        bar.start()
-
-    def progress(s, total) -> None:
-        if bar is not None:
-            rate = 60 * s.done / max(1e-9, _elapsed[0]()) if s.done else 0
-            bar.update(task, total=total, completed=s.done + len(s.failed),
-                       rate=f"{rate:.1f} games/min")
-
-    import time
-    from ..runtime.interrupt import Signals
-    t0 = time.perf_counter()
-    _elapsed = [lambda: time.perf_counter() - t0]
-    with Signals() as sig:
-        try:
-            summary = run_batch(job, items, options, store, client, resume=resume,
-                                progress=progress)
-        finally:
-            if bar is not None:
-                bar.stop()
-            client.close()
-            if cluster is not None:
-                cluster.close()
-            store.close()
-        if summary.interrupted:
-            sig.caught()
+    summary = _on_cluster(job, f"{len(items)} games from {len(files)} files", store, scheduler,
+                          workers, quiet, "games", dashboard,
+                          lambda client, progress: run_batch(job, items, options, store, client,
+                                                             resume=resume, progress=progress))
     for line in summary.failed:
         click.echo(f"error: {line}", err=True)
     if summary.store_error:
@@ -169,11 +230,73 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
             f"{summary.hits} from the store; {doc['games_per_minute']} games a minute "
             f"on {summary.workers} worker{'s' * (summary.workers != 1)}; store {db}", highlight=False)
     if summary.interrupted:
-        sig.exit(f"{summary.done} games finished are in the store; --resume carries on")
+        _exit_interrupted(f"{summary.done} games finished are in the store; --resume carries on")
     if summary.store_error:
         sys.exit(2)
     if summary.failed:
         sys.exit(1)
+
+
+def _on_cluster(job, what, store, scheduler, workers, quiet, unit, dashboard, work):
+    """Connect to the cluster, run ``work(client, progress)`` with a progress
+    bar on stderr (a terminal) and the signals turned into an interruption,
+    close everything (the store too); returns the batch summary
+    (``interrupted`` set by a signal, whose status :func:`_exit_interrupted`
+    gives)."""
+    from ..batch.run import connect
+    err = Console(stderr=True)
+    try:
+        client, cluster = connect(scheduler, workers or os.cpu_count() or 1, dashboard)
+    except (OSError, TimeoutError, ValueError) as e:
+        store.close()
+        _fail(f"--scheduler: cannot reach {scheduler}: {e}")
+    if not quiet:
+        link = getattr(client, "dashboard_link", None)
+        where = scheduler or f"local cluster, {len(client.nthreads())} workers"
+        err.print(f"{job}: {what} on {where}"
+                  + (f"; dashboard {link}" if link else ""), highlight=False)
+    bar = None
+    if not quiet and err.is_terminal:
+        bar = Progress(TextColumn(f"[bold]{job}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                       TimeRemainingColumn(), console=err, transient=True)
+        task = bar.add_task(job, total=None, rate="")
+        bar.start()
+
+    def progress(s, total) -> None:
+        if bar is not None:
+            rate = 60 * s.done / max(1e-9, _elapsed[0]()) if s.done else 0
+            bar.update(task, total=total, completed=s.done + len(s.failed),
+                       rate=f"{rate:.1f} {unit}/min")
+
+    import time
+    from ..runtime.interrupt import Signals
+    t0 = time.perf_counter()
+    _elapsed = [lambda: time.perf_counter() - t0]
+    with Signals() as sig:
+        try:
+            summary = work(client, progress)
+        finally:
+            if bar is not None:
+                bar.stop()
+            client.close()
+            if cluster is not None:
+                cluster.close()
+            store.close()
+        if summary.interrupted:
+            _SIGNAL[0] = sig.caught()
+    return summary
+
+
+#: the signal that interrupted the last batch of this process
+_SIGNAL: list = [2]
+
+
+def _exit_interrupted(kept: str) -> None:
+    """Say the batch was interrupted, what it ``kept``, and exit with the
+    signal's status."""
+    from ..runtime.interrupt import exit_interrupted
+    exit_interrupted(_SIGNAL[0], kept)
 
 
 @click.group("db", context_settings=_SETTINGS)

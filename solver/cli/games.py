@@ -150,7 +150,7 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
                                         "partial": sig.interrupted or quit_ is not None}),
                                   indent=2), err=out is None)
         elif logs:
-            summary_to.print(play_table(rows))
+            summary_to.print(play_table(rows, swapped=not no_swap and len(logs) > 1))
         where = "" if out is None or not logs else f" in {out}"
         if quit_ is not None:
             click.echo(f"{quit_}: {len(logs)} of {games} game{'s' * (games != 1)} "

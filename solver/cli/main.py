@@ -120,6 +120,7 @@ class DefaultGroup(click.Group):
         """Route arguments that name no command to ``solve``; no arguments
         show ``solve``'s help."""
         if args and args[0] not in self.list_commands(ctx) and args[0] not in ("--help", "-h", "--version"):
+            _no_such_command(args[0], self.list_commands(ctx))
             args = ["solve", *args]
         elif not args:
             args = ["solve", "--help"]
@@ -148,6 +149,22 @@ class DefaultGroup(click.Group):
                     sys.stdout.flush()
         except OSError as e:
             stream_error(e)
+
+
+def _no_such_command(word: str, commands: list[str]) -> None:
+    """A first argument that is neither a file nor a command but looks like
+    a command's name (a word, no path, no dot): one line and exit 2,
+    rather than solve's 'no such file'."""
+    import os
+    import re
+    if os.path.exists(word) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,39}", word):
+        return
+    import difflib
+    close = difflib.get_close_matches(word, commands, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    click.echo(f"error: no such file or command {word!r} (commands: {', '.join(commands)}"
+               f"{hint})", err=True)
+    sys.exit(2)
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -257,8 +274,9 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                 name = "-" if name == "<stdin>" else name
                 for lineno, item in parse_lines(f):
                     if isinstance(item, NotationError):
-                        error({"file": name, "line": lineno, "error": str(item)},
-                              f"{name}: {item}")
+                        # JSON gives the line in its own key, not again in the text
+                        error({"file": name, "line": lineno,
+                               "error": f"{item.field}: {item.problem}"}, f"{name}: {item}")
                         continue
                     from ..analysis.document import analysis_json
                     from ..analysis.suite import verdicts
@@ -273,8 +291,8 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                                         inference=inference, search=search,
                                         cluster=cluster, fast=fast)
                     except (CompileError, ValueError) as e:
-                        msg = f"line {lineno}, position: {e}"
-                        error({"file": name, "line": lineno, "error": msg}, f"{name}: {msg}")
+                        error({"file": name, "line": lineno, "error": f"position: {e}"},
+                              f"{name}: line {lineno}, position: {e}")
                         continue
                     checks = verdicts(a)
                     agree += sum(1 for _op, ok, _s in checks if ok)

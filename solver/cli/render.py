@@ -31,6 +31,11 @@ def _cards(cards: list[Card | None]) -> str:
     return " ".join("?" if c is None else str(c) for c in cards)
 
 
+#: the board's mark on the seat that leads the deal, and its legend line
+LEADS = "(leads)"
+LEADS_LEGEND = "(leads): plays first in each round of this deal (the seat after the dealer)"
+
+
 def position_panel(pos: Position, title: str = "") -> Panel:
     """A readable drawing of a position: table, hands, stock, scores."""
     grid = Table.grid(padding=(0, 2))
@@ -41,7 +46,7 @@ def position_panel(pos: Position, title: str = "") -> Panel:
     leader = pos.leader()
     for seat, hand in enumerate(pos.hands):
         mark = "  ← to play" if seat == pos.turn else ""
-        role = " (leads)" if seat == leader and pos.players > 1 else ""
+        role = f" {LEADS}" if seat == leader and pos.players > 1 else ""
         grid.add_row(names[seat], _cards(list(hand)) + role + mark)
     if pos.stock_kind == "known":
         stock = f"{len(pos.stock)} cards, known order: {_cards(list(pos.stock))}" if pos.stock else "empty"
@@ -176,9 +181,9 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
     value (under the match objective its chance of winning the match, and
     the play points alone would choose when it differs), the principal
     variation, why the objective (one line), the answer in a player's
-    words (:func:`solver.analysis.words.summary_line`), a legend for each
-    column not yet in ``explained`` (which receives them: a whole run
-    explains each column once), and with ``verbose`` the engineering
+    words (:func:`solver.analysis.words.summary_line`), a legend for the
+    board's ``(leads)`` and each column not yet in ``explained`` (which
+    receives them: a whole run explains each once), and with ``verbose`` the engineering
     note, nodes and time."""
     pos = a.position
     match = a.objective == "match"
@@ -218,7 +223,12 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
         workers = f", {a.workers} workers" if a.workers > 1 else ""
         parts.append(Text(f"{a.method}: {a.note}; {a.nodes:,} nodes, {a.seconds:.3f} s{workers}",
                           style="dim"))
-    legend = legend_lines(table_columns(a, exact), explained if explained is not None else set())
+    seen = explained if explained is not None else set()
+    legend = []
+    if LEADS not in seen:          # the board's marker (position_panel), once a run
+        seen.add(LEADS)
+        legend.append(LEADS_LEGEND)
+    legend += legend_lines(table_columns(a, exact), seen)
     if legend:
         parts.append(Text("\n".join(legend), style="dim"))
     for v in verdicts:

@@ -42,7 +42,7 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
         parts.append(Text(title, style="bold"))
     tags = g.tags
     parts.append(Text("players: " + ", ".join(f"{s} {n}" for s, n in zip(names, g.names))))
-    parts.append(Text(f"rules {g.rules.name}, target {g.target}, view {an.view}"
+    parts.append(Text(f"rules {g.rules.system()}, target {g.target}, view {an.view}"
                       + (f", {an.samples} determinisations" if an.view == "player" else "")
                       + f", result {tags.get('Result', '*')}", style="dim"))
     hands = sorted({n.hand for n in an.notes})
@@ -148,13 +148,17 @@ def arena_table(s: dict) -> Table:
     return t
 
 
-def play_table(rows: list[dict]) -> Table:
-    """The self-play summary: per player (command-line order) games won
-    and points per hand with a 95 % CI."""
+def play_table(rows: list[dict], swapped: bool = False) -> Table:
+    """The self-play summary: per player (command-line order) its seat in
+    the first game, games won and points per hand with a 95 % CI
+    (``swapped``: the seats changed between the games, said in the caption)."""
     t = Table(title="self-play", title_justify="left", show_edge=False, header_style="bold")
-    for col in ("player", "games", "won", "hands", "points per hand"):
-        t.add_column(col, justify="left" if col == "player" else "right")
+    for col in ("seat", "player", "games", "won", "hands", "points per hand"):
+        t.add_column(col, justify="left" if col in ("seat", "player") else "right")
     for r in rows:
-        t.add_row(Text(r["player"]), str(r["games"]), str(r["won"]), str(r["hands"]),
-                  f"{r['points_per_hand']:.2f} ± {r['ci95']:.2f}")
+        t.add_row(r["seat"], Text(r["player"]), str(r["games"]), str(r["won"]),
+                  str(r["hands"]), f"{r['points_per_hand']:.2f} ± {r['ci95']:.2f}")
+    if swapped:
+        t.caption = "seat: in game 1 (the seats rotate between games)"
+        t.caption_justify = "left"
     return t

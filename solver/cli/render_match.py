@@ -17,13 +17,56 @@ def _pct(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
-def met_renderable(t: MatchTable, a_deals: bool, step: int = 1) -> Group:
-    """The table as rows (A's score) and columns (B's score), percent."""
-    T = t.target
-    d = 0 if a_deals else 1
+def _origin(t) -> Text:
+    """Where a table came from, its checks, in a few dim lines."""
+    notes = Text(f"{t.hands:,} self-play hands by {t.player} on every seat; needs up to "
+                 f"{t.limit} (any target to {t.limit}); rebuilt by: {t.command}\n", style="dim")
+    for e in t.intervals:
+        if e.get("target") != t.target:
+            continue
+        if "a" in e:
+            line = (f"{e['a']:>2}-{e['b']:<2} {'A' if e['a_deals'] else 'B'} deals: "
+                    f"{100 * e['equity']:.1f}% (95% {100 * e['ci95'][0]:.1f}-"
+                    f"{100 * e['ci95'][1]:.1f})")
+            if "simulated" in e:
+                s = e["simulated"]
+                line += (f"; direct simulation of {s['matches']:,} matches "
+                         f"{100 * s['equity']:.1f}% ± {100 * s['se']:.1f}")
+        else:
+            line = (f"{'-'.join(map(str, e['scores']))}, {'SEN'[e['dealer']]} deals: "
+                    + "/".join(f"{100 * x:.1f}" for x in e["equity"]) + "%")
+            if "simulated" in e:
+                s = e["simulated"]
+                line += (f"; direct simulation of {s['matches']:,} matches "
+                         + "/".join(f"{100 * x:.1f}" for x in s["equity"]) + "%")
+        notes.append(line + "\n")
+    checks = t.meta.get("checks", {})
+    for c in checks.get("seeds", []):
+        d = c["at_target"] if c["at_target"]["target"] == t.target else c["at_limit"]
+        notes.append(f"independent builds (seeds {' and '.join(c['seeds'])}, "
+                     f"{c['hands'][0]:,} hands each) differ by at most {100 * d['max']:.2f}%, "
+                     f"on average {100 * d['mean']:.3f}% (to {d['target']})\n")
+    g = checks.get("greedy")
+    if g:
+        d = g["at_target"]
+        notes.append(f"greedy self-play ({g['hands']:,} hands) differs by at most "
+                     f"{100 * d['max']:.2f}%, on average {100 * d['mean']:.2f}% "
+                     f"(to {d['target']})\n")
+    return notes
+
+
+def _scores(T: int, step: int) -> list[int]:
     scores = list(range(0, T, step))
     if scores[-1] != T - 1:
         scores.append(T - 1)
+    return scores
+
+
+def met_renderable(t: MatchTable, a_deals: bool, step: int = 1) -> Group:
+    """The table as rows (A's score) and columns (B's score), percent."""
+    T = t.target
+    grid = t.grid(a_deals)
+    scores = _scores(T, step)
     tab = Table(title=f"P(A wins the match), {t.rules} {t.players}p to {T}, "
                       f"{'A' if a_deals else 'B'} deals next", header_style="bold",
                 show_edge=False, pad_edge=False, padding=(0, 0))
@@ -31,30 +74,35 @@ def met_renderable(t: MatchTable, a_deals: bool, step: int = 1) -> Group:
     for b in scores:
         tab.add_column(str(b), justify="right")
     for a in scores:
-        row = []
+        tab.add_row(str(a), *[f"{round(100 * grid[a, b]):3d}" for b in scores])
+    return Group(tab, _origin(t))
+
+
+def met3_renderable(t, third: int, dealer: int, step: int = 1) -> Group:
+    """Three players: each seat's chance, S's score down, E's across, N
+    on ``third``, one table a seat."""
+    T = t.target
+    grid = t.grid(third, dealer)
+    scores = _scores(T, step)
+    parts = []
+    for k, seat in enumerate("SEN"):
+        tab = Table(title=f"P({seat} wins), {t.rules} 3p to {T}, N on {third}, "
+                          f"{'SEN'[dealer]} deals", header_style="bold",
+                    show_edge=False, pad_edge=False, padding=(0, 0))
+        tab.add_column("S\\E", justify="right", style="bold")
         for b in scores:
-            p = t.equity[d][a][b]
-            row.append(f"{round(100 * p):3d}")
-        tab.add_row(str(a), *row)
-    notes = Text(f"{t.hands:,} self-play hands ({t.player}); rebuilt by: {t.command}\n",
-                 style="dim")
-    for e in t.intervals:
-        line = (f"{e['a']:>2}-{e['b']:<2} {'A' if e['a_deals'] else 'B'} deals: "
-                f"{100 * e['equity']:.1f}% (95% {100 * e['ci95'][0]:.1f}-"
-                f"{100 * e['ci95'][1]:.1f})")
-        if "simulated" in e:
-            s = e["simulated"]
-            line += (f"; direct simulation of {s['matches']:,} matches "
-                     f"{100 * s['equity']:.1f}% ± {100 * s['se']:.1f}")
-        notes.append(line + "\n")
-    return Group(tab, notes)
+            tab.add_column(str(b), justify="right")
+        for a in scores:
+            tab.add_row(str(a), *[f"{round(100 * grid[a, b, k]):3d}" for b in scores])
+        parts.append(tab)
+    return Group(*parts, _origin(t))
 
 
 def met_svg(t: MatchTable, a_deals: bool, cell: int = 14) -> str:
     """A heat map of the table as an SVG document: A's score down, B's
     across, colour from red (A loses) through white to blue (A wins)."""
     T = t.target
-    d = 0 if a_deals else 1
+    grid = t.grid(a_deals)
     m = 40
     size = m + cell * T + 10
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + 20}" '
@@ -63,7 +111,7 @@ def met_svg(t: MatchTable, a_deals: bool, cell: int = 14) -> str:
            f'{"A" if a_deals else "B"} deals next ({t.hands:,} hands)</text>']
     for a in range(T):
         for b in range(T):
-            p = t.equity[d][a][b]
+            p = float(grid[a, b])
             if p >= 0.5:
                 k = int(255 * (1 - 2 * (p - 0.5)))
                 colour = f"rgb({k},{k},255)"
@@ -133,7 +181,8 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
                 f"{_pct(th.bad)}, ?? from {_pct(th.very_bad)}; plays where the match cannot "
                 f"end in the hand are out of reach (see the points annotation); table "
                 f"{an.table.rules} {an.table.players}p to {an.table.target}, "
-                f"{an.table.hands:,} hands; {an.seconds:.1f} s", style="dim")
+                f"{an.table.hands:,} hands of {an.table.player}; {an.seconds:.1f} s",
+                style="dim")
     from .render_games import full_width
     return full_width(t, h, s, note)
 
@@ -150,7 +199,8 @@ def match_annotation_json(an) -> dict:
         "objective": "match", "view": an.view, "tags": dict(an.record.tags),
         "thresholds": {"?!": th.doubtful, "?": th.bad, "??": th.very_bad},
         "table": {"rules": an.table.rules, "players": an.table.players,
-                  "target": an.table.target, "hands": an.table.hands},
+                  "target": an.table.target, "hands": an.table.hands,
+                  "player": an.table.player},
         "plays": [{"hand": n.hand, "deal": n.deal, "play": n.number, "seat": names[n.seat],
                    "card": n.card, "status": n.status, "chance": r(n.chance),
                    "best": n.best, "best_chance": r(n.best_chance), "loss": r(n.loss),

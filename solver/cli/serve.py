@@ -43,6 +43,11 @@ def serve(host, port, searches, queue, time_budget, memory_mb, timeout, max_uplo
     from ..web.app import Config, create_app
     config = Config(searches=searches, queue=queue, time=time_budget, memory=memory_mb,
                     timeout=timeout, max_body=max_upload, db=db)
+    shown = f"[{host}]" if ":" in host else host
+    problem = _cannot_listen(host, port)
+    if problem is not None:
+        click.echo(f"error: {problem}", err=True)
+        sys.exit(2)
     try:
         app = create_app(config)
     except StoreError as e:
@@ -52,7 +57,6 @@ def serve(host, port, searches, queue, time_budget, memory_mb, timeout, max_uplo
     # flight are stopped at once, so their requests end first)
     server = _Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
                                     timeout_graceful_shutdown=3))
-    shown = f"[{host}]" if ":" in host else host
 
     orig = server.startup
 
@@ -88,10 +92,48 @@ def serve(host, port, searches, queue, time_budget, memory_mb, timeout, max_uplo
         server.run()
     except KeyboardInterrupt as e:      # pragma: no cover - before the handlers
         exit_interrupted(e, "server stopped")
+    except SystemExit:                  # uvicorn's startup failure (taken since the check)
+        if server.started:              # pragma: no cover
+            raise
     if caught:
         exit_interrupted(caught[0], "server stopped")
     if not server.started:
-        raise click.ClickException(f"could not listen on {shown}:{port}")
+        click.echo(f"error: could not listen on {shown}:{port} "
+                   f"({_cannot_listen(host, port) or 'the server did not start'})", err=True)
+        sys.exit(2)
+
+
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host:port`` (one line), or
+    None: each address the host names is bound as the server will bind it
+    (SO_REUSEADDR, as asyncio does), then released."""
+    import errno
+    import socket
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        return f"--host {host!r} is not an address of this machine ({why})"
+    for family, kind, proto, _name, addr in infos:
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(addr)
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                return (f"port {port} is in use (on {shown}: another program listens there; "
+                        "choose another with --port)")
+            if e.errno in (errno.EACCES, errno.EPERM):
+                return (f"port {port} on {shown} needs more rights ({e.strerror}; choose "
+                        "a port over 1023 with --port)")
+            if e.errno == errno.EADDRNOTAVAIL:
+                return f"--host {host} is not an address of this machine ({e.strerror})"
+            return f"cannot listen on {shown}:{port} ({e.strerror or e})"
+    return None
 
 
 def _server_class():

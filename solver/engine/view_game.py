@@ -80,20 +80,23 @@ class ViewGame:
 
     def __init__(self, pos: Position, hands: list[tuple[int, ...]] | None = None) -> None:
         if pos.players != 2:
-            raise CompileError("the view game takes two players")
+            raise CompileError(
+                f"the equilibrium takes two players (a zero-sum game of two hands; "
+                f"{'three' if pos.players == 3 else 'four'} players: use exact, expectimax "
+                f"or determinised)")
         if not three_card_deals(pos):
             raise CompileError(
-                "the view game (equilibrium) takes 3-card deals with 4 table cards only, not "
+                "the equilibrium takes 3-card deals with 4 table cards only, not "
                 f"deal_size={pos.rules.deal_size} table_cards={pos.rules.table_cards}")
         if not fits(pos):
-            raise CompileError("the view game needs two players, the other hand hidden and "
-                               "at most one deal to come")
+            raise CompileError("the equilibrium needs the mover's hand known, the other's "
+                               "hidden and at most one deal to come (the last two deals)")
         me, other = pos.turn, 1 - pos.turn
         self.pos = pos
         self.me = me
         pool = Counter(unseen_pool(pos)) if pos.stock_kind == "unknown" else None
         if pool is None:
-            raise CompileError("the view game needs the stock hidden ('?')")
+            raise CompileError("the equilibrium needs the stock hidden ('?')")
         known_other = [c.index for c in pos.hands[other] if c is not None]
         k = sum(1 for c in pos.hands[other] if c is None)
         mine = [c.index for c in pos.hands[me]]
@@ -114,7 +117,8 @@ class ViewGame:
         if not weights:
             raise CompileError("no hidden hand agrees with what is seen and declared")
         if len(weights) > MAX_HANDS:
-            raise CompileError(f"{len(weights)} hidden hands: too many for the view game")
+            raise CompileError(f"{len(weights)} possible hidden hands: too many for the "
+                               "equilibrium (use determinised)")
         total = sum(weights.values())
         self.hands_dealt = len(weights)
         self.leaves = 0

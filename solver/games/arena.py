@@ -36,6 +36,7 @@ from typing import Callable, Iterator
 from .match import deal_hand, hand_rng, play_hand
 from ..position import side_of
 from .players import make_player
+from ..position import SEAT_NAMES
 from ..rules import PRESETS, Rules
 from ..runtime.workers import process_pool
 
@@ -120,7 +121,7 @@ class ArenaResult:
         bp, bpci = mean_ci(self.b_points)
         n = max(self.hands, 1)
         return {
-            "a": self.a, "b": self.b, "rules": self.rules.name, "players": self.players,
+            "a": self.a, "b": self.b, "rules": self.rules.system(), "players": self.players,
             "seed": self.seed, "pairs": len(self.pair_margins()), "hands": self.hands,
             "margin": margin, "margin_ci95": ci, **luck,
             "a_points": ap, "a_points_ci95": apci, "b_points": bp, "b_points_ci95": bpci,
@@ -315,8 +316,9 @@ def _games(play_match, rules: Rules, specs: list[str], games: int, seed, swap: b
 def game_rows(specs: list[str], logs: list, swap: bool = True) -> list[dict]:
     """Per team of :func:`play_games`'s ``logs`` (the sides of the first
     game: ``S`` and ``N`` with two players, ``S+N`` and ``E+W`` with four)
-    ``player``, ``games``, ``won``, ``hands``, ``points_per_hand`` and its
-    ``ci95``."""
+    ``player``, ``seat`` (where it sat in the first game: ``S``, ``E``...,
+    ``S+N`` and ``E+W`` with four), ``games``, ``won``, ``hands``,
+    ``points_per_hand`` and its ``ci95``."""
     p = len(specs)
     teams = 2 if p in (2, 4) else p
     team_of = [j % 2 if p == 4 else j for j in range(p)]
@@ -338,7 +340,9 @@ def game_rows(specs: list[str], logs: list, swap: bool = True) -> list[dict]:
     rows = []
     for team in range(teams):
         members = [specs[j] for j in range(p) if team_of[j] == team]
+        seats = [SEAT_NAMES[p][j] for j in range(p) if team_of[j] == team]
         m, ci = mean_ci(points[team])
-        rows.append({"player": "+".join(members), "games": len(logs), "won": won[team],
+        rows.append({"player": "+".join(members), "seat": "+".join(seats),
+                     "games": len(logs), "won": won[team],
                      "hands": hands[team], "points_per_hand": m, "ci95": ci})
     return rows

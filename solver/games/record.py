@@ -51,7 +51,7 @@ from ..cards import RANK_INDEX, SUITS, Card, format_cards
 from .match import HandState, MatchLog, PlayError, PlayEvent
 from ..notation import NotationError
 from ..position import SEAT_NAMES, n_sides, side_names
-from ..rules import PRESETS, Rules, RulesError, deal_sizes, preset
+from ..rules import Rules, RulesError, deal_sizes, preset
 
 MARKS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 
@@ -140,8 +140,17 @@ class GameRecord:
     hands: list[HandRecord] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
     line: int | None = field(default=None, compare=False, repr=False)
+    tag_lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
-    # derived from the tags (they raise RecordError naming the tag)
+    # derived from the tags (they raise RecordError naming the tag and its line)
+
+    def line_of(self, *tags: str) -> int | None:
+        """The line of the first of ``tags`` that was read from a text, else
+        the game's first line."""
+        for tag in tags:
+            if tag in self.tag_lines:
+                return self.tag_lines[tag]
+        return self.line
 
     @property
     def players(self) -> int:
@@ -153,7 +162,8 @@ class GameRecord:
         if not seats or seats <= {"S", "N"}:
             return 2
         raise RecordError("S", f"seat tags {' '.join(s for s in 'SENW' if s in seats)} are "
-                               "not a table (S N; S E N; or S E N W)", self.line)
+                               "not a table (S N; S E N; or S E N W)",
+                          self.line_of(*(s for s in "SENW" if s in seats)))
 
     @property
     def names(self) -> list[str]:
@@ -166,7 +176,8 @@ class GameRecord:
         ``Target`` tag's target."""
         text = self.tags.get("Rules", "lmodire").split()
         if not text:
-            raise RecordError("Rules", "empty (expected a preset such as lmodire)", self.line)
+            raise RecordError("Rules", "empty (expected a preset such as lmodire)",
+                              self.line_of("Rules"))
         try:
             rules = preset(text[0])
             # players= first: the deal parameters are checked against the counts
@@ -178,17 +189,17 @@ class GameRecord:
                     raise RulesError("give the target in the Target tag only")
                 rules = rules.with_overrides({key: value})
         except RulesError as err:
-            raise RecordError("Rules", str(err), self.line) from None
+            raise RecordError("Rules", str(err), self.line_of("Rules")) from None
         if "Target" in self.tags:
             value = self.tags["Target"]
             if not re.fullmatch(r"[1-9][0-9]{0,5}", value):
                 raise RecordError("Target", f"{value[:24]!r} is not a whole number of points "
-                                            "(1 to 999999)", self.line)
+                                            "(1 to 999999)", self.line_of("Target"))
             rules = rules.with_overrides({"target": value})
         if self.players not in rules.players:
             raise RecordError("Rules", f"{rules.name} is for "
                               f"{', '.join(map(str, rules.players))} players, not "
-                              f"{self.players} (override with players=)", self.line)
+                              f"{self.players} (override with players=)", self.line_of("Rules"))
         return rules
 
     @property
@@ -205,7 +216,7 @@ class GameRecord:
         if len(parts) != k or not all(re.fullmatch(r"[0-9]{1,9}", p) for p in parts):
             raise RecordError(tag, f"expected {k} scores joined by '-' "
                                    f"({'-'.join(side_names(self.players))}), got {text!r}",
-                              self.line)
+                              self.line_of(tag))
         return [int(p) for p in parts]
 
     @property
@@ -220,11 +231,11 @@ class GameRecord:
         tag = self.tags.get("Dealer")
         seat = None
         if tag is not None:
-            seat = _seat(tag, self.players, "Dealer", self.line)
+            seat = _seat(tag, self.players, "Dealer", self.line_of("Dealer"))
         first = self.hands[0].dealer if self.hands else None
         if seat is not None and first is not None and seat != first:
             raise RecordError("Dealer", f"the tag says {tag} but hand 1 is dealt by "
-                              f"{SEAT_NAMES[self.players][first]}", self.line)
+                              f"{SEAT_NAMES[self.players][first]}", self.line_of("Dealer"))
         if seat is None:
             seat = first
         if seat is None:
@@ -344,6 +355,7 @@ class _Reader:
             if name in g.tags:
                 raise RecordError(name, "tag given twice", tok[2])
             g.tags[name] = value
+            g.tag_lines[name] = tok[2]
         players = g.players
         target: list[str] = g.comments
         hand: HandRecord | None = None
@@ -776,18 +788,20 @@ class Replay:
             want = g._scores("Result")
             if not self.finished:
                 raise RecordError("Result", f"the match is not over (score "
-                                  f"{'-'.join(map(str, self.score))}); write \"*\"", g.line)
+                                  f"{'-'.join(map(str, self.score))}); write \"*\"",
+                                  g.line_of("Result"))
             if want != self.score:
                 raise RecordError("Result", f"the plays give {'-'.join(map(str, self.score))}, "
-                                  f"not {result}", g.line)
+                                  f"not {result}", g.line_of("Result"))
         winner = g.tags.get("Winner")
         if winner is not None and winner != "*":
             if winner not in names:
                 raise RecordError("Winner", f"{winner!r} is not a side ({' '.join(names)})",
-                                  g.line)
+                                  g.line_of("Winner"))
             if self.winner is None or names[self.winner] != winner:
                 got = "nobody yet" if self.winner is None else names[self.winner]
-                raise RecordError("Winner", f"the plays give {got}, not {winner}", g.line)
+                raise RecordError("Winner", f"the plays give {got}, not {winner}",
+                                  g.line_of("Winner"))
 
 
 def check(game: GameRecord) -> Replay:
@@ -808,10 +822,8 @@ def from_match(log: MatchLog, tags: dict[str, str] | None = None) -> GameRecord:
     hand."""
     rules = log.rules
     names = SEAT_NAMES[log.players]
-    base = PRESETS[rules.name]
-    over = {k: v for k, v in rules.overrides_from(base).items() if k != "target"}
     t: dict[str, str] = {"Event": (tags or {}).get("Event", "self-play")}
-    t["Rules"] = " ".join([rules.name] + [f"{k}={v}" for k, v in over.items()])
+    t["Rules"] = rules.system()
     t["Target"] = str(rules.target)
     for s, name in enumerate(log.names):
         t[names[s]] = name

@@ -131,12 +131,25 @@ def objective_for(pos: Position, objective: str) -> str:
 
 
 def has_table(pos: Position) -> bool:
-    """A match-equity table is shipped for the rules, target and players."""
+    """A match-equity table is shipped for the rules, target and players,
+    and the match search takes the rules (:func:`searchable`)."""
     try:
+        searchable(pos)
         table_for(pos.rules, pos.players)
     except ValueError:
         return False
     return True
+
+
+def searchable(pos: Position) -> None:
+    """Raise CompileError when the match search cannot take ``pos``: three
+    players (the tables exist, ``met --players 3``; the search is for two
+    sides). Ronda voleur is searched like any rule system with a table (the
+    compiled core follows the stolen piles and the scores together)."""
+    if pos.players not in (2, 4):
+        raise CompileError(f"the match objective takes two sides (this position has "
+                           f"{pos.players} players; `ronda-solve met --rules "
+                           f"{pos.rules.name} --players 3` prints their table)")
 
 
 #: cards left to play (hands and stock) up to which ``auto`` chooses the
@@ -164,7 +177,7 @@ def unseen_pool_or_empty(pos: Position) -> list[int]:
 
 class ObjectiveError(ValueError):
     """``--objective match`` asked for where the match cannot be searched
-    (no table for the rules and target, three players, Ronda voleur, the
+    (no table for the rules and target, three players, the
     piles not written, an equilibrium method): one line saying what to do
     instead."""
 
@@ -178,19 +191,6 @@ class ObjectiveChoice:
 
     objective: str
     note: str = ""
-
-
-def shipped_tables() -> str:
-    """The shipped match-equity tables in words: ``lmodire to 41, pagat to
-    41 (2 or 4 players), french to 51``."""
-    from ..rules import PRESETS
-    from .table import SHIPPED
-    players: dict[str, list[int]] = {}
-    for rules, n in SHIPPED:
-        players.setdefault(rules, []).append(n)
-    return ", ".join(f"{rules} to {PRESETS[rules].target}"
-                     + (f" ({' or '.join(map(str, ns))} players)" if ns != [2] else "")
-                     for rules, ns in players.items())
 
 
 def _score_text(pos: Position) -> str:
@@ -212,12 +212,10 @@ def _match_refusal(pos: Position, method: str) -> str | None:
     if pos.players not in (2, 4):
         return (f"the match objective takes two sides (this position has {pos.players} "
                 f"players, each its own side)")
-    if pos.rules.voleur:
-        return "no match-equity table for Ronda voleur (voleur=yes)"
-    if not has_table(pos):
-        who = f" with {pos.players} players" if pos.players != 2 else ""
-        return (f"no match-equity table for {pos.rules.name}{who} to {pos.rules.target} "
-                f"(tables: {shipped_tables()})")
+    try:
+        table_for(pos.rules, pos.players)
+    except ValueError as e:
+        return str(e)
     if method not in MATCH_METHODS:
         return (f"the match objective has no {method} method "
                 f"(methods: {', '.join(MATCH_METHODS)})")
@@ -255,10 +253,7 @@ def objective_choice(pos: Position, objective: str = "auto",
     if objective == "match":
         why = _match_refusal(pos, method)
         if why is not None:
-            raise ObjectiveError(f"{why}: use --objective points"
-                                 + (", or a shipped target (target=...)"
-                                    if why.startswith("no match-equity table for")
-                                    and not pos.rules.voleur else ""))
+            raise ObjectiveError(f"{why}: use --objective points")
         return ObjectiveChoice("match", f"playing for the match: score {_score_text(pos)}, "
                                         f"target {T}")
     if pos.score is None:
@@ -326,9 +321,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     t0 = time.perf_counter()
     time_budget = 10.0 if time_budget is None else time_budget
     memory_mb = 2048.0 if memory_mb is None else memory_mb
-    if pos.players not in (2, 4):
-        raise CompileError(f"the match objective takes two sides (this position has "
-                           f"{pos.players} players)")
+    searchable(pos)
     table = table or table_for(pos.rules, pos.players)
     _piles(pos)
     sa, sb = pos.scores()
@@ -365,7 +358,8 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     best = [x.move for x in moves if x.chance >= top - 1e-12]
     return MatchAnalysis(pos, a.method, top, moves, best, a.nodes, time.perf_counter() - t0,
                          a.samples, {"rules": table.rules, "players": table.players,
-                                     "target": table.target, "hands": table.hands},
+                                     "target": table.target, "hands": table.hands,
+                                     "player": table.player},
                          a.note, pv=a.pv)
 
 

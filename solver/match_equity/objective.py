@@ -15,7 +15,7 @@ either way; its ``objective`` says which was searched.
 >>> from solver.notation import parse_position
 >>> a = analyse(parse_position("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N score=38,40"))
 >>> a.objective, a.best, [(mv.move, mv.value, round(mv.chance, 4)) for mv in a.moves]
-('match', ['2'], [('2', 0.0, 0.0632), ('7', 4.0, 0.0)])
+('match', ['2'], [('2', 0.0, 0.0863), ('7', 4.0, 0.0)])
 >>> b = analyse(parse_position("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"))
 >>> b.objective, b.best, b.value
 ('points', ['7'], 4.0)
@@ -109,5 +109,6 @@ def with_match(a: Analysis, m: MatchAnalysis, note: str = "") -> Analysis:
               f"(the compiled core, {m.nodes:,} nodes{sampled}), the end of the hand valued by "
               f"the "
               f"{t['rules']} {t['players']}-player table to {t['target']} "
-              f"({t['hands']:,} self-play hands); points by {a.method}: {a.note}")
+              f"({t['hands']:,} self-play hands of {t['player']}); points by {a.method}: "
+              f"{a.note}")
     return a

@@ -55,9 +55,37 @@ def greedy_rank(hs: HandState, rng: random.Random) -> int:
     return best[rng.randrange(len(best))]
 
 
-def play_trace(rules: Rules, players: int, dealer: int, rng: random.Random) -> list[Award]:
-    """Shuffle, deal and play one whole hand greedily (no target); return
-    its awards in order as ``(dealer side points, leader side points)``.
+def relative(gains: Sequence[int], dealer: int, players: int) -> tuple[int, ...]:
+    """Side points ``gains`` (by side) as ``(dealer's side, leader's side)``,
+    or with three players ``(dealer, leader, third seat)``."""
+    d = side_of(dealer, players)
+    n = len(gains)
+    return tuple(gains[(d + k) % n] for k in range(n))
+
+
+#: the players self-play makes once per process (``make_player`` by spec)
+_PLAYERS: dict[str, object] = {}
+
+
+def _player(spec: str):
+    if spec not in _PLAYERS:
+        from ..games.players import make_player
+        _PLAYERS[spec] = make_player(spec)
+    return _PLAYERS[spec]
+
+
+def play_trace(rules: Rules, players: int, dealer: int, rng: random.Random,
+               player: str = "greedy", play_rng: random.Random | None = None) -> list[Award]:
+    """Shuffle, deal and play one whole hand (no target) with ``player`` on
+    every seat; return its awards in order as ``(dealer side points,
+    leader side points)`` (three players: ``(dealer, leader, third)``).
+
+    ``player`` is a :func:`solver.games.players.make_player` spec;
+    ``greedy`` takes the fast path (:func:`greedy_rank`, the hand's own
+    state), any other plays from each seat's view
+    (:meth:`~solver.games.match.HandState.view`) with ``play_rng`` (default
+    ``rng``). The deal is drawn from ``rng`` first, so two players given
+    RNGs of one seed play the same cards.
 
     >>> from solver.rules import PRESETS
     >>> t = play_trace(PRESETS["lmodire"], 2, 1, random.Random(3))
@@ -67,24 +95,36 @@ def play_trace(rules: Rules, players: int, dealer: int, rng: random.Random) -> l
     table, stock = deal_hand(rules, players, rng)
     hs = _TracedHand(rules, players, dealer, table, stock=stock)
     hs.trace = []
+    agent = None if player == "greedy" else _player(player)
+    prng = rng if play_rng is None else play_rng
     while not hs.finished:
         if hs.awaiting_deal:
             hs.deal()
             continue
-        r = greedy_rank(hs, rng)
-        card = next(c for c in hs.hands[hs.turn] if c.index == r)
+        if agent is None:
+            r = greedy_rank(hs, rng)
+            card = next(c for c in hs.hands[hs.turn] if c.index == r)
+        else:
+            card = agent.choose(hs.view(), prng)
         hs.play(card)
-    d = side_of(dealer, players)
-    return [(g[d], g[1 - d]) for g in hs.trace]
+    return [relative(g, dealer, players) for g in hs.trace]
 
 
-def play_traces(rules: Rules, players: int, hands: int, seed: int | str) -> list[list[Award]]:
-    """``hands`` traces (:func:`play_trace`), the dealer alternating seat
-    by seat, hand ``i`` shuffled by ``Random(f"met/{seed}/{i}")``."""
+def hand_rngs(seed: int | str, i: int) -> tuple[random.Random, random.Random]:
+    """The RNGs of self-play hand ``i`` with ``seed``: the deal's (greedy
+    breaks its ties with it too) and the other players' decisions'."""
+    return random.Random(f"met/{seed}/{i}"), random.Random(f"met/{seed}/{i}/play")
+
+
+def play_traces(rules: Rules, players: int, hands: int, seed: int | str,
+                player: str = "greedy", first: int = 0) -> list[list[Award]]:
+    """``hands`` traces (:func:`play_trace`) numbered ``first`` on, the
+    dealer alternating seat by seat (hand ``i`` dealt by seat ``i mod
+    players``), hand ``i`` shuffled by ``Random(f"met/{seed}/{i}")``."""
     out = []
-    for i in range(hands):
-        rng = random.Random(f"met/{seed}/{i}")
-        out.append(play_trace(rules, players, i % players, rng))
+    for i in range(first, first + hands):
+        rng, prng = hand_rngs(seed, i)
+        out.append(play_trace(rules, players, i % players, rng, player, prng))
     return out
 
 
@@ -117,3 +157,59 @@ def simulate_match(rules: Rules, players: int, a: int, b: int, a_deals: bool,
         score = list(hs.score)
         dealer = (dealer + 1) % players
     return None
+
+
+# --- rule systems and chunks of hands (the batch job) --------------------------
+
+from .system import NOT_SYSTEM, rules_of, system_of  # noqa: E402,F401  (re-exported)
+
+
+def chunk_source(system: str, players: int, player: str, seed: str) -> str:
+    """The store's ``source`` of self-play hands (one row a chunk)."""
+    return f"met/{system}/{players}p/{player}/{seed}"
+
+
+def play_chunk(spec: dict) -> dict:
+    """Play one chunk of self-play hands: ``spec`` has ``system``,
+    ``players``, ``player``, ``seed``, ``first`` (the first hand's number)
+    and ``count``. Returns ``{"first", "count", "traces", "cpu", "wall"}``
+    (the worker's CPU and wall seconds)."""
+    import time
+    t0, c0 = time.perf_counter(), time.process_time()
+    rules = rules_of(spec["system"])
+    traces = play_traces(rules, spec["players"], spec["count"], spec["seed"], spec["player"],
+                         first=spec["first"])
+    return {"first": spec["first"], "count": spec["count"],
+            "traces": [[list(a) for a in t] for t in traces],
+            "cpu": round(time.process_time() - c0, 4), "wall": round(time.perf_counter() - t0, 4)}
+
+
+def match_source(system: str, players: int, player: str, seed: str, target: int,
+                 scores: Sequence[int], dealer: int) -> str:
+    """The store's ``source`` of matches played from one score (one row a chunk)."""
+    return (f"met-check/{system}/{players}p/{player}/{seed}/to{target}/"
+            f"{'-'.join(map(str, scores))}/dealer{dealer}")
+
+
+def play_matches(spec: dict) -> dict:
+    """Play one chunk of whole matches from a score, ``player`` on every
+    seat (:func:`solver.games.match.play_match`, the real win check):
+    ``spec`` has ``system``, ``players``, ``player``, ``seed``, ``target``,
+    ``scores`` (one a side), ``dealer`` (the seat dealing first),
+    ``first`` and ``count``. Returns ``{"first", "count", "winners"
+    (side, or None after 200 hands), "hands", "cpu", "wall"}``."""
+    import time
+    from dataclasses import replace
+    from ..games.match import play_match
+    t0, c0 = time.perf_counter(), time.process_time()
+    rules = replace(rules_of(spec["system"]), target=spec["target"])
+    agents = [_player(spec["player"])] * spec["players"]
+    winners, hands = [], 0
+    for i in range(spec["first"], spec["first"] + spec["count"]):
+        where = f"{spec['target']}/{'-'.join(map(str, spec['scores']))}/{spec['dealer']}"
+        log = play_match(rules, agents, seed=f"met-check/{spec['seed']}/{where}/{i}",
+                         first_dealer=spec["dealer"], start_score=spec["scores"], max_hands=200)
+        winners.append(log.winner)
+        hands += len(log.hands)
+    return {"first": spec["first"], "count": spec["count"], "winners": winners, "hands": hands,
+            "cpu": round(time.process_time() - c0, 4), "wall": round(time.perf_counter() - t0, 4)}

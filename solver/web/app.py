@@ -95,9 +95,26 @@ class BodyLimit:
             {"type": "http"}, None, send)
 
 
-def _validation_message(err: RequestValidationError) -> str:
+def _validation_message(err: RequestValidationError, body: bytes | None = None) -> str:
+    """One line: the field and the problem; a body that is not JSON or is
+    missing said so, with the line and column of a JSON error."""
     first = err.errors()[0] if err.errors() else {}
-    where = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "request"
+    loc = tuple(first.get("loc", ()))
+    if first.get("type") == "json_invalid":
+        pos = loc[-1] if loc and isinstance(loc[-1], int) else None
+        why = (first.get("ctx") or {}).get("error")
+        where = ""
+        if pos is not None and body is not None:
+            before = body.decode("utf-8", "replace")[:pos]     # pos counts characters
+            line = before.count("\n") + 1
+            where = f"line {line}, column {pos - (before.rfind(chr(10)) + 1) + 1}"
+        elif pos is not None:
+            where = f"character {pos + 1}"
+        detail = ": ".join(x for x in (where, str(why).lower() if why else "") if x)
+        return "the request body is not JSON" + (f" ({detail})" if detail else "")
+    if first.get("type") == "missing" and loc == ("body",):
+        return "the request has no body (expected a JSON object)"
+    where = ".".join(str(x) for x in loc if x != "body") or "request"
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
@@ -134,8 +151,9 @@ def create_app(config: Config | None = None) -> FastAPI:
         return JSONResponse({"error": str(exc)}, exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def bad_request(_request: Request, exc: RequestValidationError):
-        return JSONResponse({"error": _validation_message(exc)}, 422)
+    async def bad_request(request: Request, exc: RequestValidationError):
+        body = getattr(request, "_body", None)      # read (and kept) by the route
+        return JSONResponse({"error": _validation_message(exc, body)}, 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException):

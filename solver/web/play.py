@@ -29,7 +29,7 @@ from typing import NoReturn
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from ..games.levels import LEVELS, hard_limit
 from ..games.live import LiveGame, MoveError, Setup, SetupError
@@ -96,17 +96,33 @@ class Games:
 class NewGame(BaseModel):
     """A game's setup: ``rules`` (a preset and overrides, e.g. ``pagat
     voleur=yes``), ``players``, ``seats`` (per seat in play order S E N W:
-    ``human`` or a level number), ``target`` (default the rules'),
+    ``human`` or a level number, ``"3"`` or ``3``; default a person at S
+    and level 3 at the other seats), ``target`` (default the rules'),
     ``names`` (one a person), ``seed`` (default a random one, kept secret
     until the game ends)."""
 
     rules: str = Field("lmodire", max_length=200, examples=["lmodire"])
     players: int = Field(2, ge=2, le=4)
-    seats: list[str] = Field(default_factory=lambda: ["human", "3"], max_length=4,
-                             examples=[["human", "3"]])
+    seats: list[str] | None = Field(None, max_length=4, examples=[["human", "3"]])
     target: int | None = Field(None, ge=1, le=999)
     names: list[str] = Field(default_factory=list, max_length=4)
     seed: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_.-]*$")
+
+    @field_validator("seats", mode="before")
+    @classmethod
+    def _levels_as_numbers(cls, seats: object) -> object:
+        """A level may be written as a number (``["human", 3]``)."""
+        if isinstance(seats, list):
+            return [str(s) if isinstance(s, int) and not isinstance(s, bool) else s
+                    for s in seats]
+        return seats
+
+    def seat_list(self) -> tuple[str, ...]:
+        """The seats as given, else a person at S and level 3 at every
+        other seat of ``players``."""
+        if self.seats is not None:
+            return tuple(self.seats)
+        return ("human",) + ("3",) * (self.players - 1)
 
 
 class Move(BaseModel):
@@ -205,7 +221,7 @@ def levels() -> dict:
 async def new_game(body: NewGame, request: Request, response: Response) -> dict:
     """A new game with the setup: its ``id`` and its first state. Sets
     the browser's key (cookie) when it has none."""
-    setup = Setup(body.rules.strip() or "lmodire", body.players, tuple(body.seats),
+    setup = Setup(body.rules.strip() or "lmodire", body.players, body.seat_list(),
                   body.target, tuple(n.strip() for n in body.names))
     seed = body.seed or secrets.token_hex(8)
     now = time.time()
