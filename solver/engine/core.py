@@ -134,10 +134,9 @@ def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
+    # the byte sums by one multiplication: LLVM compiles this form (and not
+    # the shift-and-add one) to the CPU's popcnt instruction
+    return (x * 0x0101010101010101) >> 56
 
 
 @njit(cache=True)
@@ -316,32 +315,23 @@ def _award_all(P, x, p0, p1, p2):
 
 
 @njit(cache=True)
-def play_general(P, D, st, r):
-    """:func:`_play_general` (see there), the child's piles made canonical
-    for a search (``P_CANON``): a pile that cannot end over 20 cards (its
-    cards plus every card still to be won, 20 or fewer) counts for nothing
-    whatever its size, so it is written 0 and the states that differ only
-    there are one (three sides and the match objective; not when cards
-    move between piles: Ronda voleur's steals, the answers' shown cards)."""
-    child, gain, ev = _play_general(P, D, st, r)
-    if P[P_CANON] == 0:
-        return child, gain, ev
-    x = child[10]
-    t, h0, h1, h2, h3, seat, prev, show, last, spos, _x = child
-    left = popcount(t) + popcount(h0) + popcount(h1) + popcount(h2) + popcount(h3)
-    if P[P_SHUFFLED] != 0:
-        left += popcount(spos)
-    else:
-        left += P[P_EMPTY] - spos
-    for k in range(P[P_NSIDES]):
-        n = pile_of(x, k)
-        if n != 0 and n + left <= 20:
-            x = with_pile(x, k, 0)
-    return (t, h0, h1, h2, h3, seat, prev, show, last, spos, x), gain, ev
+def _canon(P, x, left):
+    """``x`` made canonical for a search (``P_CANON``): a pile that cannot
+    end over 20 cards (its cards plus the ``left`` cards still to be won,
+    20 or fewer) counts for nothing whatever its size, so it is written 0
+    and the states that differ only there are one (three sides and the
+    match objective; not when cards move between piles: Ronda voleur's
+    steals, the answers' shown cards)."""
+    if P[P_CANON] != 0:
+        for k in range(P[P_NSIDES]):
+            n = pile_of(x, k)
+            if n != 0 and n + left <= 20:
+                x = with_pile(x, k, 0)
+    return x
 
 
 @njit(cache=True)
-def _play_general(P, D, st, r):
+def play_general(P, D, st, r):
     """:func:`play` for the rule systems that track the x word: piles (three
     sides: each seat's card count), Ronda voleur (opponent pile tops count
     as table cards; decisions V1-V6 of docs/rules.md) and the match
@@ -350,7 +340,8 @@ def _play_general(P, D, st, r):
     bonus, the card count; ``EV_WON`` when a side won there, x holding the
     scores at that moment). ``gain`` is as :func:`play`'s for two sides (a
     stolen card counts two half-points); three sides read the points of a
-    play from ``ev`` and x (:func:`gen_children_vec`)."""
+    play from ``ev`` and x (:func:`gen_children_vec`). The child's piles
+    are made canonical for a search (:func:`_canon`, ``P_CANON``)."""
     t, h0, h1, h2, h3, seat, prev, show, last, spos, x = st
     sh = 4 * r
     if seat == 0:
@@ -438,6 +429,11 @@ def _play_general(P, D, st, r):
     won = False
     if P[P_MATCH] != 0:
         x, won = _award(P, x, side, P[P_PTS + (ev & 31)])
+    if P[P_CANON] != 0 and (anyhand != 0 or won or spos != P[P_EMPTY]):
+        # the cards still to be won (a deal moves them from the stock to the hands)
+        left = (popcount(t) + popcount(h0) + popcount(h1) + popcount(h2) + popcount(h3)
+                + (popcount(spos) if P[P_SHUFFLED] != 0 else P[P_EMPTY] - spos))
+        x = _canon(P, x, left)
     if anyhand != 0 or won:
         return ((t, h0, h1, h2, h3, P[P_NEXT + seat], prev, show, last, spos, x), gain,
                 ev | (EV_WON if won else 0))
@@ -466,6 +462,7 @@ def _play_general(P, D, st, r):
         for k in range(nsides):
             if not won:
                 x, won = _award(P, x, k, max(0, pile_of(x, k) - 20))
+    x = _canon(P, x, popcount(t))
     return ((t, 0, 0, 0, 0, P[P_NEXT + seat], -1, 0, last, spos, x), gain,
             ev | EV_END | (EV_WON if won else 0))
 
@@ -640,7 +637,7 @@ def gen_children_match(P, D, K, ply, st):
     for m in range(NRANKS):
         if not (hand >> (4 * m)) & 1:
             continue
-        child, gain, ev = play(P, D, st, m)
+        child, gain, ev = play_general(P, D, st, m)
         anyh = child[1] | child[2] | child[3] | child[4]
         kind = KIND_NODE
         order = gain
@@ -660,7 +657,7 @@ def gen_children_match(P, D, K, ply, st):
                 won = False
                 while anyh != 0 and not won:
                     rr = lowest_rank(hand_of(child[1], child[2], child[3], child[4], child[5]))
-                    child, _g, ev2 = play(P, D, child, rr)
+                    child, _g, ev2 = play_general(P, D, child, rr)
                     won = (ev2 & EV_WON) != 0
                     anyh = child[1] | child[2] | child[3] | child[4]
                 kind = KIND_LEAF
@@ -737,7 +734,7 @@ def gen_children_vec(P, D, K, ply, st):
     for m in range(NRANKS):
         if not (hand >> (4 * m)) & 1:
             continue
-        child, _gain, ev = play(P, D, st, m)
+        child, _gain, ev = play_general(P, D, st, m)
         g0, g1, g2 = _play_points(P, D, st, child, ev, 0, 0, 0)
         order = g0 if side == 0 else (g1 if side == 1 else g2)
         anyh = child[1] | child[2] | child[3] | child[4]
@@ -750,7 +747,7 @@ def gen_children_vec(P, D, K, ply, st):
                 while anyh != 0:
                     rr = lowest_rank(hand_of(child[1], child[2], child[3], child[4], child[5]))
                     before = child
-                    child, _g, ev2 = play(P, D, before, rr)
+                    child, _g, ev2 = play_general(P, D, before, rr)
                     g0, g1, g2 = _play_points(P, D, before, child, ev2, g0, g1, g2)
                     anyh = child[1] | child[2] | child[3] | child[4]
                 kind = KIND_LEAF

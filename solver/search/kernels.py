@@ -187,6 +187,29 @@ def _prefetch(typingctx, arr, i):
 
 
 @intrinsic
+def borrow(typingctx, arr):
+    """The same array without its reference count (a view whose meminfo is
+    null): numba counts references to every array passed to a function,
+    one atomic instruction each way, several times a node; a search's
+    arrays outlive the kernel call that borrows them, so its recursion
+    passes borrowed views and skips that work."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = arr(arr)
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        src = context.make_array(aty)(context, builder, args[0])
+        out = context.make_array(aty)(context, builder)
+        null = cgutils.get_null_value(src.meminfo.type)
+        cgutils.copy_struct(out, src)
+        out.meminfo = null
+        out.parent = cgutils.get_null_value(src.parent.type)
+        return out._getvalue()
+    return sig, codegen
+
+
+@intrinsic
 def _float(typingctx, x):
     """The float64 whose bits a uint64 holds."""
     sig = types.float64(types.uint64)
@@ -595,6 +618,8 @@ def value(P, D, K, TT, TF, C, OK, OP, OR, st, alpha, beta):
     exact inside ``(alpha, beta)``."""
     if is_terminal(P, st):
         return 0.0
+    P, D, K, TT, TF, C = borrow(P), borrow(D), borrow(K), borrow(TT), borrow(TF), borrow(C)
+    OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
     return negamax(P, D, K, TT, TF, C, OK, OP, OR, 0, st, alpha, beta)
 
 
@@ -605,6 +630,8 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
     rank index ``m`` for the side to move; the other entries are left
     alone (the caller fills ``out`` with NaN). Returns the number of
     legal moves."""
+    P, D, K, TT, TF, C = borrow(P), borrow(D), borrow(K), borrow(TT), borrow(TF), borrow(C)
+    OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
     n = gen_children(P, D, K, 0, st)
     for i in range(n):
         m = K[0, i, K_MOVE]

@@ -40,7 +40,7 @@ from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, 
                            is_terminal, state_key, sum_bound, work_left)
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
                       C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
-                      C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _store)
+                      C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _prefetch, _store, borrow)
 
 _NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
 _ZERO = np.float64(0.0)
@@ -113,6 +113,24 @@ def _vstore(VT, C, key, chk, v, move, work):
     VT[j, 0] = key ^ w1
 
 
+@njit(cache=True, nogil=True)
+def vrehash(VT, C, NV):
+    """Copy the live entries of the vector table ``VT`` into the larger
+    empty table ``NV``; ``C[C_STORED]`` becomes their count."""
+    gen = np.uint64(C[C_GEN])
+    C[C_STORED] = 0
+    for i in range(VT.shape[0]):
+        w1 = VT[i, 1]
+        if ((w1 & _LOW32) >> np.uint64(10)) != gen:
+            continue
+        meta = np.int64(w1 & _LOW32)
+        v = np.empty(3, dtype=np.float64)
+        v[0] = _float(VT[i, 2])
+        v[1] = _float(VT[i, 3])
+        v[2] = _float(VT[i, 4])
+        _vstore(NV, C, VT[i, 0] ^ w1, w1 >> _S32, v, (meta & 15) - 1, (meta >> 4) & 63)
+
+
 @njit(cache=True)
 def _better(a0, a1, a2, ma, b0, b1, b2, mb, side):
     """Side ``side`` prefers vector ``a`` (move ``ma``) to ``b`` (move
@@ -165,6 +183,26 @@ def _order(K, ply, n, first):
                     K[ply, pr, q] = K[ply, pr, q - 1]
                 K[ply, pr, 0] = tmp
                 break
+
+
+#: vector tables of more entries than this (2.5 MB) prefetch the children's buckets
+VPREFETCH_ENTRIES = 1 << 16
+
+
+@njit(cache=True)
+def _prefetch_children(P, K, T, C, ply, n):
+    """Ask for the table buckets of the children at ``ply`` that will probe
+    the table (``T``: two entries a bucket), so that their cache misses
+    overlap instead of stalling one child after another."""
+    if T.shape[0] <= VPREFETCH_ENTRIES:
+        return
+    mask = np.uint64((T.shape[0] >> 1) - 1)
+    for r in range(n):
+        if K[ply, r, KV_KIND] != KIND_LEAF:
+            ch = _row_child(K, ply, r)
+            if is_chance(P, ch) or work_left(P, ch) > C[C_TTMIN]:
+                ck, _c = state_key(ch)
+                _prefetch(T, np.int64(ck & mask) << 1)
 
 
 @njit(cache=True)
@@ -256,6 +294,7 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
     if prune and pj >= 0 and pj != side and need > 0:
         bound = float(sum_bound(P, st))
     _order(K, ply, n, first)
+    _prefetch_children(P, K, VT, C, ply, n)
     have = False
     b0 = 0.0
     b1 = 0.0
@@ -309,6 +348,8 @@ def maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out, prune=True):
     """Every legal move of ``st`` with its max^n vector (the play's points
     plus the vector after it, each exact): ``out[m, k]`` for rank index
     ``m`` (rows of illegal moves left alone). Returns the number of moves."""
+    P, D, K, V, VT, C = borrow(P), borrow(D), borrow(K), borrow(V), borrow(VT), borrow(C)
+    OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
     n = gen_children_vec(P, D, K, 0, st)
     for i in range(n):
         m = K[0, i, KV_MOVE]
@@ -397,6 +438,7 @@ def paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply, st, alpha, beta):
     maximise = P[P_SIDE + st[5]] == root
     n = gen_children_vec(P, D, K, ply, st)
     _order(K, ply, n, first)
+    _prefetch_children(P, K, TT, C, ply, n)
     alpha0 = alpha
     beta0 = beta
     best = -INF if maximise else INF
@@ -546,6 +588,8 @@ def paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out, scal, root):
     ``root`` (-1: the mover's): ``scal[m]`` its exact paranoid value (the
     root side's points), ``out[m, k]`` the vector the paranoid policy leads
     to after it (the play's points included). Returns the number of moves."""
+    P, D, K, V, VT, C = borrow(P), borrow(D), borrow(K), borrow(V), borrow(VT), borrow(C)
+    TT, TF, OK, OP, OR = borrow(TT), borrow(TF), borrow(OK), borrow(OP), borrow(OR)
     if root < 0:
         root = P[P_SIDE + st[5]]
     n = gen_children_vec(P, D, K, 0, st)

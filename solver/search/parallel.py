@@ -54,6 +54,9 @@ def serve(P, D, K, TT, TF, C, OK, OP, OR, M):
     least probable first, while they lie beyond the one the master is
     searching; every value goes to the shared table. A helper that fills
     the table stops the master too (``ABORT_GROW``)."""
+    P, D, K, TT, TF, C = kn.borrow(P), kn.borrow(D), kn.borrow(K), kn.borrow(TT), kn.borrow(TF), \
+        kn.borrow(C)
+    OK, OP, OR = kn.borrow(OK), kn.borrow(OP), kn.borrow(OR)
     seen = -1
     while True:
         fence()

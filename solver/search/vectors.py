@@ -69,17 +69,30 @@ class VectorSearcher:
     def _call(self, fn, args_of, deadline):
         """Run a kernel; when the tables fill up, grow them fourfold and run
         again (until the budget's size, after which entries are replaced)."""
+        self.C[kn.C_STORED] = 0
         while True:
-            self.C[kn.C_STORED] = 0
             out = _run(fn, args_of(), self.C, deadline) if deadline is not None \
                 else fn(*args_of())
             if self.C[kn.C_ABORT] != kn.ABORT_GROW:
                 return out
             self.C[kn.C_ABORT] = 0
-            self.C[kn.C_GEN] += 1
-            self._tables(min(self.VT.shape[0] * 4, self.max_entries))
-            self.grown += 1
-            self._set_grow()
+            self._grow(min(self.VT.shape[0] * 4, self.max_entries))
+
+    def _grow(self, n: int) -> None:
+        """Tables of ``n`` entries, the live entries moved over (the search
+        then restarts from the root and finds its finished subtrees there)."""
+        VT, TT, TF = self.VT, self.TT, self.TF
+        self._tables(n)
+        self.C[kn.C_GROWAT] = 1 << 62       # the rehash must not ask to grow again
+        stored = 0
+        if self.search == "paranoid":
+            kn.rehash(TT, TF, self.C, self.TT, self.TF)
+            stored = int(self.C[kn.C_STORED])
+        kv.vrehash(VT, self.C, self.VT)
+        self.C[kn.C_ABORT] = 0
+        self.grown += 1
+        self._set_grow()
+        self.C[kn.C_STORED] += stored
 
     @property
     def nodes(self) -> int:
