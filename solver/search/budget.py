@@ -41,9 +41,10 @@ def outcome_cap(memory_mb: float) -> int:
     return max(50_000, int(memory_mb * 0.1 * (1 << 20) / 6 / 160))
 
 
-def _run(fn, args, C, deadline: float | None):
+def _run(fn, args, C, deadline: float | None, abort_at: int = kn.C_ABORT):
     """Run ``fn(*args)`` in a thread; at ``deadline`` (time.monotonic) or
-    on Ctrl-C set the abort counter and wait for it to unwind."""
+    on Ctrl-C set the abort counter (``C[abort_at]``, the kernels'
+    ``C_ABORT``) and wait for it to unwind."""
     box: list = []
     error: list = []
 
@@ -62,12 +63,12 @@ def _run(fn, args, C, deadline: float | None):
                 continue
             left = deadline - time.monotonic()
             if left <= 0:
-                C[kn.C_ABORT] = kn.ABORT_TIME
+                C[abort_at] = kn.ABORT_TIME
                 th.join()
                 break
             th.join(min(left, 0.05))
     except KeyboardInterrupt:
-        C[kn.C_ABORT] = kn.ABORT_TIME
+        C[abort_at] = kn.ABORT_TIME
         th.join()
         raise
     if error:

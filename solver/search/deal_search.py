@@ -10,12 +10,11 @@ knows nothing of cards.
 from __future__ import annotations
 
 import math
-import threading
-import time
 
 import numpy as np
 
 from . import deal_kernels as dk
+from .budget import _run
 
 
 class DealSearcher:
@@ -69,7 +68,7 @@ class DealSearcher:
         if deadline is None:
             dk.solve_hands(*args)
         else:
-            _run(dk.solve_hands, args, self.C, deadline)
+            _run(dk.solve_hands, args, self.C, deadline, abort_at=dk.C_ABORT)
         self.C[dk.C_ABORT] = 0
         return out, done
 
@@ -116,32 +115,3 @@ def weighted_moves(values: np.ndarray, weights: np.ndarray):
         out[m] = (mean, se)
     return out
 
-
-def _run(fn, args, C, deadline: float) -> None:
-    """Run the kernel ``fn(*args)`` in a thread (it releases the GIL); at
-    ``deadline`` (time.monotonic) or on Ctrl-C set the abort counter and
-    wait for it to unwind."""
-    error: list = []
-
-    def target():
-        try:
-            fn(*args)
-        except BaseException as e:  # pragma: no cover - a kernel bug
-            error.append(e)
-
-    th = threading.Thread(target=target, daemon=True)
-    th.start()
-    try:
-        while th.is_alive():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                C[dk.C_ABORT] = 1
-                th.join()
-                break
-            th.join(min(left, 0.05))
-    except KeyboardInterrupt:
-        C[dk.C_ABORT] = 1
-        th.join()
-        raise
-    if error:
-        raise error[0]
