@@ -31,7 +31,6 @@ from typing import Callable
 import numpy as np
 
 from . import kernels as kn
-from ..engine.core import D_COLS
 from .budget import _REASONS, Budget, SearchAborted, _run, outcome_cap, run_jobs, table_entries
 from .pimc import SampleResult, Z_99, summarise_array
 
@@ -510,10 +509,7 @@ class Sampler:
         for _ in range(self.workers):
             TT, TF = kn.new_table(min(table_entries(per), SMALL_TABLE_ENTRIES * 16))
             self.scratch.append((kn.new_scratch(), TT, TF, kn.new_counters(),
-                                 *kn.new_outcome_cache(1, 2),
-                                 np.zeros((spec.nstock + 1, D_COLS), dtype=np.int64),
-                                 np.zeros(max(spec.nstock, 1), dtype=np.int64),
-                                 np.zeros(max(len(spec.pool), 1), dtype=np.int64)))
+                                 *kn.new_sample_buffers(spec)))
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
 
     def close(self) -> None:

@@ -315,6 +315,18 @@ def new_outcome_cache(outcomes: int, keys: int = 1 << 12):
             np.zeros((n, DR_COLS), dtype=np.int64))
 
 
+def new_sample_buffers(spec) -> tuple:
+    """A sampling thread's buffers besides its tables, for the draws of
+    ``spec`` (a :class:`solver.engine.sampling.DrawSpec`): ``(OK, OP, OR,
+    D, stock, work)``, a small outcome cache, the deal table of the drawn
+    stock, the drawn stock and the pool's work array."""
+    from ..engine.core import D_COLS
+    return (*new_outcome_cache(1, 2),
+            np.zeros((spec.nstock + 1, D_COLS), dtype=np.int64),
+            np.zeros(max(spec.nstock, 1), dtype=np.int64),
+            np.zeros(max(len(spec.pool), 1), dtype=np.int64))
+
+
 @njit(cache=True)
 def _outcomes(P, st, C, OK, OP, OR):
     """The deal rows of chance node ``st``: ``(probs, rows, start, count)``

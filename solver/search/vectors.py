@@ -20,7 +20,7 @@ import numpy as np
 from . import kernels as kn
 from . import kernels_vec as kv
 from .budget import SearchAborted, _REASONS, _run, outcome_cap, run_jobs, table_entries
-from ..engine.core import D_COLS, MAX_MOVES, P_SIDE as _P_SIDE, has_chance
+from ..engine.core import MAX_MOVES, P_SIDE as _P_SIDE, has_chance
 
 SEARCHES = ("maxn", "paranoid")
 #: the tables a search starts with (entries; 10 MB: a whole three-player hand
@@ -212,10 +212,7 @@ class VectorSampler:
             K, V = kv.new_vscratch()
             TT, TF = kn.new_table(n if self.search else 2)
             self.scratch.append((K, V, TT, TF, kv.new_vector_table(n), kn.new_counters(),
-                                 *kn.new_outcome_cache(1, 2),
-                                 np.zeros((spec.nstock + 1, D_COLS), dtype=np.int64),
-                                 np.zeros(max(spec.nstock, 1), dtype=np.int64),
-                                 np.zeros(max(len(spec.pool), 1), dtype=np.int64)))
+                                 *kn.new_sample_buffers(spec)))
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
 
     def close(self) -> None:
