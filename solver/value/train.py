@@ -62,41 +62,50 @@ def chance_state(table: int, last: int, stock: int) -> tuple:
     return (int(table), 0, 0, 0, 0, 0, -1, 0, int(last), int(stock), 0)
 
 
+def _new_hand(rules: Rules, players: int, rng: random.Random, first_deal: int):
+    """A self-play hand shuffled by ``rng``, its first deal of
+    ``first_deal`` cards a hand dealt: ``(game, state)``, seat 0 dealing."""
+    from ..games.match import deal_hand
+    table, stock = deal_hand(rules, players, rng)
+    s = [c.index for c in stock]
+    first = [s[i * first_deal:(i + 1) * first_deal] for i in range(players)]
+    game = Hand(rules, players, 0, s[first_deal * players:])
+    return game, game.initial_state([c.index for c in table], first, 0)
+
+
+def _policy_move(game, state, kind: str, rest, rng: random.Random) -> int:
+    """The self-play move of a seat playing ``kind``: ``random``, ``noisy``
+    (a random card three times in ten, else greedy's) or greedy's, greedy
+    counting the cards it cannot see (the other hands and the stock
+    ``rest``)."""
+    from ..games.players import greedy_choices
+    if kind == "random" or (kind == "noisy" and rng.random() < 0.3):
+        return rng.choice(game.moves(state))
+    seat = state[SEAT]
+    unseen = [0] * 10
+    for other in range(game.players):
+        if other != seat:
+            for r in ranks_of(game.hand(state, other)):
+                unseen[r] += 1
+    for r in rest:
+        unseen[r] += 1
+    return rng.choice(greedy_choices(game, state, lambda q: unseen[q]))
+
+
 def selfplay_boundaries(rules: Rules, players: int, hands: int, seed: int | str,
                         policies=POLICIES) -> dict[int, np.ndarray]:
     """Boundary states of ``hands`` self-play hands (leader seat 0): stock
     size -> int64 array of rows ``(table, last side, stock)``."""
-    from ..games.match import deal_hand
-    from ..games.players import greedy_choices
     rng = random.Random(f"value-states/{seed}")
     sizes = deal_sizes(rules, players)
     kinds = [k for k, _w in policies]
     weights = [w for _k, w in policies]
     out: dict[int, list] = {}
     for _h in range(hands):
-        table, stock = deal_hand(rules, players, rng)
-        t = [c.index for c in table]
-        s = [c.index for c in stock]
-        n0 = sizes[0]
-        first = [s[i * n0:(i + 1) * n0] for i in range(players)]
-        game = Hand(rules, players, 0, s[n0 * players:])
-        state = game.initial_state(t, first, 0)
+        game, state = _new_hand(rules, players, rng, sizes[0])
         policy = rng.choices(kinds, weights, k=players)
         while not game.is_terminal(state):
-            seat = state[SEAT]
-            moves = game.moves(state)
-            kind = policy[seat]
-            if kind == "random" or (kind == "noisy" and rng.random() < 0.3):
-                m = rng.choice(moves)
-            else:
-                unseen = [0] * 10
-                for other in range(players):
-                    if other != seat:
-                        for r in ranks_of(game.hand(state, other)):
-                            unseen[r] += 1
-                for r in game.stock_left(state):
-                    unseen[r] += 1
-                m = rng.choice(greedy_choices(game, state, lambda q: unseen[q]))
+            m = _policy_move(game, state, policy[state[SEAT]], game.stock_left(state), rng)
             child, _gain, ev = game.play(state, m)
             if ev & EV_DEAL:
                 # the boundary before the deal just made: the cards it dealt
@@ -114,21 +123,13 @@ def selfplay_decisions(rules: Rules, players: int, hands: int, seed: int | str,
     deal whose end leaves ``stock`` cards to deal), in the shuffled-stock
     form (the stock field the card set left), leader seat 0: an int64
     array of core states."""
-    from ..games.match import deal_hand
-    from ..games.players import greedy_choices
     rng = random.Random(f"value-decisions/{seed}")
     sizes = deal_sizes(rules, players)
     kinds = [k for k, _w in policies]
     weights = [w for _k, w in policies]
     out = []
     for _h in range(hands):
-        table, stock_cards = deal_hand(rules, players, rng)
-        t = [c.index for c in table]
-        s = [c.index for c in stock_cards]
-        n0 = sizes[0]
-        first = [s[i * n0:(i + 1) * n0] for i in range(players)]
-        game = Hand(rules, players, 0, s[n0 * players:])
-        state = game.initial_state(t, first, 0)
+        game, state = _new_hand(rules, players, rng, sizes[0])
         policy = rng.choices(kinds, weights, k=players)
         picked = False
         while not game.is_terminal(state):
@@ -138,18 +139,7 @@ def selfplay_decisions(rules: Rules, players: int, hands: int, seed: int | str,
             if len(rest) == stock and len(moves) > 1 and not picked and rng.random() < 0.3:
                 out.append(state[:STOCK] + (cardset(rest),) + state[STOCK + 1:])
                 picked = True
-            kind = policy[seat]
-            if kind == "random" or (kind == "noisy" and rng.random() < 0.3):
-                m = rng.choice(moves)
-            else:
-                unseen = [0] * 10
-                for other in range(players):
-                    if other != seat:
-                        for r in ranks_of(game.hand(state, other)):
-                            unseen[r] += 1
-                for r in rest:
-                    unseen[r] += 1
-                m = rng.choice(greedy_choices(game, state, lambda q: unseen[q]))
+            m = _policy_move(game, state, policy[seat], rest, rng)
             state = game.play(state, m)[0]
     return np.array(out, dtype=np.int64).reshape(-1, 11)
 
