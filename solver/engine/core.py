@@ -32,7 +32,7 @@ The search kernels (:mod:`solver.search.kernels`) see only the interface at
 the end of this module: :func:`gen_children` (every play, with its gain,
 an ordering guess and whether the child ends the search line or is a chance
 node), :func:`has_chance`, :func:`is_chance`, :func:`deal_table` and
-:func:`dealt_child`, :func:`chance_bounds`,
+:func:`dealt_child`, :func:`chance_bounds`, :func:`is_last_deal`,
 :func:`state_key` and :func:`work_left`. They never learn what a hit is.
 """
 
@@ -563,6 +563,13 @@ def is_chance(P, st):
     """No card in any hand and a shuffled stock still to deal."""
     return (P[P_SHUFFLED] != 0 and (st[1] | st[2] | st[3] | st[4]) == 0
             and st[9] != 0)
+
+
+@njit(cache=True)
+def is_last_deal(P, st):
+    """No deal is to come (the stock is empty): every card left is in a
+    hand or on the table, and no chance node lies below ``st``."""
+    return st[9] == P[P_EMPTY]
 
 
 @njit(cache=True)

@@ -282,7 +282,8 @@ class Searcher:
         node."""
         def total(i: int) -> int:
             return sum(int(C[i]) for C in self._counters())
-        return {"nodes": total(kn.C_NODES), "chance_nodes": total(kn.C_CHANCE),
+        return {"nodes": total(kn.C_NODES), "last_deal_nodes": total(kn.C_LNODES),
+                "chance_nodes": total(kn.C_CHANCE),
                 "tt_hits": total(kn.C_HITS), "star1_cutoffs": total(kn.C_CUTS),
                 "tt_entries": total(kn.C_STORED), "tt_replaced": total(kn.C_REPLACED),
                 "tt_capacity": int(self.TT.shape[0]), "tt_grown": self.grown,
@@ -360,6 +361,8 @@ class Searcher:
             C = kn.new_counters(outcome_cap=int(self.C[kn.C_OUTCAP]))
             C[kn.C_GEN] = self.C[kn.C_GEN]
             C[kn.C_TTMIN] = self.C[kn.C_TTMIN]
+            C[kn.C_LEAN] = self.C[kn.C_LEAN]
+            C[kn.C_LEXACT] = self.C[kn.C_LEXACT]
             C[kn.C_SHARED] = 1
             self.helpers.append((kn.new_scratch(), C, self._outcome_cache()))
             self._set_grow()

@@ -36,7 +36,7 @@ from numba.core.extending import intrinsic
 from ..engine.sampling import draw
 from ..engine.core import (DR_GAIN, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
                            NSTATE, chance_bounds, deal_table, dealt_child, gen_children,
-                           has_chance, is_chance, is_terminal, play, state_key, work_left)
+                           has_chance, is_chance, is_last_deal, is_terminal, play, state_key, work_left)
 
 INF = np.inf
 MAXPLY = 64
@@ -71,13 +71,21 @@ C_PARMIN = 16        # 0: post nothing
 C_BGEN = 17
 C_BNEXT = 18
 C_BSTOP = 19         # non-zero: the helpers return
-C_BSTATE = 20        # NSTATE words
+# the last deal (the stock empty: no chance node below, every card known) is
+# searched by a plain alpha-beta without the table (:func:`last_deal`) at
+# states with at most C_LEAN cards left (0: never)
+C_LEAN = 20
+C_LNODES = 21        # decision nodes of those searches (counted in C_NODES too)
+C_LEXACT = 22        # non-zero: a chance node dealing the last deal is solved exactly
+C_BSTATE = 23        # NSTATE words
 C_SIZE = C_BSTATE + NSTATE
 
 ABORT_TIME = 1
 ABORT_NODES = 2
 ABORT_OUTCOMES = 3
 ABORT_GROW = 4
+#: C_LEAN of a new search (docs/performance.md: the last deal without the table)
+LEAN_DEFAULT = 64
 
 
 def new_counters(max_nodes: int = 1 << 62, outcome_cap: int = 1 << 40) -> np.ndarray:
@@ -88,6 +96,8 @@ def new_counters(max_nodes: int = 1 << 62, outcome_cap: int = 1 << 40) -> np.nda
     C[C_OUTCAP] = outcome_cap
     C[C_GROWAT] = 1 << 62
     C[C_TTMIN] = 2
+    C[C_LEAN] = LEAN_DEFAULT
+    C[C_LEXACT] = 1
     C[C_BGEN] = 1
     return C
 
@@ -358,6 +368,57 @@ def _outcomes(P, st, C, OK, OP, OR):
     return probs, rows, 0, k
 
 
+@njit("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64[::1], int64, "
+      "UniTuple(int64, 11), float64, float64)", cache=True)
+def last_deal(P, D, K, C, ply, st, alpha, beta):
+    """:func:`negamax` of a state of the last deal (no chance node below):
+    plain alpha-beta, fail-soft, without the transposition table (no key,
+    no probe, no store), the children ordered as :func:`negamax` orders
+    them. Its values are those of :func:`negamax` (integers in the game's
+    unit: no expectation below), for every rule system the two-sided
+    kernel plays (the children and the leaves come from the game's
+    ``gen_children``)."""
+    C[C_NODES] += 1
+    C[C_LNODES] += 1
+    n = gen_children(P, D, K, ply, st)
+    pr = MAX_MOVES
+    for i in range(n):
+        K[ply, pr, i] = i
+    for i in range(1, n):
+        j = i
+        while j > 0:
+            a = K[ply, pr, j - 1]
+            b = K[ply, pr, j]
+            oa = K[ply, a, K_ORDER]
+            ob = K[ply, b, K_ORDER]
+            if oa < ob or (oa == ob and (K[ply, a, K_GAIN] < K[ply, b, K_GAIN] or (
+                    K[ply, a, K_GAIN] == K[ply, b, K_GAIN]
+                    and K[ply, a, K_MOVE] < K[ply, b, K_MOVE]))):
+                K[ply, pr, j - 1] = b
+                K[ply, pr, j] = a
+                j -= 1
+            else:
+                break
+    best = -INF
+    for j in range(n):
+        r = K[ply, pr, j]
+        gain = float(K[ply, r, K_GAIN])
+        if K[ply, r, K_KIND] == KIND_LEAF:
+            v = gain
+        else:
+            child = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
+                     K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
+                     K[ply, r, 10])
+            v = gain - last_deal(P, D, K, C, ply + 1, child, gain - beta, gain - alpha)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
 SIG = ("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], uint64[:, ::1], float64[:, ::1], "
        "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], int64, UniTuple(int64, 11), "
        "float64, float64)")
@@ -379,6 +440,9 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             C[C_ABORT] = ABORT_NODES
             return 0.0
     work = work_left(P, st)
+    if not chance and work <= C[C_LEAN] and is_last_deal(P, st):
+        C[C_NODES] -= 1         # counted by last_deal
+        return last_deal(P, D, K, C, ply, st, alpha, beta)
     use_tt = chance or work > C[C_TTMIN]
     found = -1
     first = -1
@@ -444,6 +508,14 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             return 0.0
         if k > C[C_MAXOUT]:
             C[C_MAXOUT] = k
+        if C[C_LEXACT] != 0 and is_last_deal(P, dealt_child(P, st, rows, start)):
+            total = 0.0
+            for i in range(k):
+                child = dealt_child(P, st, rows, start + i)
+                total += probs[start + i] * (float(rows[start + i, DR_GAIN]) + last_deal(
+                    P, D, K, C, ply + 1, child, -INF, INF))
+            _store(TT, TF, C, slot, found, key, chk, total, total, -1, work)
+            return total
         total = 0.0
         rest = 1.0
         done = False
@@ -572,7 +644,9 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             ch = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
                   K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
                   K[ply, r, 10])
-            if is_chance(P, ch) or work_left(P, ch) > C[C_TTMIN]:
+            wc = work_left(P, ch)
+            if is_chance(P, ch) or (wc > C[C_TTMIN] and not (
+                    wc <= C[C_LEAN] and is_last_deal(P, ch))):
                 ck, _c = state_key(ch)
                 _prefetch(TT, np.int64(ck & np.uint64((TT.shape[0] >> 1) - 1)) << 1)
     alpha0 = alpha
