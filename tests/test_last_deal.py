@@ -1,0 +1,115 @@
+"""The last-deal alpha-beta (:func:`solver.search.kernels.last_deal`, no
+transposition table) and the exact solve of a chance node that deals the
+last deal (``C_LEXACT``) against the general kernel with both switched off,
+and against the plain references of tests/: on random positions of every
+two-sided rule system (tests/systems.py: two and four players, voleur, the
+house rules, the points and the match objectives, known and shuffled
+stock), and on the 12-unseen bench positions (two deals below a chance
+node each)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from solver.engine.compile import known_problem, shuffled_problem
+from solver.engine import core
+from solver.search import kernels as kn
+from solver.search.compiled import Searcher
+from systems import agree, engine_values, random_leaves, random_position, reference_values, systems
+
+TWO_SIDED = [s for s in systems() if s.players != 3]
+
+
+def _values(prob, lean: bool) -> dict:
+    s = Searcher(prob.P, prob.D, 8.0)
+    if not lean:
+        s.C[kn.C_LEAN] = 0
+        s.C[kn.C_LEXACT] = 0
+    values = s.root_values(prob.st)
+    return values, s.stats()
+
+
+@pytest.mark.parametrize("system", TWO_SIDED, ids=str)
+def test_last_deal_equals_general_kernel_and_reference(system):
+    rng = random.Random(f"last-deal-{system}")
+    lean_nodes = 0
+    for i in range(10):
+        pos = random_position(rng, system)
+        leaves = leaf = None
+        if system.match:
+            leaves, leaf = random_leaves(rng, system.rules.target)
+        prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
+        on, st_on = _values(prob, True)
+        off, st_off = _values(prob, False)
+        assert st_off["last_deal_nodes"] == 0
+        lean_nodes += st_on["last_deal_nodes"]
+        assert on.keys() == off.keys(), pos
+        for m in on:
+            assert abs(on[m] - off[m]) <= 1e-9 * max(1.0, abs(off[m])), (pos, on, off)
+        if i < 3:       # the plain reference (seconds a position for some systems)
+            assert agree(reference_values(pos, system, leaf), engine_values(pos, system, leaves))
+    assert lean_nodes > 0       # the positions reached the last-deal solver
+
+
+def _last_deal_states(rng, system, count):
+    """Random states of the last deal (the stock empty) of ``system``."""
+    out = []
+    while len(out) < count:
+        pos = random_position(rng, system)
+        leaves = random_leaves(rng, system.rules.target)[0] if system.match else None
+        prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
+        if core.is_last_deal(prob.P, prob.st) and not core.is_terminal(prob.P, prob.st):
+            out.append(prob)
+    return out
+
+
+@pytest.mark.parametrize("system", [s for s in TWO_SIDED if not s.shuffled], ids=str)
+def test_last_deal_is_fail_soft_alpha_beta(system):
+    """Under any window the last-deal alpha-beta returns the exact value
+    inside it, an upper bound at or below alpha and a lower bound at or
+    above beta (what negamax promises its callers)."""
+    rng = random.Random(f"fail-soft-{system}")
+    for prob in _last_deal_states(rng, system, 6):
+        K = kn.new_scratch()
+        C = kn.new_counters()
+        exact = kn.last_deal(prob.P, prob.D, K, C, 0, prob.st, -math.inf, math.inf)
+        s = Searcher(prob.P, prob.D, 8.0)
+        s.C[kn.C_LEAN] = 0
+        assert exact == s.value(prob.st)
+        scale = core.EQ_SCALE if system.match else 1
+        for _ in range(8):
+            a = exact + rng.randint(-12, 12) * scale / (8 if system.match else 1)
+            b = a + rng.randint(1, 12) * scale / (8 if system.match else 1)
+            v = kn.last_deal(prob.P, prob.D, K, C, 0, prob.st, a, b)
+            if a < exact < b:
+                assert v == exact
+            elif exact <= a:
+                assert exact <= v <= a
+            else:
+                assert b <= v <= exact
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_twelve_unseen_values_unchanged(seed):
+    """Two of the bench's 12-unseen positions (bench/bench_core.py em12):
+    every root move's value with the last deal solved without the table
+    equals the general kernel's to 1e-9."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+    from bench_core import start_of_deal
+    game, state = start_of_deal(12, seed)
+    values = {}
+    for lean in (True, False):
+        s = Searcher(game.P, game.D, 64.0)
+        if not lean:
+            s.C[kn.C_LEAN] = 0
+            s.C[kn.C_LEXACT] = 0
+        values[lean] = s.root_values(state)
+        assert (s.stats()["last_deal_nodes"] > 0) == lean
+    assert values[True].keys() == values[False].keys()
+    for m in values[False]:
+        assert abs(values[True][m] - values[False][m]) <= 1e-9
