@@ -33,6 +33,7 @@ from llvmlite import ir
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
+from ..engine import endgame
 from ..engine.sampling import draw
 from ..engine.core import (DR_GAIN, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
                            NSTATE, chance_bounds, deal_table, dealt_child, gen_children,
@@ -84,6 +85,8 @@ ABORT_TIME = 1
 ABORT_NODES = 2
 ABORT_OUTCOMES = 3
 ABORT_GROW = 4
+#: windows wider than this are infinite for the last deal's integer search
+LEAN_INF = 1 << 40
 #: C_LEAN of a new search (docs/performance.md: the last deal without the table)
 LEAN_DEFAULT = 64
 
@@ -377,7 +380,15 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
     them. Its values are those of :func:`negamax` (integers in the game's
     unit: no expectation below), for every rule system the two-sided
     kernel plays (the children and the leaves come from the game's
-    ``gen_children``)."""
+    ``gen_children``), through the game's own last-deal solver where it has
+    one (:mod:`solver.engine.endgame`: two sides playing for points)."""
+    if endgame.covers(P):
+        a = -LEAN_INF if alpha < -LEAN_INF else np.int64(np.floor(alpha))
+        b = LEAN_INF if beta > LEAN_INF else np.int64(np.ceil(beta))
+        n0 = C[C_LNODES]
+        v = endgame.value(P, D, K, C, C_LNODES, ply, st, a, b)
+        C[C_NODES] += C[C_LNODES] - n0
+        return float(v)
     C[C_NODES] += 1
     C[C_LNODES] += 1
     n = gen_children(P, D, K, ply, st)
