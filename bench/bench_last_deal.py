@@ -46,8 +46,8 @@ def main() -> None:
     args = ap.parse_args()
     ensure_compiled()
     leans = args.lean.split(",")
-    cpu = {k: [] for k in leans}
-    nodes = {k: [] for k in leans}
+    cpu = {k: [] for k in set(leans)}
+    nodes = {k: [] for k in set(leans)}
     for seed in seeds_of(args.seeds):
         game, state = start_of_deal(args.unseen, seed)
         ref = None
@@ -73,10 +73,10 @@ def main() -> None:
                   f"values {'same' if same else 'DIFFER ' + repr((values, ref))}", flush=True)
             if not same:
                 sys.exit(1)
-    for lean in leans:
-        print(f"lean {lean:>3s}: cpu total {sum(cpu[lean]):.3f} s, median "
-              f"{statistics.median(cpu[lean]):.3f} s, max {max(cpu[lean]):.3f} s; nodes total "
-              f"{sum(nodes[lean]):,}")
+    for lean in dict.fromkeys(leans):
+        print(f"lean {lean:>3s}: cpu total {sum(cpu[lean]) * len(set(leans)) / len(leans):.3f} s a run, median "
+              f"{statistics.median(cpu[lean]):.3f} s, max {max(cpu[lean]):.3f} s; nodes "
+              f"{sum(nodes[lean]) * len(set(leans)) // len(leans):,} a run")
 
 
 if __name__ == "__main__":
