@@ -54,7 +54,7 @@ def main() -> None:
         for lean in leans:
             s = Searcher(game.P, game.D, args.memory, 1)
             s.C[kn.C_LEAN] = int(lean.rstrip("x"))
-            s.C[kn.C_LEXACT] = int(lean.endswith("x"))
+            s.C[kn.C_LEXACT] = 64 if lean.endswith("x") else 0
             c = time.process_time()
             t = time.perf_counter()
             values = s.root_values(state)

@@ -23,11 +23,15 @@ from systems import agree, engine_values, random_leaves, random_position, refere
 TWO_SIDED = [s for s in systems() if s.players != 3]
 
 
-def _values(prob, lean: bool) -> dict:
+def _values(prob, mode: str) -> dict:
+    """Every root move's value: ``mode`` "all" (the last-deal alpha-beta
+    at every state of the last deal and every chance node dealing it),
+    "off" (the general kernel throughout) or "default" (a new search's
+    settings)."""
     s = Searcher(prob.P, prob.D, 8.0)
-    if not lean:
-        s.C[kn.C_LEAN] = 0
-        s.C[kn.C_LEXACT] = 0
+    if mode != "default":
+        s.C[kn.C_LEAN] = 64 if mode == "all" else 0
+        s.C[kn.C_LEXACT] = 64 if mode == "all" else 0
     values = s.root_values(prob.st)
     return values, s.stats()
 
@@ -42,13 +46,15 @@ def test_last_deal_equals_general_kernel_and_reference(system):
         if system.match:
             leaves, leaf = random_leaves(rng, system.rules.target)
         prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
-        on, st_on = _values(prob, True)
-        off, st_off = _values(prob, False)
+        off, st_off = _values(prob, "off")
         assert st_off["last_deal_nodes"] == 0
-        lean_nodes += st_on["last_deal_nodes"]
-        assert on.keys() == off.keys(), pos
-        for m in on:
-            assert abs(on[m] - off[m]) <= 1e-9 * max(1.0, abs(off[m])), (pos, on, off)
+        for mode in ("all", "default"):
+            on, st_on = _values(prob, mode)
+            if mode == "all":
+                lean_nodes += st_on["last_deal_nodes"]
+            assert on.keys() == off.keys(), pos
+            for m in on:
+                assert abs(on[m] - off[m]) <= 1e-9 * max(1.0, abs(off[m])), (pos, mode, on, off)
         if i < 3:       # the plain reference (seconds a position for some systems)
             assert agree(reference_values(pos, system, leaf), engine_values(pos, system, leaves))
     assert lean_nodes > 0       # the positions reached the last-deal solver
@@ -95,8 +101,9 @@ def test_last_deal_is_fail_soft_alpha_beta(system):
 @pytest.mark.parametrize("seed", [1, 6])
 def test_twelve_unseen_values_unchanged(seed):
     """Two of the bench's 12-unseen positions (bench/bench_core.py em12):
-    every root move's value with the last deal solved without the table
-    equals the general kernel's to 1e-9."""
+    every root move's value with a new search's settings (the last chance
+    nodes solved exactly, their last deals without the table) equals the
+    general kernel's to 1e-9."""
     import sys
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
@@ -106,10 +113,9 @@ def test_twelve_unseen_values_unchanged(seed):
     for lean in (True, False):
         s = Searcher(game.P, game.D, 64.0)
         if not lean:
-            s.C[kn.C_LEAN] = 0
             s.C[kn.C_LEXACT] = 0
         values[lean] = s.root_values(state)
-        assert (s.stats()["last_deal_nodes"] > 0) == lean
+        assert (s.stats()["last_deal_nodes"] > 0) == lean      # the default uses it
     assert values[True].keys() == values[False].keys()
     for m in values[False]:
         assert abs(values[True][m] - values[False][m]) <= 1e-9

@@ -77,7 +77,8 @@ C_BSTOP = 19         # non-zero: the helpers return
 # states with at most C_LEAN cards left (0: never)
 C_LEAN = 20
 C_LNODES = 21        # decision nodes of those searches (counted in C_NODES too)
-C_LEXACT = 22        # non-zero: a chance node dealing the last deal is solved exactly
+C_LEXACT = 22        # a chance node dealing the last deal, at most this many cards to
+                     # come: each outcome solved exactly by last_deal (0: never)
 C_BSTATE = 23        # NSTATE words
 C_SIZE = C_BSTATE + NSTATE
 
@@ -87,8 +88,13 @@ ABORT_OUTCOMES = 3
 ABORT_GROW = 4
 #: windows wider than this are infinite for the last deal's integer search
 LEAN_INF = 1 << 40
-#: C_LEAN of a new search (docs/performance.md: the last deal without the table)
-LEAN_DEFAULT = 64
+#: C_LEAN of a new search: 0, the table pays in a last deal reached from a
+#: decision node (a known stock: exact2 1.15x, exact4 3-4x more time without
+#: it; docs/performance.md)
+LEAN_DEFAULT = 0
+#: C_LEXACT of a new search: the last deal of two players (6 cards); four
+#: players' last deal (12 plies) keeps the table
+LEXACT_DEFAULT = 6
 
 
 def new_counters(max_nodes: int = 1 << 62, outcome_cap: int = 1 << 40) -> np.ndarray:
@@ -100,7 +106,7 @@ def new_counters(max_nodes: int = 1 << 62, outcome_cap: int = 1 << 40) -> np.nda
     C[C_GROWAT] = 1 << 62
     C[C_TTMIN] = 2
     C[C_LEAN] = LEAN_DEFAULT
-    C[C_LEXACT] = 1
+    C[C_LEXACT] = LEXACT_DEFAULT
     C[C_BGEN] = 1
     return C
 
@@ -519,7 +525,11 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             return 0.0
         if k > C[C_MAXOUT]:
             C[C_MAXOUT] = k
-        if C[C_LEXACT] != 0 and is_last_deal(P, dealt_child(P, st, rows, start)):
+        if work <= C[C_LEXACT] and is_last_deal(P, dealt_child(P, st, rows, start)):
+            # the last chance node: every outcome solved exactly without the
+            # table (a few cards each), the node's exact value stored once
+            # (no Star1: its cuts left bounds that later visits searched
+            # again; docs/performance.md)
             total = 0.0
             for i in range(k):
                 child = dealt_child(P, st, rows, start + i)
