@@ -74,9 +74,10 @@ def main() -> None:
             if not same:
                 sys.exit(1)
     for lean in dict.fromkeys(leans):
-        print(f"lean {lean:>3s}: cpu total {sum(cpu[lean]) * len(set(leans)) / len(leans):.3f} s a run, median "
+        runs = leans.count(lean)
+        print(f"lean {lean:>3s}: cpu total {sum(cpu[lean]) / runs:.3f} s a run, median "
               f"{statistics.median(cpu[lean]):.3f} s, max {max(cpu[lean]):.3f} s; nodes "
-              f"{sum(nodes[lean]) * len(set(leans)) // len(leans):,} a run")
+              f"{sum(nodes[lean]) // runs:,} a run")
 
 
 if __name__ == "__main__":
