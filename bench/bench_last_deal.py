@@ -4,7 +4,7 @@ em18), one thread (node counts deterministic), for several ``C_LEAN``
 settings (the last-deal alpha-beta of :func:`solver.search.kernels.last_deal`
 at states with at most that many cards left; a suffix ``x``: every chance
 node that deals the last deal solved exactly through it, a new search's
-default; ``0`` is the general kernel throughout, main's before issue 24),
+default; ``0`` is the general kernel throughout, as before),
 printing per position the decision nodes (of which in the
 last-deal solver), chance nodes, CPU seconds, and checking that every
 setting gives the same root values (to 1e-9).

@@ -18,6 +18,12 @@ memory. The first entry of a bucket keeps the state with more work below
 it, the second always takes the newest. An entry of another generation is
 empty, so a new search (a new determinisation) clears the table in O(1).
 
+The last deal (the stock empty: every card known, no chance node below)
+is searched without the table by :func:`last_deal` (through the game's
+own solver, :mod:`solver.engine.endgame`, where it has one): at a chance
+node that deals it (``C_LEXACT``: two players' 6 cards) every outcome is
+solved exactly and the node's exact value stored once.
+
 Counters ``C`` (int64, indices ``C_*``) carry the statistics and the
 controls: the search stops, its result void, as soon as ``C[C_ABORT]`` is
 non-zero (another thread sets it at the deadline or on Ctrl-C), after
@@ -37,7 +43,8 @@ from ..engine import endgame
 from ..engine.sampling import draw
 from ..engine.core import (DR_GAIN, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
                            NSTATE, chance_bounds, deal_table, dealt_child, gen_children,
-                           has_chance, is_chance, is_last_deal, is_terminal, play, state_key, work_left)
+                           has_chance, is_chance, is_last_deal, is_terminal, play, state_key,
+                           work_left)
 
 INF = np.inf
 MAXPLY = 64
