@@ -121,3 +121,41 @@ def test_three_player_piles_merge_only_equal_states():
         hs = _at_deal(PRESETS["french"], 3, f"canon-piles-{seed}", 3, played=seed)
         probs.append(known_problem(hs.full_position()))
     _check(probs, core.CANON_PILES)
+
+
+@pytest.mark.parametrize("name", ["pagat-2p", "answers-3p", "voleur-french-2p",
+                                  "match-lmodire-2p", "online-4p"])
+def test_key_drops_a_prev_or_show_the_mover_cannot_use(name):
+    """``state_key`` holds a card just laid (``prev``) or a hit on show only
+    when the mover holds a card of its rank: the plain reference gives the
+    position without them the same values, and the keys are equal; with
+    the rank in the mover's hand the keys differ."""
+    import dataclasses
+
+    from systems import random_leaves, random_position, reference_values, systems
+    system = next(s for s in systems() if s.name == name)
+    rng = random.Random(f"canon-key-{name}")
+    dropped = kept = 0
+    for _ in range(400):
+        if dropped >= 6 and kept >= 3:
+            break
+        pos = random_position(rng, system)
+        if pos.prev is None and pos.show is None:
+            continue
+        rank = (pos.prev or pos.show).rank
+        bare = dataclasses.replace(pos, prev=None, show=None)
+        leaves = leaf = None
+        if system.match:
+            leaves, leaf = random_leaves(rng, system.rules.target)
+        st = known_problem(pos, match=leaves).st
+        st_bare = known_problem(bare, match=leaves).st
+        if any(c.rank == rank for c in pos.hands[pos.turn]):
+            kept += 1
+            assert core.state_key(st) != core.state_key(st_bare)
+            continue
+        dropped += 1
+        assert core.state_key(st) == core.state_key(st_bare)
+        ref = reference_values(pos, system, leaf)
+        assert ref == reference_values(bare, system, leaf)
+    assert dropped >= 6 and kept >= 3
+

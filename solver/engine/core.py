@@ -1274,8 +1274,18 @@ def _fmix(h):
 @njit(cache=True)
 def state_key(st):
     """Two independent 64-bit hashes of a state: the table index and the
-    verification word (a false match needs both to collide)."""
-    misc = np.uint64(st[5] | ((st[6] + 1) << 2) | (st[7] << 6) | ((st[8] + 1) << 12))
+    verification word (a false match needs both to collide). A card just
+    laid (``prev``) and a hit on show (``show``) matter only to the next
+    play (a hit, an answer), so when the mover holds no card of their rank
+    the key holds none: the states differing only there have one value."""
+    hand = hand_of(st[1], st[2], st[3], st[4], st[5])
+    prev = st[6]
+    if prev >= 0 and (hand >> (4 * prev)) & 1 == 0:
+        prev = -1
+    show = st[7]
+    if show != 0 and (hand >> (4 * (show >> 2))) & 1 == 0:
+        show = 0
+    misc = np.uint64(st[5] | ((prev + 1) << 2) | (show << 6) | ((st[8] + 1) << 12))
     a = _fmix(np.uint64(st[0]) ^ _M3)
     b = _fmix(np.uint64(st[0]) ^ _M4)
     for i in range(1, 5):
