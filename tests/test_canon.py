@@ -159,3 +159,24 @@ def test_key_drops_a_prev_or_show_the_mover_cannot_use(name):
         assert ref == reference_values(bare, system, leaf)
     assert dropped >= 6 and kept >= 3
 
+
+def test_two_sided_voleur_piles_written_0_when_no_steal_can_happen():
+    """Two sides playing for points: with both tops none and no rank that
+    both sides can still get (two cards of it, a hand or the stock each),
+    the piles' sizes are written 0; one shared rank keeps them."""
+    rules = PRESETS["french"].with_overrides({"voleur": "yes"})
+    prob = known_problem(_at_deal(rules, 2, "canon-piles-v", 6).full_position())
+    P = prob.P
+    x = core.with_pile(core.with_pile(0, 0, 17), 1, 15)
+    ace, two, three = 1 << 0, 1 << 4, 1 << 8
+    out = core._canon_tops(P, x, ace | two, three, 0, 0, 0)
+    assert core.pile_of(out, 0) == 0 and core.pile_of(out, 1) == 0
+    # side 1 can get a 2 from the stock: side 0 captures with its 2, side 1 steals
+    out = core._canon_tops(P, x, ace | two, three, 0, 0, two)
+    assert (core.pile_of(out, 0), core.pile_of(out, 1)) == (17, 15)
+    # one 3 in the stock and none in a hand: only one side can play it
+    out = core._canon_tops(P, x, ace | two, 0, 0, 0, three)
+    assert core.pile_of(out, 0) == 0
+    # a live top keeps the piles (side 1 holds side 0's top rank)
+    out = core._canon_tops(P, core.with_top(x, 0, 2), ace | two, three, 0, 0, 0)
+    assert (core.pile_of(out, 0), core.top_of(out, 0)) == (17, 2)

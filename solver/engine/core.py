@@ -343,7 +343,10 @@ def _canon_tops(P, x, h0, h1, h2, h3, stock):
     opponent seat playing an r, so when no opponent seat holds one and the
     stock (``stock``, the card set still to be dealt) has none, the top can
     never be matched again, as a pile without a top (until its side
-    captures, which sets a new top either way)."""
+    captures, which sets a new top either way). Two sides playing for
+    points: when both tops are none and no steal can happen any more
+    (:func:`_steal_possible`) the piles' sizes count for nothing and are
+    written 0."""
     for k in range(P[P_NSIDES]):
         r = top_of(x, k)
         if r < 0:
@@ -355,7 +358,34 @@ def _canon_tops(P, x, h0, h1, h2, h3, stock):
                 live |= (hand_of(h0, h1, h2, h3, s) >> sh) & 1
         if live == 0:
             x = with_top(x, k, -1)
+    if (P[P_TWO_SIDED] != 0 and P[P_MATCH] == 0 and top_of(x, 0) < 0 and top_of(x, 1) < 0
+            and (x & (4095 << X_PILE)) != 0 and not _steal_possible(P, h0, h1, h2, h3, stock)):
+        # two sides playing for points: the card count is linear (a card won
+        # is a half-point), so a pile's size counts only when it is stolen
+        x = with_pile(with_pile(x, 0, 0), 1, 0)
     return x
+
+
+@njit(cache=True)
+def _steal_possible(P, h0, h1, h2, h3, stock):
+    """Two sides: whether a steal can still happen with every pile top
+    none: one side must capture with an r (its top) and the other play an
+    r after it, so some rank has a card each side can get (its hands or the
+    stock) and two cards in all."""
+    for r in range(NRANKS):
+        sh = 4 * r
+        ks = popcount((stock >> sh) & 15)
+        k0 = 0
+        k1 = 0
+        for s in range(P[P_PLAYERS]):
+            c = popcount((hand_of(h0, h1, h2, h3, s) >> sh) & 15)
+            if P[P_SIDE + s] == 0:
+                k0 += c
+            else:
+                k1 += c
+        if k0 + ks >= 1 and k1 + ks >= 1 and k0 + k1 + ks >= 2:
+            return True
+    return False
 
 
 @njit(cache=True)
