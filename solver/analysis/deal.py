@@ -63,7 +63,7 @@ def why_not(pos: Position) -> str | None:
     if pos.players not in (2, 4):
         return "the deal search takes two sides (2 players, or 4 in partnerships)"
     if pos.rules.voleur:
-        return "the deal search runs on the compiled core, which does not take Ronda voleur"
+        return "no boundary-value model for Ronda voleur (the piles change what a deal is worth)"
     if any(c is None for c in pos.hands[pos.turn]):
         return "the mover's hand must be known"
     if pos.stock_kind == "known":
