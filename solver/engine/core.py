@@ -345,21 +345,32 @@ def _canon_tops(P, x, h0, h1, h2, h3, stock):
     never be matched again, as a pile without a top (until its side
     captures, which sets a new top either way). Two sides playing for
     points: when both tops are none and no steal can happen any more
-    (:func:`_steal_possible`) the piles' sizes count for nothing and are
+    (:func:`_steal_ranks`) the piles' sizes count for nothing and are
     written 0."""
+    # the ranks (bit 0 of their nibble) each side's seats hold
+    a0 = 0
+    a1 = 0
+    a2 = 0
+    for s in range(P[P_PLAYERS]):
+        h = hand_of(h0, h1, h2, h3, s) & LOW
+        k = P[P_SIDE + s]
+        if k == 0:
+            a0 |= h
+        elif k == 1:
+            a1 |= h
+        else:
+            a2 |= h
+    s1 = stock & LOW
     for k in range(P[P_NSIDES]):
         r = top_of(x, k)
         if r < 0:
             continue
-        sh = 4 * r
-        live = (stock >> sh) & 1
-        for s in range(P[P_PLAYERS]):
-            if P[P_SIDE + s] != k:
-                live |= (hand_of(h0, h1, h2, h3, s) >> sh) & 1
-        if live == 0:
+        opp = (a1 | a2) if k == 0 else ((a0 | a2) if k == 1 else (a0 | a1))
+        if ((opp | s1) >> (4 * r)) & 1 == 0:
             x = with_top(x, k, -1)
     if (P[P_TWO_SIDED] != 0 and P[P_MATCH] == 0 and top_of(x, 0) < 0 and top_of(x, 1) < 0
-            and (x & (4095 << X_PILE)) != 0 and not _steal_possible(P, h0, h1, h2, h3, stock)):
+            and (x & (4095 << X_PILE)) != 0
+            and _steal_ranks(a0, a1, stock) == 0):
         # two sides playing for points: the card count is linear (a card won
         # is a half-point), so a pile's size counts only when it is stolen
         x = with_pile(with_pile(x, 0, 0), 1, 0)
@@ -367,25 +378,15 @@ def _canon_tops(P, x, h0, h1, h2, h3, stock):
 
 
 @njit(cache=True)
-def _steal_possible(P, h0, h1, h2, h3, stock):
-    """Two sides: whether a steal can still happen with every pile top
-    none: one side must capture with an r (its top) and the other play an
-    r after it, so some rank has a card each side can get (its hands or the
-    stock) and two cards in all."""
-    for r in range(NRANKS):
-        sh = 4 * r
-        ks = popcount((stock >> sh) & 15)
-        k0 = 0
-        k1 = 0
-        for s in range(P[P_PLAYERS]):
-            c = popcount((hand_of(h0, h1, h2, h3, s) >> sh) & 15)
-            if P[P_SIDE + s] == 0:
-                k0 += c
-            else:
-                k1 += c
-        if k0 + ks >= 1 and k1 + ks >= 1 and k0 + k1 + ks >= 2:
-            return True
-    return False
+def _steal_ranks(a0, a1, stock):
+    """Two sides, every pile top none: the ranks (bit 0 of their nibble)
+    through which a steal can still happen. One side must capture with an
+    r (its top) and the other play an r after it: a card of r each side
+    can get, two in all: both sides hold one (``a0``, ``a1``: the ranks
+    each side's hands hold), or one side and the stock, or the stock two."""
+    s1 = stock & LOW
+    s2 = (stock >> 1) & LOW
+    return (a0 & a1) | (s1 & (a0 | a1)) | s2
 
 
 @njit(cache=True)
