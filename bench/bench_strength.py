@@ -7,7 +7,7 @@ positions/games/collection-60.txt, lmodire), the mover's view (``hist=``
 given) is answered as the two arena players answer it before the last two
 deals: the deal search (``deal:Ts``: its robust choice among the close
 plays) and determinised search (``engine:Ts``: its top play), each with
-``--time`` seconds on one thread. Printed by deal:
+``--time`` seconds on one thread (of CPU time by default, ``--clock``). Printed by deal:
 
 - how often the two choose different plays;
 - the gain of the deal player's choice over the engine's as the deal
@@ -40,6 +40,7 @@ from solver.analysis.deal import fits as deal_fits  # noqa: E402
 from solver.analysis.evaluation import BudgetError, evaluate  # noqa: E402
 from solver.engine.view_game import fits as eq_fits  # noqa: E402
 from solver.games.record import Replay, parse_games  # noqa: E402
+from solver.runtime import clock  # noqa: E402
 
 
 def value_of(a, rank: int) -> float:
@@ -58,7 +59,10 @@ def main() -> None:
     ap.add_argument("--time", type=float, default=0.05, help="seconds a decision")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true", help="print every row as JSON too")
+    ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
+                    help="the clock of --time (cpu: this process's CPU time, as on an idle core)")
     args = ap.parse_args()
+    clock.use(args.clock)
     rows = []
     hands = set()
     skipped = 0         # equilibria over their 300 s

@@ -33,6 +33,7 @@ from math import comb
 
 import numpy as np
 
+from ..runtime import clock
 from ..engine import core
 from ..engine.compile import CompileError, _declared_ok, build_problem, unseen_pool
 from ..engine.scoring import cardset, ranks_of
@@ -396,8 +397,8 @@ def choose(problem: DealProblem, result: DealResult) -> tuple[int, list[int]]:
 
 
 def now() -> float:
-    """time.monotonic, for deadlines."""
-    return time.monotonic()
+    """The budget clock (solver.runtime.clock), for deadlines."""
+    return clock.now()
 
 
 __all__ = ["DealProblem", "DealResult", "search", "choose", "close_plays", "tolerance",
