@@ -137,6 +137,29 @@ def test_a_killed_run_is_finished_by_resume(tmp_path, baseline):
     assert sorted(n for _s, n, _r in rows) == list(range(1, count + 1))
     for _s, n, result in rows:
         assert _comparable(result) == baseline[n]
+    # a third run has nothing left to do: it says so and starts no cluster
+    r = subprocess.run(cmd[:-1] + ["--resume"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split(";")[0] == f"annotate: nothing left to do: {count} games already in the store, 0 failed"
+    assert "local cluster" not in r.stderr
+
+
+def test_nothing_to_do_starts_no_cluster(tmp_path, monkeypatch):
+    """A batch whose games are all stored (or unreadable) answers from the
+    store alone: no cluster is started."""
+    from click.testing import CliRunner
+    from solver.batch import run as batch_run
+    from solver.cli.main import main
+
+    def no_cluster(*a, **k):
+        raise AssertionError("a cluster was started")
+    monkeypatch.setattr(batch_run, "connect", no_cluster)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("[Event \"x\"]\n[Position \"not a position\"]\n\n1. zz\n")
+    r = CliRunner().invoke(main, ["batch", "annotate", str(bad), "--db", str(tmp_path / "s.db"),
+                                  "--json"])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1 and doc["done"] == 0 and doc["workers"] == 0 and len(doc["failed"]) == 1
 
 
 def test_inputs_and_store_errors_are_one_line(tmp_path):

@@ -307,3 +307,19 @@ def test_the_mover_s_view_early_in_the_hand():
         assert a.best[0] in [mv.move for mv in a.moves]
         hidden = any(c is None for c in view.hands[1 - view.turn])
         assert a.extra["completions"] == a.extra["hands"] >= (2 if hidden else 1)
+
+
+def test_the_deal_method_says_why_it_cannot_take_a_position():
+    """`--method deal` where no boundary value covers the game is one line
+    saying why (the CLI prints it as the line's error); `auto` answers."""
+    from solver.analysis.deal import why_not
+    from solver.notation import parse_position
+    voleur = parse_position("3.10 5.12/10.11 - S rules=french voleur=yes taken=12,22 last=N "
+                            "tops=2,5")
+    assert why_not(voleur) == ("no boundary-value model for Ronda voleur (the piles change "
+                               "what a deal is worth)")
+    three = parse_position("3.10 5.12/10.11/1.2 - S rules=french")
+    assert why_not(three) == "the deal search takes two sides (2 players, or 4 in partnerships)"
+    known = parse_position("1.6.7.10.12 6.2.3/4.5.11 1.1.2.3.4.5.11.12.12.10.10.7 S taken=7,10 "
+                           "last=N")
+    assert why_not(known) == "the stock order is known: exact search"

@@ -81,6 +81,8 @@ def test_quiz_right_wrong_hint_and_quit(puzzle_file):
     assert "right: 2" in out and "Play 2: it hits N's 2" in out
     assert "not 1: the answer is 5" in out
     assert "score: 1 of 2" in out
+    # the board's (leads) marker is explained once a quiz
+    assert out.count("(leads): plays first in each round") == 1
     r = run(["puzzles", "quiz", str(puzzle_file)], stdin="q\n")
     assert "score: 0 of 0" in r.output
 

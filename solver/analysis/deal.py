@@ -33,6 +33,7 @@ from math import comb
 
 import numpy as np
 
+from ..runtime import clock
 from ..engine import core
 from ..engine.compile import CompileError, _declared_ok, build_problem, unseen_pool
 from ..engine.scoring import cardset, ranks_of
@@ -63,7 +64,7 @@ def why_not(pos: Position) -> str | None:
     if pos.players not in (2, 4):
         return "the deal search takes two sides (2 players, or 4 in partnerships)"
     if pos.rules.voleur:
-        return "the deal search runs on the compiled core, which does not take Ronda voleur"
+        return "no boundary-value model for Ronda voleur (the piles change what a deal is worth)"
     if any(c is None for c in pos.hands[pos.turn]):
         return "the mover's hand must be known"
     if pos.stock_kind == "known":
@@ -396,8 +397,8 @@ def choose(problem: DealProblem, result: DealResult) -> tuple[int, list[int]]:
 
 
 def now() -> float:
-    """time.monotonic, for deadlines."""
-    return time.monotonic()
+    """The budget clock (solver.runtime.clock), for deadlines."""
+    return clock.now()
 
 
 __all__ = ["DealProblem", "DealResult", "search", "choose", "close_plays", "tolerance",

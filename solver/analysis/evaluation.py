@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..runtime import clock
 from ..cards import RANKS
 from ..engine import core
 from ..engine.compile import (CompileError, Problem, is_perfect_information, known_problem,
@@ -487,7 +488,7 @@ def _equilibrium(run: _Run) -> Analysis:
     sol = solve(vg.tree)
     values = {}
     for m in sol.root_policy:
-        if time.monotonic() > run.budget.deadline:
+        if clock.now() > run.budget.deadline:
             raise SearchAborted("time", 0, time.perf_counter() - run.t0)
         values[m] = solve(vg.tree, fix_root=m).value
     prob = sampled_problem(pos, run.seed)

@@ -117,24 +117,20 @@ class _sigint_held:
             signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
 
 
-def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, client, *,
-              resume: bool = False,
-              progress: Callable[[BatchSummary, int], None] | None = None) -> BatchSummary:
-    """Run ``job`` (``"annotate"`` or ``"mine"``) on every readable game of
-    ``items`` on ``client``'s cluster, writing each result to ``store``.
-    With ``resume``, games already stored with the same options are
-    skipped. ``progress(summary, total)`` is called after each game.
-    Ctrl-C (KeyboardInterrupt) cancels the games in flight and returns the
-    summary marked ``interrupted``: everything finished is in the store."""
-    from dask.distributed import as_completed
-    t0 = time.perf_counter()
+def plan_batch(job: str, items: Iterable[Item], options: dict, store: Store, *,
+               resume: bool = False) -> tuple[BatchSummary, list[Item]]:
+    """The games of ``items`` that ``job`` still has to do, and a summary
+    that counts the unreadable (``failed``) and, with ``resume``, those
+    already stored with the same options and record (``skipped``) or with
+    another record (``changed``, done again). Needs no cluster: a batch
+    with nothing left to do never starts one."""
     summary = BatchSummary(job)
     params = params_text(job, options)
     try:
         done_before = store.done(job, params) if resume else {}
     except StoreError as e:
         summary.store_error = str(e)
-        return summary
+        return summary, []
     todo: list[Item] = []
     for item in items:
         stored = done_before.get((item.source, item.number))
@@ -145,6 +141,28 @@ def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, clie
         else:
             summary.changed += stored is not None
             todo.append(item)
+    return summary, todo
+
+
+def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, client, *,
+              resume: bool = False,
+              progress: Callable[[BatchSummary, int], None] | None = None,
+              planned: tuple[BatchSummary, list[Item]] | None = None) -> BatchSummary:
+    """Run ``job`` (``"annotate"`` or ``"mine"``) on every readable game of
+    ``items`` on ``client``'s cluster, writing each result to ``store``.
+    With ``resume``, games already stored with the same options are
+    skipped. ``planned`` is :func:`plan_batch`'s answer when the caller
+    made it already (``items`` and ``resume`` are then not read again).
+    ``progress(summary, total)`` is called after each game.
+    Ctrl-C (KeyboardInterrupt) cancels the games in flight and returns the
+    summary marked ``interrupted``: everything finished is in the store."""
+    from dask.distributed import as_completed
+    t0 = time.perf_counter()
+    params = params_text(job, options)
+    summary, todo = planned if planned is not None else plan_batch(job, items, options, store,
+                                                                   resume=resume)
+    if summary.store_error:
+        return summary
     total = len(todo)
     fn = JOBS[job]
     threads = sum(client.nthreads().values()) or 1

@@ -202,17 +202,23 @@ def _system(rules_name: str, settings: tuple[str, ...], players: int) -> str:
 
 def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
          dashboard="127.0.0.1:0") -> None:
-    from ..batch.run import run_batch
+    from ..batch.run import plan_batch, run_batch
     try:
         files = files_of(paths)
     except InputError as e:
         _fail(str(e))
     store = _open(db)
     items = list(games_of(files))
-    summary = _on_cluster(job, f"{len(items)} games from {len(files)} files", store, scheduler,
-                          workers, quiet, "games", dashboard,
-                          lambda client, progress: run_batch(job, items, options, store, client,
-                                                             resume=resume, progress=progress))
+    planned = plan_batch(job, items, options, store, resume=resume)
+    if planned[1] or planned[0].store_error:
+        summary = _on_cluster(job, f"{len(items)} games from {len(files)} files", store,
+                              scheduler, workers, quiet, "games", dashboard,
+                              lambda client, progress: run_batch(job, items, options, store,
+                                                                 client, progress=progress,
+                                                                 planned=planned))
+    else:           # nothing left to do: no cluster to start
+        store.close()
+        summary = planned[0]
     for line in summary.failed:
         click.echo(f"error: {line}", err=True)
     if summary.store_error:
@@ -222,6 +228,10 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
     doc["db"] = db
     if as_json:
         click.echo(json.dumps(doc, indent=2))
+    elif not summary.workers and not summary.store_error:
+        games = f"{summary.skipped} game{'s' * (summary.skipped != 1)}"
+        Console().print(f"{job}: nothing left to do: {games} already in the store, "
+                        f"{len(summary.failed)} failed; store {db}", highlight=False)
     else:
         Console().print(
             f"{job}: {summary.done} games done, {summary.skipped} already in the store"

@@ -212,10 +212,13 @@ def _play(players, games, rules, seed, no_swap, quiet, sig) -> tuple[list, objec
               help="Worker processes (the result does not depend on it).")
 @click.option("--luck-samples", type=click.IntRange(0), default=32, show_default=True,
               help="Drawn deals a deal for the luck-reduced margin (0: none).")
+@click.option("--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
+              help="The clock of the players' time budgets (engine:0.05s) and thinking: cpu "
+                   "(each process's CPU time) gives a loaded machine an idle one's players.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_samples,
-                  as_json, quiet) -> None:
+                  clock, as_json, quiet) -> None:
     """Player A against player B over seat-swapped pairs of hands: A's
     margin per hand with a 95 % confidence interval."""
     from ..games.arena import run_arena
@@ -228,7 +231,7 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_s
         try:
             r = run_arena(a, b, pairs=pairs, rules=rules, players=int(players), seed=seed,
                           jobs=jobs, progress=_progress(quiet, "pairs"),
-                          luck_samples=luck_samples)
+                          luck_samples=luck_samples, clock=clock)
         except ValueError as err:
             _fail(str(err), 2)
         s = r.summary()

@@ -33,7 +33,7 @@ from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, Puzzle, check_text,
                       examine, generate as generate_puzzles)
 from ..analysis.hidden import hides_cards, mover_view
-from .render import position_panel
+from .render import LEADS_LEGEND, position_panel
 from ..puzzles.themes import THEME_TITLES, THEMES
 
 
@@ -273,6 +273,8 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
         shown = mover_view(shown)
     con.print()
     con.print(position_panel(shown, title))
+    if number == 1:                 # the board's marker, explained once a quiz
+        con.print(Text(LEADS_LEGEND, style="dim"))
     if pos.declared:
         names = [pos.seat_name(d.seat) for d in pos.declared]
         con.print("declared this deal: " + ", ".join(

@@ -141,8 +141,9 @@ def arena_table(s: dict) -> Table:
     t.add_row("A's points per hand", f"{s['a_points']:.3f} ± {s['a_points_ci95']:.3f}")
     t.add_row("B's points per hand", f"{s['b_points']:.3f} ± {s['b_points_ci95']:.3f}")
     t.add_row("hands won / drawn / lost by A", f"{s['won']} / {s['drawn']} / {s['lost']}")
+    cpu = " (CPU)" if s.get("clock") == "cpu" else ""
     t.add_row("thinking per hand, A / B",
-              f"{s['a_seconds_per_hand']:.3f} s / {s['b_seconds_per_hand']:.3f} s")
+              f"{s['a_seconds_per_hand']:.3f} s / {s['b_seconds_per_hand']:.3f} s{cpu}")
     t.caption = "points; ± is the 95 % confidence interval over the pairs"
     t.caption_justify = "left"
     return t

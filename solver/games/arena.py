@@ -81,6 +81,8 @@ class ArenaResult:
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
     wall: float = 0.0
     partial: bool = False
+    #: the clock of the players' budgets and thinking: "wall" or "cpu"
+    clock: str = "wall"
 
     @property
     def hands(self) -> int:
@@ -129,7 +131,7 @@ class ArenaResult:
             "drawn": sum(1 for x in self.margins if x == 0),
             "lost": sum(1 for x in self.margins if x < 0),
             "a_seconds_per_hand": self.seconds[0] / n, "b_seconds_per_hand": self.seconds[1] / n,
-            "wall_seconds": self.wall, "partial": self.partial,
+            "wall_seconds": self.wall, "partial": self.partial, "clock": self.clock,
         }
 
 
@@ -193,13 +195,15 @@ def _play_triple(a: str, b: str, rules: Rules, seed, k: int, table, stock,
 
 
 def _pair_job(args):
-    return play_pair(*args)
+    from ..runtime import clock
+    clock.use(args[-1])                 # in this process (a pool's worker too)
+    return play_pair(*args[:-1])
 
 
 def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
               players: int = 2, seed: int | str = 0, jobs: int = 1,
               progress: Callable[[int, int], None] | None = None,
-              luck_samples: int = 32) -> ArenaResult:
+              luck_samples: int = 32, clock: str = "wall") -> ArenaResult:
     """Play ``pairs`` seat-swapped pairs of hands between specs ``a`` and
     ``b`` (see :func:`solver.games.players.make_player`) under ``rules`` (default
     lmodire) with 2 or 4 ``players`` (partners play the same spec), or 3
@@ -207,7 +211,11 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
     A at each seat in turn; B's points are the two B seats' mean), in
     ``jobs`` processes (the result does not depend on it). ``luck_samples``:
     drawn deals a deal for the luck-reduced margin (0: none; two sides
-    only). ``progress(done, total)`` is called after each pair. Ctrl-C (KeyboardInterrupt, or
+    only). ``clock``: the clock the players' time budgets and thinking
+    are measured on, ``"wall"`` or ``"cpu"`` (each process's CPU time:
+    time-limited players search as much a decision on a loaded machine as
+    on an idle one; :mod:`solver.runtime.clock`). ``progress(done, total)``
+    is called after each pair. Ctrl-C (KeyboardInterrupt, or
     :class:`solver.runtime.interrupt.Interrupted`) stops the workers and returns
     the pairs finished so far, marked ``partial``. Raises ValueError for
     a bad spec or player count."""
@@ -220,8 +228,10 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
     t0 = time.perf_counter()
     if players == 3:
         luck_samples = 0
-    args = [(a, b, rules, players, seed, k, luck_samples) for k in range(pairs)]
+    args = [(a, b, rules, players, seed, k, luck_samples, clock) for k in range(pairs)]
     finished: list = []
+    from ..runtime import clock as budget_clock
+    before = budget_clock.kind()
     try:
         if jobs > 1:
             with process_pool(jobs) as pool:
@@ -232,6 +242,8 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
             _collect(finished, map(_pair_job, args), pairs, progress)
     except KeyboardInterrupt:
         result.partial = True
+    finally:
+        budget_clock.use(before)
     for pair in finished:
         for margin, pa, pb, sa, sb, luck in pair:
             if luck is not None:
@@ -242,6 +254,7 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
             result.seconds[0] += sa
             result.seconds[1] += sb
     result.wall = time.perf_counter() - t0
+    result.clock = clock
     return result
 
 

@@ -35,7 +35,6 @@ the match score. Players (``solver.games.players``) see nothing else.
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
@@ -47,6 +46,7 @@ from ..engine.scoring import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_E
 from ..position import (DealHistory, Declaration, Position, Show, n_sides, seat_names,
                        side_names, side_of)
 from ..rules import PRESETS, Rules, deal_sizes
+from ..runtime import clock
 
 #: fields of a core state (solver.engine.hand; the core itself is loaded
 #: only when a hand is played, so that reading records stays fast)
@@ -678,9 +678,9 @@ def play_hand(rules: Rules, players: int, dealer: int, table: Sequence[Card],
             log.plays.append([])
             continue
         seat = hs.turn
-        t0 = time.perf_counter()
+        t0 = clock.now()
         card = agents[seat].choose(hs.view(), rngs[seat])
-        log.seconds[seat] += time.perf_counter() - t0
+        log.seconds[seat] += clock.now() - t0
         event = hs.play(card)
         log.plays[-1].append(event.card)
         if on_play is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..runtime import clock
 from ..analysis.evaluation import BudgetError, evaluate
 from ..engine import core
 from ..engine.compile import CompileError, is_perfect_information
@@ -334,7 +335,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     if method not in MATCH_METHODS:
         raise ValueError(f"unknown method {method!r} (methods: {', '.join(MATCH_METHODS)})")
     leaves = equity_array(pos.rules, pos.players, table=table)
-    start = time.monotonic()
+    start = clock.now()
     try:
         a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
                      time_budget=(MATCH_SHARE if points else 1.0) * time_budget,
@@ -347,7 +348,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
         try:
             p = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed,
                          workers=workers, memory_mb=memory_mb,
-                         time_budget=max(0.05, start + time_budget - time.monotonic()))
+                         time_budget=max(0.05, start + time_budget - clock.now()))
             pts = {mv.rank: mv.value for mv in p.moves}
         except BudgetError:         # the time went to the match search: no points
             pts = {}

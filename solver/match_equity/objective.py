@@ -23,8 +23,8 @@ either way; its ``objective`` says which was searched.
 
 from __future__ import annotations
 
-import time
 
+from ..runtime import clock
 from ..analysis.evaluation import Analysis, evaluate
 from ..position import Position
 from .evaluate import (MatchAnalysis, SearchTooBig, evaluate_match, match_method,
@@ -58,7 +58,7 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     choice = objective_choice(pos, objective, method)
     # one --time for both searches: the points search takes POINTS_SHARE of
     # it when the match is searched too, the match search what is left
-    started = time.monotonic()
+    started = clock.now()
     share = POINTS_SHARE if choice.objective == "match" else 1.0
     a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
                  time_budget=time_budget * share, memory_mb=memory_mb, progress=progress,
@@ -70,7 +70,7 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
         m = evaluate_match(pos, method=match_method(method),
                            samples=max(1, min(samples, match_samples)), seed=seed,
                            points=False, memory_mb=memory_mb, workers=workers,
-                           time_budget=max(0.05, time_budget - (time.monotonic() - started)))
+                           time_budget=max(0.05, time_budget - (clock.now() - started)))
     except SearchTooBig as e:
         if objective == "match":
             raise

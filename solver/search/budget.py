@@ -11,6 +11,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from ..runtime import clock
 from . import kernels as kn
 
 
@@ -42,7 +43,7 @@ def outcome_cap(memory_mb: float) -> int:
 
 
 def _run(fn, args, C, deadline: float | None, abort_at: int = kn.C_ABORT):
-    """Run ``fn(*args)`` in a thread; at ``deadline`` (time.monotonic) or
+    """Run ``fn(*args)`` in a thread; at ``deadline`` (the budget clock, solver.runtime.clock) or
     on Ctrl-C set the abort counter (``C[abort_at]``, the kernels'
     ``C_ABORT``) and wait for it to unwind."""
     box: list = []
@@ -61,7 +62,7 @@ def _run(fn, args, C, deadline: float | None, abort_at: int = kn.C_ABORT):
             if deadline is None:
                 th.join(0.05)
                 continue
-            left = deadline - time.monotonic()
+            left = deadline - clock.now()
             if left <= 0:
                 C[abort_at] = kn.ABORT_TIME
                 th.join()
@@ -80,7 +81,7 @@ def run_jobs(pool, fn, jobs: list, control: int, deadline: float | None) -> None
     """Run kernel ``fn`` once for each argument tuple of ``jobs`` (its
     control array at index ``control``): without a pool one after the
     other (each in a :func:`_run` thread when there is a deadline); with
-    a pool one a thread. At ``deadline`` (time.monotonic) or on Ctrl-C
+    a pool one a thread. At ``deadline`` (the budget clock, solver.runtime.clock) or on Ctrl-C
     every job's abort counter is set and the jobs unwind; Ctrl-C is then
     raised again."""
     if pool is None:
@@ -94,7 +95,7 @@ def run_jobs(pool, fn, jobs: list, control: int, deadline: float | None) -> None
     try:
         for f in futures:
             while True:
-                left = None if deadline is None else deadline - time.monotonic()
+                left = None if deadline is None else deadline - clock.now()
                 if left is not None and left <= 0:
                     for args in jobs:
                         args[control][kn.C_ABORT] = kn.ABORT_TIME
@@ -115,7 +116,7 @@ def run_jobs(pool, fn, jobs: list, control: int, deadline: float | None) -> None
 
 @dataclass
 class Budget:
-    """A search budget: ``seconds`` from ``start`` (time.monotonic) and
+    """A search budget: ``seconds`` from ``start`` (the budget clock, solver.runtime.clock) and
     ``memory_mb``."""
 
     seconds: float
@@ -124,7 +125,7 @@ class Budget:
 
     def __post_init__(self) -> None:
         if not self.start:
-            self.start = time.monotonic()
+            self.start = clock.now()
 
     @property
     def deadline(self) -> float:
@@ -133,4 +134,4 @@ class Budget:
 
     def left(self) -> float:
         """Seconds left (never negative)."""
-        return max(0.0, self.deadline - time.monotonic())
+        return max(0.0, self.deadline - clock.now())

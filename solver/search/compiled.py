@@ -30,6 +30,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..runtime import clock
 from . import kernels as kn
 from .budget import _REASONS, Budget, SearchAborted, _run, outcome_cap, run_jobs, table_entries
 from .pimc import SampleResult, Z_99, summarise_array
@@ -154,12 +155,12 @@ _WARM = {"exact": _warm_exact, "search": _warm_search, "samples": _warm_samples,
 
 
 def _wait(th: threading.Thread, threads: list, Cs: list, deadline: float | None) -> None:
-    """Wait for the search thread ``th``; at ``deadline`` (time.monotonic)
+    """Wait for the search thread ``th``; at ``deadline`` (the budget clock, solver.runtime.clock)
     set every counter's abort. On Ctrl-C, abort every thread, wait for all
     of ``threads`` to unwind, and raise again."""
     try:
         while th.is_alive():
-            left = None if deadline is None else deadline - time.monotonic()
+            left = None if deadline is None else deadline - clock.now()
             if left is not None and left <= 0:
                 for C in Cs:
                     C[kn.C_ABORT] = kn.ABORT_TIME
@@ -252,7 +253,7 @@ class Searcher:
         40 ns an entry of the new table, three times over); if not, the
         table stays as it is and replaces entries from now on."""
         new = min(self.TT.shape[0] * 4, self.max_entries)
-        if deadline is not None and deadline - time.monotonic() < 3 * 40e-9 * new:
+        if deadline is not None and deadline - clock.now() < 3 * 40e-9 * new:
             for C in self._counters():
                 C[kn.C_GROWAT] = 1 << 62
                 C[kn.C_ABORT] = 0
@@ -576,7 +577,7 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
     if samples < 1:
         raise ValueError("samples must be at least 1")
     t0 = time.perf_counter()
-    deadline = None if time_budget is None else time.monotonic() + time_budget
+    deadline = None if time_budget is None else clock.now() + time_budget
     sampler = Sampler(spec, memory_mb, workers)
     rows: list[np.ndarray] = []
     weights: list[float] = []
@@ -620,7 +621,7 @@ def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,
                     if z is not None and done >= min_samples and _separated(result, z):
                         stopped = "separated"
                         break
-                if deadline is not None and time.monotonic() >= deadline:
+                if deadline is not None and clock.now() >= deadline:
                     stopped = "time"
                     break
         except KeyboardInterrupt:

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from ..runtime import clock
 from . import kernels as kn
 from . import kernels_vec as kv
 from .budget import SearchAborted, _REASONS, _run, outcome_cap, run_jobs, table_entries
@@ -266,7 +267,7 @@ def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
     if samples < 1:
         raise ValueError("samples must be at least 1")
     t0 = time.perf_counter()
-    deadline = None if time_budget is None else time.monotonic() + time_budget
+    deadline = None if time_budget is None else clock.now() + time_budget
     sampler = VectorSampler(spec, memory_mb, workers, search)
     side = int(spec.P[_P_SIDE + spec.base[5]])
     rows: list[np.ndarray] = []
@@ -303,7 +304,7 @@ def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
                                   np.array(weights) if weigh is not None else None)):
                 stopped = "separated"
                 break
-            if deadline is not None and time.monotonic() >= deadline:
+            if deadline is not None and clock.now() >= deadline:
                 stopped = "time"
                 break
         # no sample past the budget: a whole hand of three sides takes tenths
