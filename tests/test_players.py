@@ -94,3 +94,23 @@ def test_timed_engine_spec_and_play():
     from solver.rules import PRESETS
     log = play_match(PRESETS["lmodire"], [p, make_player("greedy")], seed=2, max_hands=1)
     assert log.hands
+
+
+def test_a_timed_engine_with_too_little_time_still_plays():
+    """Three players early in a hand: no determinisation finishes in a
+    millisecond; the player answers with the one-ply values (as `auto`
+    does) instead of stopping the game with an error."""
+    from solver.analysis.evaluation import BudgetError, evaluate
+    from solver.games.match import play_match
+    p = make_player("engine:0.001s")
+    hs = HandState(PRESETS["french"], 3, 2, parse_cards("1c.4o.7e.11b"),
+                   stock=[c for c in DECK if c not in parse_cards("1c.4o.7e.11b")])
+    hs.deal()
+    view = hs.view()
+    with pytest.raises(BudgetError):        # the named method alone gives up
+        evaluate(view, method="determinised", samples=1_000_000, time_budget=0.001, workers=1)
+    card = p.choose(view, random.Random(1))
+    assert card in hs.hands[hs.turn]
+    log = play_match(PRESETS["french"], [p, make_player("greedy"), make_player("greedy")],
+                     seed=3, max_hands=1)
+    assert log.hands

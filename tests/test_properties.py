@@ -278,11 +278,13 @@ def test_voleur_cards_are_conserved(seed, case, rnd):
     """Along a random voleur playout the cards in play and in the two piles
     always make 40; a capture puts the played rank on the mover's side's
     pile (V1, V6), a steal empties the other pile, and the end-of-hand
-    sweep leaves the tops (V1)."""
+    sweep leaves the tops (V1). The piles and tops are read, so the states
+    are tracked (a search's own states write the tops and piles nobody can
+    steal canonically: tests/test_canon.py)."""
     from test_voleur import engine_state, random_voleur
     preset, players = case
     position = random_voleur(random.Random(seed), players, preset)
-    game, state, _base = engine_state(*position)
+    game, state, _base = engine_state(*position, track=True)
     stock = game.stock
 
     def total(s):

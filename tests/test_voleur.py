@@ -85,9 +85,12 @@ def random_voleur(rng: random.Random, players: int, preset: str):
 
 
 def engine_state(rules, table, hands, stock, turn, prev, show, last, taken, tops,
-                 shuffled=False):
+                 shuffled=False, track=False):
+    """The compiled game and state of a random voleur position; ``track``:
+    keep the true piles and tops in every state (a search's states write
+    the tops and piles nobody can steal canonically)."""
     players = len(hands)
-    game = Hand(rules, players, 0, stock, shuffled)
+    game = Hand(rules, players, 0, stock, shuffled, track=track)
     state = game.initial_state(table, hands, turn, -1 if prev is None else prev,
                                0 if show is None else show[0] * 4 + show[1],
                                -1 if last is None else last, taken, tops)

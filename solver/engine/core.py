@@ -84,9 +84,14 @@ P_IMMEDIATE = 119    # win_check == "immediate"
 P_PREV = 120         # 4 entries: the seat before
 P_QN = 124           # match equity table: needs 0..QN-1 (target + 1)
 P_TIE = 125          # 2 entries: side 0's chance (times EQ_SCALE) from equal totals over target
-P_CANON = 127        # a search's states: a pile that cannot pass 20 cards is written 0
+P_CANON = 127        # a search's states made canonical: bit 1 a pile that cannot pass 20
+                     # cards is written 0 (CANON_PILES), bit 2 a voleur pile top no
+                     # opponent can still steal is written "none" (CANON_TOPS)
 P_SIZE = 128
 P_Q = P_SIZE         # the equity table (times EQ_SCALE), [d][need A][need B], when P_MATCH
+
+CANON_PILES = 1
+CANON_TOPS = 2
 
 # --- the x word of a state ----------------------------------------------------------
 X_PILE = 0           # 6 bits a side: cards in its pile
@@ -98,7 +103,8 @@ MAX_SCORE = 1023
 D_DG = 4             # declarations' half-points for side 0
 D_NEXT = 5           # the stock position after the deal
 D_DS = 6             # 3 entries: the declarations' points of each side
-D_COLS = 9
+D_STOCK = 9          # the cards dealt from this position on (a card set)
+D_COLS = 10
 
 # --- event bits (as solver.engine.scoring) -----------------------------------
 EV_CAPTURE = 1
@@ -322,12 +328,65 @@ def _canon(P, x, left):
     and the states that differ only there are one (three sides and the
     match objective; not when cards move between piles: Ronda voleur's
     steals, the answers' shown cards)."""
-    if P[P_CANON] != 0:
+    if P[P_CANON] & CANON_PILES:
         for k in range(P[P_NSIDES]):
             n = pile_of(x, k)
             if n != 0 and n + left <= 20:
                 x = with_pile(x, k, 0)
     return x
+
+
+@njit(cache=True)
+def _canon_tops(P, x, h0, h1, h2, h3, stock):
+    """``x`` with the voleur pile tops no opponent can still steal written
+    as "none" (``CANON_TOPS``): a top of rank r is taken only by an
+    opponent seat playing an r, so when no opponent seat holds one and the
+    stock (``stock``, the card set still to be dealt) has none, the top can
+    never be matched again, as a pile without a top (until its side
+    captures, which sets a new top either way). Two sides playing for
+    points: when both tops are none and no steal can happen any more
+    (:func:`_steal_ranks`) the piles' sizes count for nothing and are
+    written 0."""
+    # the ranks (bit 0 of their nibble) each side's seats hold
+    a0 = 0
+    a1 = 0
+    a2 = 0
+    for s in range(P[P_PLAYERS]):
+        h = hand_of(h0, h1, h2, h3, s) & LOW
+        k = P[P_SIDE + s]
+        if k == 0:
+            a0 |= h
+        elif k == 1:
+            a1 |= h
+        else:
+            a2 |= h
+    s1 = stock & LOW
+    for k in range(P[P_NSIDES]):
+        r = top_of(x, k)
+        if r < 0:
+            continue
+        opp = (a1 | a2) if k == 0 else ((a0 | a2) if k == 1 else (a0 | a1))
+        if ((opp | s1) >> (4 * r)) & 1 == 0:
+            x = with_top(x, k, -1)
+    if (P[P_TWO_SIDED] != 0 and P[P_MATCH] == 0 and top_of(x, 0) < 0 and top_of(x, 1) < 0
+            and (x & (4095 << X_PILE)) != 0
+            and _steal_ranks(a0, a1, stock) == 0):
+        # two sides playing for points: the card count is linear (a card won
+        # is a half-point), so a pile's size counts only when it is stolen
+        x = with_pile(with_pile(x, 0, 0), 1, 0)
+    return x
+
+
+@njit(cache=True)
+def _steal_ranks(a0, a1, stock):
+    """Two sides, every pile top none: the ranks (bit 0 of their nibble)
+    through which a steal can still happen. One side must capture with an
+    r (its top) and the other play an r after it: a card of r each side
+    can get, two in all: both sides hold one (``a0``, ``a1``: the ranks
+    each side's hands hold), or one side and the stock, or the stock two."""
+    s1 = stock & LOW
+    s2 = (stock >> 1) & LOW
+    return (a0 & a1) | (s1 & (a0 | a1)) | s2
 
 
 @njit(cache=True)
@@ -429,22 +488,30 @@ def play_general(P, D, st, r):
     won = False
     if P[P_MATCH] != 0:
         x, won = _award(P, x, side, P[P_PTS + (ev & 31)])
-    if P[P_CANON] != 0 and (anyhand != 0 or won or spos != P[P_EMPTY]):
+    if P[P_CANON] & CANON_PILES and (anyhand != 0 or won or spos != P[P_EMPTY]):
         # the cards still to be won (a deal moves them from the stock to the hands)
         left = (popcount(t) + popcount(h0) + popcount(h1) + popcount(h2) + popcount(h3)
                 + (popcount(spos) if P[P_SHUFFLED] != 0 else P[P_EMPTY] - spos))
         x = _canon(P, x, left)
     if anyhand != 0 or won:
+        if P[P_CANON] & CANON_TOPS:
+            x = _canon_tops(P, x, h0, h1, h2, h3,
+                            spos if P[P_SHUFFLED] != 0 else D[spos, D_STOCK])
         return ((t, h0, h1, h2, h3, P[P_NEXT + seat], prev, show, last, spos, x), gain,
                 ev | (EV_WON if won else 0))
     if spos != P[P_EMPTY]:
         if P[P_SHUFFLED] != 0:       # a chance node: the search deals
+            if P[P_CANON] & CANON_TOPS:
+                x = _canon_tops(P, x, 0, 0, 0, 0, spos)
             return (t, 0, 0, 0, 0, P[P_LEADER], -1, 0, last, spos, x), gain, ev | EV_DEAL
         dg = D[spos, D_DG]
         if P[P_TWO_SIDED] != 0:
             gain += dg if side == 0 else -dg
         if P[P_MATCH] != 0:
             x, won = _award_all(P, x, D[spos, D_DS], D[spos, D_DS + 1], D[spos, D_DS + 2])
+        if P[P_CANON] & CANON_TOPS:
+            x = _canon_tops(P, x, D[spos, 0], D[spos, 1], D[spos, 2], D[spos, 3],
+                            D[D[spos, D_NEXT], D_STOCK])
         return ((t, D[spos, 0], D[spos, 1], D[spos, 2], D[spos, 3], P[P_LEADER], -1, 0,
                  last, D[spos, D_NEXT], x), gain, ev | EV_DEAL | (EV_WON if won else 0))
     # the last card of the hand: the table goes to the last capturer (V1:
@@ -964,6 +1031,13 @@ def build_deals(P, stock, nstock, D):
         D[spos, D_DS + 1] = p1
         D[spos, D_DS + 2] = p2
         spos += n * players
+    # the cards dealt from each deal's start on, the last deal first
+    rest = 0
+    for q in range(nstock - 1, -1, -1):
+        r = stock[q]
+        rest += (((rest >> (4 * r)) & 15) + 1) << (4 * r)
+        D[q, D_STOCK] = rest
+    D[nstock, D_STOCK] = 0
 
 
 # --- chance nodes ----------------------------------------------------------------
@@ -1116,6 +1190,8 @@ def dealt_child(P, st, rows, i):
     x = st[10]
     if P[P_MATCH] != 0:
         x, _won = _award_all(P, x, rows[i, DR_DS], rows[i, DR_DS + 1], rows[i, DR_DS + 2])
+    if P[P_CANON] & CANON_TOPS:
+        x = _canon_tops(P, x, rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], rows[i, DR_REST])
     return (st[0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], P[P_LEADER], none, zero,
             st[8], rows[i, DR_REST], x)
 
@@ -1168,7 +1244,10 @@ def deal_outcomes(P, st, limit):
         children[j, 7] = 0
         children[j, 8] = st[8]
         children[j, 9] = outrest[i]
-        children[j, 10] = st[10]
+        x = st[10]
+        if P[P_CANON] & CANON_TOPS:
+            x = _canon_tops(P, x, outh[i, 0], outh[i, 1], outh[i, 2], outh[i, 3], outrest[i])
+        children[j, 10] = x
     return probs, gains, children
 
 
@@ -1233,8 +1312,18 @@ def _fmix(h):
 @njit(cache=True)
 def state_key(st):
     """Two independent 64-bit hashes of a state: the table index and the
-    verification word (a false match needs both to collide)."""
-    misc = np.uint64(st[5] | ((st[6] + 1) << 2) | (st[7] << 6) | ((st[8] + 1) << 12))
+    verification word (a false match needs both to collide). A card just
+    laid (``prev``) and a hit on show (``show``) matter only to the next
+    play (a hit, an answer), so when the mover holds no card of their rank
+    the key holds none: the states differing only there have one value."""
+    hand = hand_of(st[1], st[2], st[3], st[4], st[5])
+    prev = st[6]
+    if prev >= 0 and (hand >> (4 * prev)) & 1 == 0:
+        prev = -1
+    show = st[7]
+    if show != 0 and (hand >> (4 * (show >> 2))) & 1 == 0:
+        show = 0
+    misc = np.uint64(st[5] | ((prev + 1) << 2) | (show << 6) | ((st[8] + 1) << 12))
     a = _fmix(np.uint64(st[0]) ^ _M3)
     b = _fmix(np.uint64(st[0]) ^ _M4)
     for i in range(1, 5):

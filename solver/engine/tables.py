@@ -97,9 +97,14 @@ def rule_params(rules: Rules, players: int, leader: int, nstock: int, shuffled: 
     P[core.P_GENERAL] = int(track or nsides == 3 or rules.voleur or match is not None)
     # a search's own states may write a pile that cannot pass 20 cards as 0
     # (not when the caller reads the piles: ``track``; not when cards move
-    # between piles: voleur's steals, the answers' shown cards)
-    P[core.P_CANON] = int(P[core.P_GENERAL] and not track and not rules.voleur
-                          and len(rules.hit) == 1)
+    # between piles: voleur's steals, the answers' shown cards), and a
+    # voleur top no opponent can steal any more as none (not with ``track``)
+    canon = 0
+    if P[core.P_GENERAL] and not track and not rules.voleur and len(rules.hit) == 1:
+        canon |= core.CANON_PILES
+    if rules.voleur and not track:
+        canon |= core.CANON_TOPS
+    P[core.P_CANON] = canon
     if match is not None:
         if nsides != 2:
             raise ValueError("the match objective's leaves take two sides")

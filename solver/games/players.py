@@ -38,7 +38,7 @@ import re
 from typing import Callable
 from dataclasses import dataclass
 
-from ..analysis.evaluation import evaluate
+from ..analysis.evaluation import BudgetError, evaluate
 from ..cards import Card
 from ..engine.compile import sampler
 from ..engine.hand import SEAT, SHOW, TABLE, Hand
@@ -302,8 +302,15 @@ class TimedEnginePlayer:
         elif all(c is not None for h in view.hands for c in h):
             method = "auto"         # every hand seen (declared): expectimax if it fits
         model = self.chooser.mixture() if self.chooser is not None else None
-        a = evaluate(view, method=method, samples=1_000_000, seed=rng.randrange(1 << 31),
-                     time_budget=self.seconds, workers=1, play_model=model)
+        seed = rng.randrange(1 << 31)
+        try:
+            a = evaluate(view, method=method, samples=1_000_000, seed=seed,
+                         time_budget=self.seconds, workers=1, play_model=model)
+        except BudgetError:
+            # too little time a decision for one determinisation (three
+            # players early in a hand): `auto`'s answer, the one-ply values
+            a = evaluate(view, method="auto", samples=1_000_000, seed=seed,
+                         time_budget=self.seconds, workers=1, play_model=model)
         if a.partial:       # the search was interrupted: stop the game too
             raise KeyboardInterrupt("search interrupted")
         if a.method == "deal" and self.ties == "robust":
