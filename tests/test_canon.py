@@ -76,8 +76,11 @@ def _check(probs, bit):
     assert merged > 0
 
 
+# two players, shuffled: two deals from the end (the chance node of the
+# last deal is solved outcome by outcome without a table, so the merges
+# show in the deal before it)
 @pytest.mark.parametrize("players,shuffled,deal,played", [
-    (2, False, 2, 0), (2, True, 5, 0), (3, False, 3, 0), (3, True, 3, 4)])
+    (2, False, 2, 0), (2, True, 4, 0), (3, False, 3, 0), (3, True, 3, 4)])
 def test_voleur_dead_tops_merge_only_equal_states(players, shuffled, deal, played):
     rules = PRESETS["french"].with_overrides({"voleur": "yes"})
     probs = []
