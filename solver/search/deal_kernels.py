@@ -34,11 +34,12 @@ import math
 import numpy as np
 from numba import njit
 
-from ..engine.core import (K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_CHANCE, KIND_LEAF,
+from ..engine.core import (K_GAIN, K_KIND, K_MOVE, KIND_CHANCE, KIND_LEAF,
                            MAX_MOVES, deal_outcomes, gen_children, is_chance, is_terminal,
                            state_key)
 from ..engine.core import NSTATE
 from ..value.net import boundary_value
+from .kernels import order_children
 
 # the kernels build the core's state tuples field by field (numba needs
 # their size): (table, h0, h1, h2, h3, seat, prev, show, last, stock, x)
@@ -144,31 +145,7 @@ def negamax(P, D, K, TK, TV, C, VM, X, ply, st, alpha, beta):
     # order: the ordering guess, then the gain, then the higher rank; the
     # table's move first (as solver.search.kernels.negamax)
     pr = MAX_MOVES
-    for i in range(n):
-        K[ply, pr, i] = i
-    for i in range(1, n):
-        j = i
-        while j > 0:
-            a = K[ply, pr, j - 1]
-            b = K[ply, pr, j]
-            oa = K[ply, a, K_ORDER]
-            ob = K[ply, b, K_ORDER]
-            if oa < ob or (oa == ob and (K[ply, a, K_GAIN] < K[ply, b, K_GAIN] or (
-                    K[ply, a, K_GAIN] == K[ply, b, K_GAIN]
-                    and K[ply, a, K_MOVE] < K[ply, b, K_MOVE]))):
-                K[ply, pr, j - 1] = b
-                K[ply, pr, j] = a
-                j -= 1
-            else:
-                break
-    if first >= 0 and K[ply, K[ply, pr, 0], K_MOVE] != first:
-        for i in range(1, n):
-            if K[ply, K[ply, pr, i], K_MOVE] == first:
-                tmp = K[ply, pr, i]
-                for q in range(i, 0, -1):
-                    K[ply, pr, q] = K[ply, pr, q - 1]
-                K[ply, pr, 0] = tmp
-                break
+    order_children(K, ply, n, first)
     alpha0 = alpha
     best = -INF
     best_move = -1
