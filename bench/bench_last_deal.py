@@ -9,8 +9,15 @@ printing per position the decision nodes (of which in the
 last-deal solver), chance nodes, CPU seconds, and checking that every
 setting gives the same root values (to 1e-9).
 
+``--system voleur`` and ``--system match`` take bench_systems.py's
+voleur12 and match12 positions instead (12 unseen, seeds ``v12-N`` and
+``m12-N``; ``--unseen`` is then ignored), ``--system match2`` its match2
+positions (a whole two-player hand, the stock known: the last deal is
+reached from decision nodes, ``C_LEAN``). The first search of a position
+in a process is often slower: compare settings in the orders A,B,B,A.
+
 Run: ``python bench/bench_last_deal.py [--unseen 12] [--seeds 0-9]
-[--lean 0,64x]``.
+[--lean 0,64x] [--system points|voleur|match|match2]``.
 """
 
 from __future__ import annotations
@@ -34,8 +41,29 @@ def seeds_of(text: str) -> list[int]:
     return out
 
 
+def position(system: str, unseen: int, seed: int):
+    """``(P, D, state)`` of one bench position of ``system``."""
+    if system == "points":
+        from bench_core import start_of_deal
+        game, state = start_of_deal(unseen, seed)
+        return game.P, game.D, state
+    from bench_systems import _problem, at_deal
+    from solver.rules import PRESETS
+    if system == "voleur":
+        rules = PRESETS["french"].with_overrides({"voleur": "yes"})
+        prob = _problem(at_deal(rules, 2, f"v12-{seed}", 4).full_position(), shuffled=True)
+    else:
+        from solver.match_equity.table import equity_array
+        rules = PRESETS["lmodire"]
+        whole = system == "match2"
+        pos = at_deal(rules, 2, f"m{0 if whole else 12}-{seed}", 1 if whole else 4
+                      ).full_position()
+        pos.score = (30, 30) if whole else (33, 35)
+        prob = _problem(pos, shuffled=not whole, match=equity_array(rules, 2))
+    return prob.P, prob.D, prob.st
+
+
 def main() -> None:
-    from bench_core import start_of_deal
     from solver.search import kernels as kn
     from solver.search.compiled import Searcher, ensure_compiled
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -45,16 +73,18 @@ def main() -> None:
                     help="C_LEAN settings to compare; a suffix x also solves the chance nodes "
                          "of the last deal exactly (C_LEXACT)")
     ap.add_argument("--memory", type=float, default=3500.0, help="table budget, MB")
+    ap.add_argument("--system", default="points",
+                    choices=("points", "voleur", "match", "match2"))
     args = ap.parse_args()
     ensure_compiled()
     leans = args.lean.split(",")
     cpu = {k: [] for k in set(leans)}
     nodes = {k: [] for k in set(leans)}
     for seed in seeds_of(args.seeds):
-        game, state = start_of_deal(args.unseen, seed)
+        P, D, state = position(args.system, args.unseen, seed)
         ref = None
         for lean in leans:
-            s = Searcher(game.P, game.D, args.memory, 1)
+            s = Searcher(P, D, args.memory, 1)
             s.C[kn.C_LEAN] = int(lean.rstrip("x"))
             s.C[kn.C_LEXACT] = 64 if lean.endswith("x") else 0
             c = time.process_time()
@@ -68,7 +98,7 @@ def main() -> None:
             if ref is None:
                 ref = values
             same = (values.keys() == ref.keys()
-                    and all(abs(values[m] - ref[m]) <= 1e-9 for m in ref))
+                    and all(abs(values[m] - ref[m]) <= 1e-9 * max(1.0, abs(ref[m])) for m in ref))
             print(f"{args.unseen} unseen seed {seed} lean {lean:>3s}: {st['nodes']:>12,} nodes "
                   f"({int(s.C[kn.C_LNODES]):,} last-deal), {st['chance_nodes']:,} chance, "
                   f"{st['tt_entries']:,} entries, {dc:.3f} s cpu, {dt:.3f} s wall, "

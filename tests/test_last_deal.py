@@ -119,3 +119,41 @@ def test_twelve_unseen_values_unchanged(seed):
     assert values[True].keys() == values[False].keys()
     for m in values[False]:
         assert abs(values[True][m] - values[False][m]) <= 1e-9
+
+
+GAME_SOLVED = [s for s in TWO_SIDED if not s.shuffled and (s.rules.voleur or s.match)]
+
+
+@pytest.mark.parametrize("system", GAME_SOLVED, ids=str)
+def test_game_solver_equals_general_kernel_and_reference(system):
+    """The game's own last-deal solver (:func:`endgame.solve`: Ronda voleur
+    by :func:`endgame.value` through ``play_general``, the match objective
+    by :func:`endgame.match_value`) on random last-deal positions: the value
+    of the position equals the general kernel's (the table, ``gen_children``,
+    no last-deal solver) and the best of the plain reference's values."""
+    from solver.engine import endgame
+    rng = random.Random(f"game-solver-{system}")
+    K = kn.new_scratch()
+    C = kn.new_counters()
+    checked = 0
+    while checked < 12:
+        pos = random_position(rng, system)
+        leaves = leaf = None
+        if system.match:
+            leaves, leaf = random_leaves(rng, system.rules.target)
+        prob = known_problem(pos, match=leaves)
+        if not core.is_last_deal(prob.P, prob.st) or core.is_terminal(prob.P, prob.st):
+            continue
+        assert endgame.covers(prob.P)
+        v = endgame.solve(prob.P, prob.D, K, C, kn.C_LNODES, 0, prob.st, -kn.LEAN_INF,
+                          kn.LEAN_INF)
+        s = Searcher(prob.P, prob.D, 8.0)
+        s.C[kn.C_LEAN] = 0
+        s.C[kn.C_LEXACT] = 0
+        assert v == s.value(prob.st), pos
+        assert s.stats()["last_deal_nodes"] == 0
+        ref = max(reference_values(pos, system, leaf).values())
+        mine = (v / core.EQ_SCALE + 1) / 2 if system.match else (v + prob.base) / 2
+        assert abs(mine - ref) <= 1e-9, (pos, mine, ref)
+        checked += 1
+    assert C[kn.C_LNODES] > 0       # positions with a choice were searched

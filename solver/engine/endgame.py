@@ -4,32 +4,59 @@ round forced; four: 12 plies), so a plain alpha-beta on the state tuple,
 with the moves generated and ordered on the spot, is several times cheaper
 a node than the general kernel (no children rows, no transposition table).
 
-It covers the rule systems that :func:`solver.engine.core.play` plays
-(``P_GENERAL`` 0: two sides playing for points, two or four players, every
-preset and house rule of those); :func:`covers` says so, and the search
-(:func:`solver.search.kernels.last_deal`) plays the others (Ronda voleur,
-three sides, the match objective) through ``gen_children``. Values are
-:func:`solver.search.kernels.negamax`'s: half-points for the mover's side,
-integers, fail-soft alpha-beta (exact inside the window, a bound on the
-right side outside); checked against the general kernel and the plain
-reference in tests/test_last_deal.py.
+It covers every two-sided rule system (:func:`covers`: two or four
+players, every preset and house rule, Ronda voleur, the points and the
+match objectives); the search (:func:`solver.search.kernels.last_deal`)
+plays three sides through ``gen_children``. Points (:func:`value`, voleur's
+plays through ``play_general``): half-points for the mover's side; the match
+(:func:`match_value`): the mover's side's equity times ``EQ_SCALE``, the
+match-equity table's value where the line ends. Both are
+:func:`solver.search.kernels.negamax`'s values, integers, fail-soft
+alpha-beta (exact inside the window, a bound on the right side outside);
+checked against the general kernel and the plain reference in
+tests/test_last_deal.py.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from .core import NRANKS, P_GENERAL, hand_of, lowest_rank, play, popcount
+from .core import (EV_WON, NRANKS, P_GENERAL, P_IMMEDIATE, P_MATCH, P_NSIDES, P_SIDE,
+                   hand_of, leaf_value, lowest_rank, play, play_general, popcount, won_by)
 
 #: the most moves a hand can have (one per rank)
 MAX_LEAN_MOVES = NRANKS
+#: beyond every value of the match objective (an equity times ``EQ_SCALE``,
+#: 2**40)
+MATCH_INF = 1 << 50
 
 
 @njit(cache=True)
 def covers(P):
-    """Whether :func:`value` plays this rule system (else the search's
-    general last-deal alpha-beta does)."""
+    """Whether :func:`solve` plays this rule system (else the search's
+    general last-deal alpha-beta does): two sides, points or the match."""
+    return P[P_NSIDES] == 2
+
+
+@njit(cache=True)
+def exact_last_chance(P):
+    """Whether the search solves a chance node that deals the last deal
+    exactly, every outcome by :func:`solve` (``C_LEXACT``): two sides
+    playing for points without Ronda voleur (1.34-1.6x at 12 unseen).
+    Ronda voleur and the match objective keep Star1 and the table there:
+    measured slower or not better (voleur12 1.24x more CPU, 2.4x the nodes:
+    the table merges their last deals across chance nodes; match12 0.82x
+    against ``C_LEAN`` 4's 0.78x; docs/performance.md)."""
     return P[P_GENERAL] == 0
+
+
+def lean_default(P) -> int:
+    """``C_LEAN`` for a new search of this rule system: the match objective
+    (two sides) searches the last 4 cards of the last deal by
+    :func:`match_value` (the table above them: match12 0.78x the CPU of the
+    table throughout, match2 no change); 0 (the table throughout) for the
+    others (docs/performance.md)."""
+    return 4 if P[P_MATCH] != 0 and P[P_NSIDES] == 2 else 0
 
 
 @njit(cache=True)
@@ -108,3 +135,102 @@ def value(P, D, S, C, count, ply, st, alpha, beta):
                 if alpha >= beta:
                     break
     return best
+
+
+# --- the match objective --------------------------------------------------------------
+
+
+@njit(cache=True)
+def forced_match(P, D, st, side):
+    """The match objective: the value for ``side`` of ``st`` when every
+    hand holds at most one card and the stock is empty (the rest forced,
+    played until the hand ends or the immediate win check ends the match)."""
+    while (st[1] | st[2] | st[3] | st[4]) != 0:
+        r = lowest_rank(hand_of(st[1], st[2], st[3], st[4], st[5]))
+        st, _g, ev = play_general(P, D, st, r)
+        if ev & EV_WON:
+            break
+    return leaf_value(P, st[10], side)
+
+
+@njit("int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64[::1], int64, int64, "
+      "UniTuple(int64, 11), int64, int64)", cache=True)
+def match_value(P, D, S, C, count, ply, st, alpha, beta):
+    """:func:`value` for the match objective (two sides): the mover's
+    side's equity ``2 P - 1`` times ``EQ_SCALE`` (integers, as the general
+    kernel's), a line ending where the hand ends or where the immediate win
+    check ends the match, its value the match-equity table's at the final
+    scores (:func:`solver.engine.core.leaf_value`); fail-soft in ``(alpha,
+    beta)``. ``S[ply, 0..2, :MAX_LEAN_MOVES]`` scratch. Moves in the
+    general kernel's order (:func:`solver.engine.core.gen_children_match`):
+    the points ordering guess, then a leaf's value, then the higher rank."""
+    seat = st[5]
+    side = P[P_SIDE + seat]
+    if P[P_IMMEDIATE] != 0 and won_by(P, st[10]) >= 0:
+        return leaf_value(P, st[10], side)
+    hand = hand_of(st[1], st[2], st[3], st[4], seat)
+    if popcount(hand) <= 1:
+        return forced_match(P, D, st, side)
+    C[count] += 1
+    n = 0
+    tail = True         # every child ends the line
+    top = -MATCH_INF    # the best of those children
+    for m in range(NRANKS):
+        if not (hand >> (4 * m)) & 1:
+            continue
+        child, gain, ev = play_general(P, D, st, m)
+        order = gain
+        leaf = 1
+        v = 0
+        if ev & EV_WON or (child[1] | child[2] | child[3] | child[4]) == 0:
+            v = leaf_value(P, child[10], side)
+        else:
+            nh = hand_of(child[1], child[2], child[3], child[4], child[5])
+            if popcount(nh) == 1:
+                v = forced_match(P, D, child, side)
+            else:
+                leaf = 0
+                tail = False
+                if ev == 0 and (nh >> (4 * m)) & 1:
+                    order = gain - 3
+        if leaf and v > top:
+            top = v
+        # sorted descending on (order, value, rank)
+        j = n
+        while j > 0 and (S[ply, 0, j - 1] < order or (S[ply, 0, j - 1] == order and (
+                S[ply, 1, j - 1] < v or (S[ply, 1, j - 1] == v
+                                         and (S[ply, 2, j - 1] & 255) < m)))):
+            S[ply, 0, j] = S[ply, 0, j - 1]
+            S[ply, 1, j] = S[ply, 1, j - 1]
+            S[ply, 2, j] = S[ply, 2, j - 1]
+            j -= 1
+        S[ply, 0, j] = order
+        S[ply, 1, j] = v
+        S[ply, 2, j] = m | (leaf << 8)
+        n += 1
+    if tail:            # every child's value is known: no second pass
+        return top
+    best = -MATCH_INF
+    for i in range(n):
+        w = S[ply, 2, i]
+        if w >> 8:
+            v = S[ply, 1, i]
+        else:
+            child, _g, _ev = play_general(P, D, st, w & 255)
+            v = -match_value(P, D, S, C, count, ply + 1, child, -beta, -alpha)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit(cache=True)
+def solve(P, D, S, C, count, ply, st, alpha, beta):
+    """The value of ``st`` of the last deal for the mover by :func:`value`
+    or :func:`match_value` (the systems :func:`covers`)."""
+    if P[P_MATCH] != 0:
+        return match_value(P, D, S, C, count, ply, st, alpha, beta)
+    return value(P, D, S, C, count, ply, st, alpha, beta)

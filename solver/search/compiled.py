@@ -203,6 +203,8 @@ class Searcher:
         self.max_entries = table_entries(memory_mb)
         self.TT, self.TF = kn.new_table(min(FIRST_TABLE_ENTRIES, self.max_entries))
         self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb))
+        from ..engine.endgame import lean_default
+        self.C[kn.C_LEAN] = lean_default(P)
         self.memory_mb = memory_mb
         self.workers = max(1, workers)
         from ..engine.core import has_chance

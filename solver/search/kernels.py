@@ -94,10 +94,11 @@ ABORT_NODES = 2
 ABORT_OUTCOMES = 3
 ABORT_GROW = 4
 #: windows wider than this are infinite for the last deal's integer search
-LEAN_INF = 1 << 40
+LEAN_INF = 1 << 50
 #: C_LEAN of a new search: 0, the table pays in a last deal reached from a
 #: decision node (a known stock: exact2 1.15x, exact4 3-4x more time without
-#: it; docs/performance.md)
+#: it; docs/performance.md); the match objective's searches set
+#: :func:`solver.engine.endgame.lean_default`
 LEAN_DEFAULT = 0
 #: C_LEXACT of a new search: the last deal of two players (6 cards); four
 #: players' last deal (12 plies) keeps the table
@@ -444,12 +445,12 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
     unit: no expectation below), for every rule system the two-sided
     kernel plays (the children and the leaves come from the game's
     ``gen_children``), through the game's own last-deal solver where it has
-    one (:mod:`solver.engine.endgame`: two sides playing for points)."""
+    one (:mod:`solver.engine.endgame`: two sides, points or the match)."""
     if endgame.covers(P):
         a = -LEAN_INF if alpha < -LEAN_INF else np.int64(np.floor(alpha))
         b = LEAN_INF if beta > LEAN_INF else np.int64(np.ceil(beta))
         n0 = C[C_LNODES]
-        v = endgame.value(P, D, K, C, C_LNODES, ply, st, a, b)
+        v = endgame.solve(P, D, K, C, C_LNODES, ply, st, a, b)
         C[C_NODES] += C[C_LNODES] - n0
         return float(v)
     C[C_NODES] += 1
@@ -564,16 +565,14 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             return 0.0
         if k > C[C_MAXOUT]:
             C[C_MAXOUT] = k
-        if (work <= C[C_LEXACT] and endgame.covers(P)
+        if (work <= C[C_LEXACT] and endgame.exact_last_chance(P)
                 and is_last_deal(P, dealt_child(P, st, rows, start))):
             # the last chance node: every outcome solved exactly without the
             # table (a few cards each), the node's exact value stored once
             # (no Star1: its cuts left bounds that later visits searched
-            # again; docs/performance.md). Only where the game's own
-            # last-deal solver covers the system: voleur and the match
-            # objective, through the general children, lose more by the
-            # table's transpositions than they gain (voleur12 2.24 s v
-            # 1.44 s of CPU, match12 1.63 s v 1.34 s)
+            # again; docs/performance.md). Only where the game says it pays:
+            # voleur and the match objective lose more by the table's
+            # transpositions than they gain (docs/performance.md)
             total = 0.0
             for i in range(k):
                 child = dealt_child(P, st, rows, start + i)
