@@ -149,3 +149,34 @@ def test_exact_values_are_integers_in_json():
     moves = json.loads(r.stdout)["positions"][0]["moves"]
     assert [(m["move"], m["value"]) for m in moves] == [("5", 1), ("7", 0)]
     assert all(type(m["value"]) is int for m in moves)
+
+
+def _start_of_deal(unseen: int, seed: int):
+    from solver.games.seeded import seeded_deal
+    d = seeded_deal(f"em{unseen}-{seed}", unseen)
+    game = Hand(PRESETS["lmodire"], 2, 0, d.stock, shuffled=True)
+    return game, game.initial_state(d.table, [d.rest[:3], d.rest[3:6]], 0, last=0)
+
+
+def test_a_large_expectimax_starts_with_a_larger_table(monkeypatch):
+    """12 unseen cards and two hands: the search starts with the larger
+    table (no growth), the same values as one that starts small and grows;
+    a memory budget under that table keeps its own size."""
+    import solver.search.compiled as sc
+    game, st = _start_of_deal(12, 1)
+    big = Searcher(game.P, game.D, 3500.0)
+    values = big.root_values(st)
+    assert big.stats()["tt_capacity"] == sc.LARGE_FIRST_ENTRIES
+    assert big.stats()["tt_grown"] == 0
+    small_budget = Searcher(game.P, game.D, 8.0)
+    assert small_budget.root_values(st) == pytest.approx(values, abs=1e-9)
+    assert small_budget.stats()["tt_capacity"] * 32 <= 8 * (1 << 20)
+    monkeypatch.setattr(sc, "LARGE_FIRST_ENTRIES", sc.FIRST_TABLE_ENTRIES)
+    grows = Searcher(game.P, game.D, 3500.0)
+    assert grows.root_values(st) == pytest.approx(values, abs=1e-9)
+    assert grows.stats()["tt_grown"] >= 1
+    # a small position (6 cards to play, the last deal to come) keeps the small table
+    game6, st6 = _start_of_deal(6, 1)
+    s6 = Searcher(game6.P, game6.D, 3500.0)
+    s6.root_values(st6)
+    assert s6.stats()["tt_capacity"] == sc.FIRST_TABLE_ENTRIES

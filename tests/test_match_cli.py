@@ -138,3 +138,33 @@ def test_annotate_objective_match_record_carries_the_chances():
     r = run("annotate", "--objective", "match", "--view", "full", "--record", GAME)
     assert r.exit_code == 0
     assert "[%mwc " in r.output and "match objective" in r.output
+
+
+def test_met_says_what_the_build_checks_cover():
+    """The checks were made at 41 and over the whole table: at 41 the
+    note names 41, at another target it says the figures are the whole
+    table's, never that they were made at a target they were not."""
+    from solver.match_equity.table import load
+    t = load("lmodire", 2, 41)
+    seeds = t.meta["checks"]["seeds"][0]
+    r41 = run("met", "--rules", "lmodire")
+    r21 = run("met", "--rules", "lmodire", "--target", "21")
+    flat41, flat21 = " ".join(r41.output.split()), " ".join(r21.output.split())
+    assert f"on average {100 * seeds['at_target']['mean']:.3f}% (to 41)" in flat41
+    limit = seeds["at_limit"]
+    assert (f"on average {100 * limit['mean']:.3f}% (checked over the whole table, to "
+            f"{limit['target']})") in flat21
+    assert "(to 41)" not in flat21 and "(to 61)" not in flat21
+
+
+def test_table_build_command_names_the_store_by_file_name():
+    from solver.match_equity.build import command_line
+    line = command_line(["--db", "/home/me/runs/met-hands.db", "--rules", "mod",
+                         "--db=/x/y/other.db"])
+    assert line == ("python -m solver.match_equity.build --db met-hands.db --rules mod "
+                    "--db=other.db")
+    import glob
+    import json
+    for path in glob.glob("solver/match_equity/data/*.json"):
+        command = json.load(open(path))["command"]
+        assert "/" not in command.split("--db", 1)[1].split()[0], path

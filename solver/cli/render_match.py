@@ -42,17 +42,28 @@ def _origin(t) -> Text:
         notes.append(line + "\n")
     checks = t.meta.get("checks", {})
     for c in checks.get("seeds", []):
-        d = c["at_target"] if c["at_target"]["target"] == t.target else c["at_limit"]
+        d, where = _check_at(c, t.target)
         notes.append(f"independent builds (seeds {' and '.join(c['seeds'])}, "
                      f"{c['hands'][0]:,} hands each) differ by at most {100 * d['max']:.2f}%, "
-                     f"on average {100 * d['mean']:.3f}% (to {d['target']})\n")
+                     f"on average {100 * d['mean']:.3f}% {where}\n")
     g = checks.get("greedy")
     if g:
-        d = g["at_target"]
+        d, where = _check_at(g, t.target)
         notes.append(f"greedy self-play ({g['hands']:,} hands) differs by at most "
-                     f"{100 * d['max']:.2f}%, on average {100 * d['mean']:.2f}% "
-                     f"(to {d['target']})\n")
+                     f"{100 * d['max']:.2f}%, on average {100 * d['mean']:.2f}% {where}\n")
     return notes
+
+
+def _check_at(check: dict, target: int) -> tuple[dict, str]:
+    """A build check's figures for the target shown, and what they cover:
+    the target's own figures when the check was made at it, else the whole
+    table's (every score to its limit) or the target it was made at."""
+    d = check["at_target"]
+    if d["target"] == target:
+        return d, f"(to {target})"
+    if "at_limit" in check:
+        return check["at_limit"], f"(checked over the whole table, to {check['at_limit']['target']})"
+    return d, f"(checked to {d['target']})"
 
 
 def _scores(T: int, step: int) -> list[int]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shlex
 import sys
 import time
@@ -143,8 +144,17 @@ def _play(client, store, groups, sig) -> None:
 
 
 def command_line(argv: list[str]) -> str:
-    """The command as run, for the file."""
-    return "python -m solver.match_equity.build " + " ".join(shlex.quote(a) for a in argv)
+    """The command as run, for the file; the store (``--db``) by its file
+    name only (where it lay on the building machine means nothing to a
+    reader)."""
+    out = []
+    for i, a in enumerate(argv):
+        if i and argv[i - 1] == "--db":
+            a = os.path.basename(a)
+        elif a.startswith("--db="):
+            a = "--db=" + os.path.basename(a[5:])
+        out.append(a)
+    return "python -m solver.match_equity.build " + " ".join(shlex.quote(a) for a in out)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -39,7 +39,7 @@ from ..engine.core import (K_GAIN, K_KIND, K_MOVE, KIND_CHANCE, KIND_LEAF,
                            state_key)
 from ..engine.core import NSTATE
 from ..value.net import boundary_value
-from .kernels import order_children
+from .kernels import kid_state, order_children, row_state
 
 # the kernels build the core's state tuples field by field (numba needs
 # their size): (table, h0, h1, h2, h3, seat, prev, show, last, stock, x)
@@ -127,8 +127,7 @@ def negamax(P, D, K, TK, TV, C, VM, X, ply, st, alpha, beta):
         probs, gains, kids = deal_outcomes(P, st, OUTCOME_LIMIT)
         total = 0.0
         for i in range(probs.shape[0]):
-            kid = (kids[i, 0], kids[i, 1], kids[i, 2], kids[i, 3], kids[i, 4], kids[i, 5],
-                   kids[i, 6], kids[i, 7], kids[i, 8], kids[i, 9], kids[i, 10])
+            kid = kid_state(kids, i)
             cv = negamax(P, D, K, TK, TV, C, VM, X, ply + 1, kid, -INF, INF)
             if C[C_ABORT] != 0:
                 return 0.0
@@ -155,9 +154,7 @@ def negamax(P, D, K, TK, TV, C, VM, X, ply, st, alpha, beta):
         if K[ply, r, K_KIND] == KIND_LEAF:
             v = gain
         else:
-            child = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
-                     K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
-                     K[ply, r, 10])
+            child = row_state(K, ply, r)
             c_lo = gain - beta
             c_hi = gain - alpha
             cv = negamax(P, D, K, TK, TV, C, VM, X, ply + 1, child, c_lo - MARGIN,
@@ -207,8 +204,7 @@ def root_values(P, D, K, TK, TV, C, VM, X, st, out):
         if K[0, i, K_KIND] == KIND_LEAF:
             out[m] = gain
         else:
-            child = (K[0, i, 0], K[0, i, 1], K[0, i, 2], K[0, i, 3], K[0, i, 4], K[0, i, 5],
-                     K[0, i, 6], K[0, i, 7], K[0, i, 8], K[0, i, 9], K[0, i, 10])
+            child = row_state(K, 0, i)
             v = negamax(P, D, K, TK, TV, C, VM, X, 1, child, -INF, INF)
             if C[C_ABORT] != 0:
                 return n

@@ -385,6 +385,22 @@ def _outcomes(P, st, C, OK, OP, OR):
 
 
 @njit(cache=True)
+def row_state(K, ply, r):
+    """The state in row ``r`` of ply ``ply`` of the children scratch
+    (its first ``NSTATE`` words)."""
+    return (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
+            K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
+            K[ply, r, 10])
+
+
+@njit(cache=True)
+def kid_state(kids, i):
+    """The state in row ``i`` of a 2-D array of states (an outcome list)."""
+    return (kids[i, 0], kids[i, 1], kids[i, 2], kids[i, 3], kids[i, 4], kids[i, 5],
+            kids[i, 6], kids[i, 7], kids[i, 8], kids[i, 9], kids[i, 10])
+
+
+@njit(cache=True)
 def order_children(K, ply, n, first):
     """The search order of the ``n`` children at ``ply`` into row
     MAX_MOVES of the ply's scratch: the ordering guess, then the gain, then
@@ -448,9 +464,7 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
         if K[ply, r, K_KIND] == KIND_LEAF:
             v = gain
         else:
-            child = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
-                     K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
-                     K[ply, r, 10])
+            child = row_state(K, ply, r)
             v = gain - last_deal(P, D, K, C, ply + 1, child, gain - beta, gain - alpha)
         if v > best:
             best = v
@@ -668,9 +682,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
     for j in range(n if TT.shape[0] > PREFETCH_ENTRIES else 0):
         r = K[ply, pr, j]
         if K[ply, r, K_KIND] != KIND_LEAF:
-            ch = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
-                  K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
-                  K[ply, r, 10])
+            ch = row_state(K, ply, r)
             wc = work_left(P, ch)
             if is_chance(P, ch) or (wc > C[C_TTMIN] and not (
                     wc <= C[C_LEAN] and is_last_deal(P, ch))):
@@ -686,9 +698,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
         if K[ply, r, K_KIND] == KIND_LEAF:
             v = gain
         else:
-            child = (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
-                     K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
-                     K[ply, r, 10])
+            child = row_state(K, ply, r)
             # the window the child needs, in its frame; it searches one a
             # margin wider and is judged against the one it needs
             c_lo = gain - beta
@@ -754,8 +764,7 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
         if K[0, i, K_KIND] == KIND_LEAF:
             out[m] = gain
         else:
-            child = (K[0, i, 0], K[0, i, 1], K[0, i, 2], K[0, i, 3], K[0, i, 4], K[0, i, 5],
-                     K[0, i, 6], K[0, i, 7], K[0, i, 8], K[0, i, 9], K[0, i, 10])
+            child = row_state(K, 0, i)
             v = negamax(P, D, K, TT, TF, C, OK, OP, OR, 1, child, -INF, INF)
             if C[C_ABORT] != 0:
                 return n
