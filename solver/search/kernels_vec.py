@@ -11,7 +11,10 @@ now to the end of the hand.
   has ``x``, the parent's seat gets at most ``B - x`` through it, and the
   node is cut when that is *strictly* below what the parent needs (a cut
   vector is never stored). Chance nodes average exactly (no cut through
-  them).
+  them). The pruning (and the children's order it needs) is on where it
+  cuts, Ronda voleur (:func:`prune_pays`); elsewhere the max^n rule picks
+  the same child whatever the order, so the children are searched in rank
+  order.
 - **paranoid** (:func:`paranoid`): the root's side maximises its own entry,
   the other two minimise it: alpha-beta on one number with the scalar
   table of :mod:`solver.search.kernels` (bounds), chance nodes averaged in
@@ -26,7 +29,9 @@ through :mod:`solver.engine.core`'s interface (``gen_children_vec``,
 ``work_left``) and never learns what a hit is. Vectors live in a per-ply
 buffer ``V`` (``V[ply]`` the value of the node searched at ``ply``); the
 vector table ``VT`` holds 5 words an entry (key, meta, three float64
-entries), two entries a bucket, cleared by generation like ``TT``.
+entries), two entries a bucket, cleared by generation like ``TT``. A
+node's key is hashed once, by its parent (:func:`_child_keys`, with the
+prefetch of its bucket), and passed down.
 """
 
 from __future__ import annotations
