@@ -165,7 +165,8 @@ def save_values(path: str, unseen: int, seed: int, searcher, state, values: dict
              "stock": d["stock"], "state": [int(x) for x in state],
              "values": {str(RANKS[m]): v for m, v in sorted(values.items())},
              "chance": chance, "outcomes": outcomes,
-             "nodes": stats["nodes"], "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1)}
+             "nodes": stats["nodes"], "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1),
+             "threads": int(stats.get("threads", 1))}
     data["positions"] = [p for p in data["positions"]
                          if (p["unseen"], p["seed"]) != (unseen, seed)] + [entry]
     data["positions"].sort(key=lambda p: (p["unseen"], p["seed"]))
