@@ -11,7 +11,10 @@ now to the end of the hand.
   has ``x``, the parent's seat gets at most ``B - x`` through it, and the
   node is cut when that is *strictly* below what the parent needs (a cut
   vector is never stored). Chance nodes average exactly (no cut through
-  them).
+  them). The pruning (and the children's order it needs) is on where it
+  cuts, Ronda voleur (:func:`prune_pays`); elsewhere the max^n rule picks
+  the same child whatever the order, so the children are searched in rank
+  order.
 - **paranoid** (:func:`paranoid`): the root's side maximises its own entry,
   the other two minimise it: alpha-beta on one number with the scalar
   table of :mod:`solver.search.kernels` (bounds), chance nodes averaged in
@@ -26,7 +29,9 @@ through :mod:`solver.engine.core`'s interface (``gen_children_vec``,
 ``work_left``) and never learns what a hit is. Vectors live in a per-ply
 buffer ``V`` (``V[ply]`` the value of the node searched at ``ply``); the
 vector table ``VT`` holds 5 words an entry (key, meta, three float64
-entries), two entries a bucket, cleared by generation like ``TT``.
+entries), two entries a bucket, cleared by generation like ``TT``. A
+node's key is hashed once, by its parent (:func:`_child_keys`, with the
+prefetch of its bucket), and passed down.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from numba import njit
 
 from ..engine.sampling import draw
 from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, KIND_LEAF,
-                           MAX_MOVES, P_SIDE, dealt_child, gen_children_vec, is_chance,
+                           MAX_MOVES, P_SIDE, P_VOLEUR, dealt_child, gen_children_vec, is_chance,
                            is_terminal, state_key, sum_bound, work_left)
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
                       C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
@@ -54,6 +59,10 @@ _S32 = np.uint64(32)
 TOL = 1e-9
 #: bytes a vector table entry takes
 VENTRY_BYTES = 40
+#: columns of a children row after the game's (``KV_COLS``): the child's table
+#: key and verification word, computed by the parent (:func:`_child_keys`)
+KV_KEY = KV_COLS
+KV_CHK = KV_COLS + 1
 
 
 def new_vector_table(entries: int) -> np.ndarray:
@@ -67,7 +76,7 @@ def new_vector_table(entries: int) -> np.ndarray:
 def new_vscratch() -> tuple[np.ndarray, np.ndarray]:
     """Per-ply scratch: the children rows ``K`` (and their order, row
     ``MAX_MOVES``) and the vector buffer ``V``."""
-    return (np.zeros((MAXPLY, MAX_MOVES + 1, max(KV_COLS, MAX_MOVES)), dtype=np.int64),
+    return (np.zeros((MAXPLY, MAX_MOVES + 1, max(KV_CHK + 1, MAX_MOVES)), dtype=np.int64),
             np.zeros((MAXPLY + 1, 3), dtype=np.float64))
 
 
@@ -206,6 +215,35 @@ def _prefetch_children(P, K, T, C, ply, n):
 
 
 @njit(cache=True)
+def _key_of(P, C, st):
+    """The table key and verification word of ``st`` (0, 0 when its node
+    will not use the table: a decision node with ``C_TTMIN`` cards left or
+    fewer)."""
+    if is_chance(P, st) or work_left(P, st) > C[C_TTMIN]:
+        key, chk = state_key(st)
+        return key, chk >> _S32
+    return np.uint64(0), np.uint64(0)
+
+
+@njit(cache=True)
+def _child_keys(P, K, T, C, ply, n):
+    """The table key of every child at ``ply`` that will probe the table,
+    into its row (``KV_KEY``, ``KV_CHK``: the child does not hash itself
+    again), and in a large table (``T``: two entries a bucket) its bucket
+    asked for, so that the children's cache misses overlap instead of
+    stalling one child after another."""
+    big = T.shape[0] > VPREFETCH_ENTRIES
+    mask = np.uint64((T.shape[0] >> 1) - 1)
+    for r in range(n):
+        if K[ply, r, KV_KIND] != KIND_LEAF:
+            ck, cc = _key_of(P, C, _row_child(K, ply, r))
+            K[ply, r, KV_KEY] = np.int64(ck)
+            K[ply, r, KV_CHK] = np.int64(cc)
+            if big and cc != 0:
+                _prefetch(T, np.int64(ck & mask) << 1)
+
+
+@njit(cache=True)
 def _row_child(K, ply, r):
     return (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
             K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
@@ -225,6 +263,15 @@ def _count(C, chance):
     return True
 
 
+@njit(cache=True)
+def prune_pays(P):
+    """Whether max^n shallow pruning is worth its cost in this rule system:
+    Ronda voleur (a side's entry can fall, so the bound cuts); otherwise it
+    cut 4 nodes in 3.5 million of whole three-player hands, and without it
+    the children are not ordered (docs/performance.md)."""
+    return P[P_VOLEUR] != 0
+
+
 # Recursive kernels carry explicit signatures: numba cannot load a lazily
 # typed recursive function from its cache (see solver.engine.core).
 _A = "int64[::1], int64[:, ::1], int64[:, :, ::1]"
@@ -233,12 +280,14 @@ _ST = "UniTuple(int64, 11)"
 
 
 @njit(f"boolean({_A}, float64[:, ::1], uint64[:, ::1], int64[::1], {_O}, int64, {_ST}, "
-      "int64, float64, boolean)", cache=True)
-def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
+      "uint64, uint64, int64, float64, boolean)", cache=True)
+def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
     """The max^n vector of ``st`` into ``V[ply]``; returns whether it is
     exact (False: cut, the parent side ``pj`` surely gets less than
     ``need`` through this node, or the search aborted). ``pj = -1``: no cut
-    allowed. ``prune``: shallow pruning on (for measuring)."""
+    allowed. ``prune``: shallow pruning on (for measuring). ``key``,
+    ``chk``: the state's table key and verification word (:func:`_key_of`,
+    computed by the parent)."""
     if C[C_ABORT] != 0:
         return False
     if is_terminal(P, st):
@@ -251,12 +300,8 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
         return False
     work = work_left(P, st)
     use_tt = chance or work > C[C_TTMIN]
-    key = np.uint64(0)
-    chk = np.uint64(0)
     first = -1
     if use_tt:
-        key, chk = state_key(st)
-        chk = chk >> _S32
         j = _vprobe(VT, C, key, chk)
         if j >= 0:
             C[C_HITS] += 1
@@ -277,7 +322,8 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
         for i in range(k):
             p = probs[start + i]
             child = dealt_child(P, st, rows, start + i)
-            maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, _NONE, _ZERO, prune)
+            ck, cc = _key_of(P, C, child)
+            maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, ck, cc, _NONE, _ZERO, prune)
             if C[C_ABORT] != 0:
                 return False
             a0 += p * (rows[start + i, DR_DS] + V[ply + 1, 0])
@@ -293,15 +339,18 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
     bound = -1.0
     if prune and pj >= 0 and pj != side and need > 0:
         bound = float(sum_bound(P, st))
-    _order(K, ply, n, first)
-    _prefetch_children(P, K, VT, C, ply, n)
+    if prune:
+        # the order matters to the cuts only: the max^n rule picks the same
+        # child in any order
+        _order(K, ply, n, first)
+    _child_keys(P, K, VT, C, ply, n)
     have = False
     b0 = 0.0
     b1 = 0.0
     b2 = 0.0
     bm = -1
     for q in range(n):
-        r = K[ply, MAX_MOVES, q]
+        r = K[ply, MAX_MOVES, q] if prune else q
         g0 = float(K[ply, r, KV_GAIN])
         g1 = float(K[ply, r, KV_GAIN + 1])
         g2 = float(K[ply, r, KV_GAIN + 2])
@@ -310,13 +359,16 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, pj, need, prune):
             v0, v1, v2 = g0, g1, g2
         else:
             child = _row_child(K, ply, r)
+            ck = np.uint64(K[ply, r, KV_KEY])
+            cc = np.uint64(K[ply, r, KV_CHK])
             if not have:
-                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, _NONE, _ZERO, prune)
+                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, ck, cc, _NONE, _ZERO,
+                             prune)
             else:
                 own = b0 if side == 0 else (b1 if side == 1 else b2)
                 gs = g0 if side == 0 else (g1 if side == 1 else g2)
-                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, side, own - gs,
-                             prune)
+                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, ck, cc, side,
+                             own - gs, prune)
             if C[C_ABORT] != 0:
                 return False
             if not exact:
@@ -351,13 +403,15 @@ def maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out, prune=True):
     P, D, K, V, VT, C = borrow(P), borrow(D), borrow(K), borrow(V), borrow(VT), borrow(C)
     OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
     n = gen_children_vec(P, D, K, 0, st)
+    _child_keys(P, K, VT, C, 0, n)
     for i in range(n):
         m = K[0, i, KV_MOVE]
         for k in range(3):
             out[m, k] = float(K[0, i, KV_GAIN + k])
         if K[0, i, KV_KIND] != KIND_LEAF:
             child = _row_child(K, 0, i)
-            maxn(P, D, K, V, VT, C, OK, OP, OR, _ONE, child, _NONE, _ZERO, prune)
+            maxn(P, D, K, V, VT, C, OK, OP, OR, _ONE, child, np.uint64(K[0, i, KV_KEY]),
+                 np.uint64(K[0, i, KV_CHK]), _NONE, _ZERO, prune)
             if C[C_ABORT] != 0:
                 return n
             for k in range(3):
@@ -635,7 +689,7 @@ def solve_samples_vec(P, base, pool, hidden, known_stock, nstock, mode, cons, se
         C[C_GEN] += 1
         n0 = C[C_NODES]
         if search == 0:
-            maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out[i], True)
+            maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out[i], prune_pays(P))
         else:
             paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out[i], scal, _NONE)
         if C[C_ABORT] != 0:

@@ -36,13 +36,14 @@ class VectorSearcher:
     the hand, expectations with chance nodes)."""
 
     def __init__(self, P: np.ndarray, D: np.ndarray, memory_mb: float = 16.0,
-                 search: str = "maxn", prune: bool = True) -> None:
+                 search: str = "maxn", prune: bool | None = None) -> None:
         if search not in SEARCHES:
             raise ValueError(f"unknown search {search!r} (expected maxn or paranoid)")
         self.P = P
         self.D = D
         self.search = search
-        self.prune = prune
+        # max^n shallow pruning where it cuts (kernels_vec.prune_pays)
+        self.prune = bool(kv.prune_pays(P)) if prune is None else prune
         self.K, self.V = kv.new_vscratch()
         # the vector table takes 40 bytes an entry, the paranoid bounds 32
         self.max_entries = max(2, int(table_entries(memory_mb) * 32 / 40 /
