@@ -23,6 +23,7 @@ Run: ``python bench/bench_cluster.py [--unseen 24] [--seed 0] [--workers 2]
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -110,10 +111,25 @@ def main() -> None:
     print(f"LocalCluster of {args.workers} workers, {wall:.0f} s: {len(walls)} of {what} "
           f"solved")
     if not works:
-        print("none finished in --time: nothing to project from")
-        return
+        st = cluster.last.stats if cluster.last else None
+        if not st or not st.done:
+            print("no outcome finished in --time: nothing to project from")
+            return
+        # the unfinished position: its outcomes so far, the dearest (the
+        # tables start empty), scaled to all of them: an upper estimate
+        est = st.worker_seconds * st.total / st.done
+        print(f"the first one unfinished: {st.done:,} of its {st.total:,} outcomes in "
+              f"{st.worker_seconds:.0f} worker-seconds: about {est:,.0f} worker-seconds for "
+              f"all of them (an upper estimate: the first outcomes, on empty tables, cost "
+              f"the most)")
+        works = [est]
+        walls = [float("nan")]
     mean = statistics.fmean(works)
-    print(f"{'an 18' if args.unseen > 18 else f'a {args.unseen}'}-unseen position on the cluster: wall median {statistics.median(walls):.1f} s, "
+    size = min(args.unseen, 18)
+    what_size = f"{'an' if size in (8, 11, 18) else 'a'} {size}"
+    wall_part = (f"wall median {statistics.median(walls):.1f} s, "
+                 if not math.isnan(walls[0]) else "")
+    print(f"{what_size}-unseen position on the cluster: {wall_part}"
           f"worker-seconds mean {mean:.1f}, min {min(works):.1f}, max {max(works):.1f}")
     work = mean
     for u, n in zip(range(args.unseen, 18, -6)[::-1], levels[::-1]):
