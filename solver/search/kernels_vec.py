@@ -45,7 +45,8 @@ from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, 
                            is_terminal, state_key, sum_bound, work_left)
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
                       C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
-                      C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _prefetch, _store, borrow)
+                      C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _prefetch, _store,
+                      borrow, row_state)
 
 _NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
 _ZERO = np.float64(0.0)
@@ -208,7 +209,7 @@ def _prefetch_children(P, K, T, C, ply, n):
     mask = np.uint64((T.shape[0] >> 1) - 1)
     for r in range(n):
         if K[ply, r, KV_KIND] != KIND_LEAF:
-            ch = _row_child(K, ply, r)
+            ch = row_state(K, ply, r)
             if is_chance(P, ch) or work_left(P, ch) > C[C_TTMIN]:
                 ck, _c = state_key(ch)
                 _prefetch(T, np.int64(ck & mask) << 1)
@@ -236,18 +237,11 @@ def _child_keys(P, K, T, C, ply, n):
     mask = np.uint64((T.shape[0] >> 1) - 1)
     for r in range(n):
         if K[ply, r, KV_KIND] != KIND_LEAF:
-            ck, cc = _key_of(P, C, _row_child(K, ply, r))
+            ck, cc = _key_of(P, C, row_state(K, ply, r))
             K[ply, r, KV_KEY] = np.int64(ck)
             K[ply, r, KV_CHK] = np.int64(cc)
             if big and cc != 0:
                 _prefetch(T, np.int64(ck & mask) << 1)
-
-
-@njit(cache=True)
-def _row_child(K, ply, r):
-    return (K[ply, r, 0], K[ply, r, 1], K[ply, r, 2], K[ply, r, 3], K[ply, r, 4],
-            K[ply, r, 5], K[ply, r, 6], K[ply, r, 7], K[ply, r, 8], K[ply, r, 9],
-            K[ply, r, 10])
 
 
 @njit(cache=True)
@@ -358,7 +352,7 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
         if K[ply, r, KV_KIND] == KIND_LEAF:
             v0, v1, v2 = g0, g1, g2
         else:
-            child = _row_child(K, ply, r)
+            child = row_state(K, ply, r)
             ck = np.uint64(K[ply, r, KV_KEY])
             cc = np.uint64(K[ply, r, KV_CHK])
             if not have:
@@ -409,7 +403,7 @@ def maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out, prune=True):
         for k in range(3):
             out[m, k] = float(K[0, i, KV_GAIN + k])
         if K[0, i, KV_KIND] != KIND_LEAF:
-            child = _row_child(K, 0, i)
+            child = row_state(K, 0, i)
             maxn(P, D, K, V, VT, C, OK, OP, OR, _ONE, child, np.uint64(K[0, i, KV_KEY]),
                  np.uint64(K[0, i, KV_CHK]), _NONE, _ZERO, prune)
             if C[C_ABORT] != 0:
@@ -503,7 +497,7 @@ def paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply, st, alpha, beta):
         if K[ply, r, KV_KIND] == KIND_LEAF:
             v = g
         else:
-            child = _row_child(K, ply, r)
+            child = row_state(K, ply, r)
             v = g + paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply + 1, child,
                              alpha - g, beta - g)
             if C[C_ABORT] != 0:
@@ -592,7 +586,7 @@ def paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply, st):
             scal[r] = g
         else:
             scal[r] = g + paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply + 1,
-                                   _row_child(K, ply, r), _NINF, _INF)
+                                   row_state(K, ply, r), _NINF, _INF)
             if C[C_ABORT] != 0:
                 return
     target = scal[0]
@@ -613,7 +607,7 @@ def paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply, st):
         m = K[ply, r, KV_MOVE]
         if K[ply, r, KV_KIND] != KIND_LEAF:
             paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply + 1,
-                            _row_child(K, ply, r))
+                            row_state(K, ply, r))
             if C[C_ABORT] != 0:
                 return
             v0 += V[ply + 1, 0]
@@ -654,7 +648,7 @@ def paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out, scal, root):
             out[m, k] = float(K[0, i, KV_GAIN + k])
         scal[m] = g
         if K[0, i, KV_KIND] != KIND_LEAF:
-            child = _row_child(K, 0, i)
+            child = row_state(K, 0, i)
             scal[m] = g + paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, _ONE, child, _NINF, _INF)
             if C[C_ABORT] != 0:
                 return n
