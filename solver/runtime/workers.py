@@ -52,6 +52,7 @@ def terminate(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
     # before 3.14 the executor keeps its processes in a private dict;
     # copy it before shutdown drops it
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         if p.is_alive():
@@ -61,3 +62,9 @@ def terminate(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
         if p.is_alive():
             p.kill()
             p.join()
+    # The executor's manager thread sees the workers gone and closes its
+    # wake-up pipe. Wait for it: at interpreter exit, concurrent.futures
+    # writes to every live manager's pipe, and one closed in between
+    # prints "OSError: Bad file descriptor" (Python 3.11-3.13).
+    if manager is not None and manager.is_alive():
+        manager.join(grace)
