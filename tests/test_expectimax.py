@@ -180,3 +180,21 @@ def test_a_large_expectimax_starts_with_a_larger_table(monkeypatch):
     s6 = Searcher(game6.P, game6.D, 3500.0)
     s6.root_values(st6)
     assert s6.stats()["tt_capacity"] == sc.FIRST_TABLE_ENTRIES
+
+
+def test_a_table_on_small_pages_gives_the_same_values(monkeypatch):
+    """A table of 128 MB or more is placed on small pages
+    (solver.search.memory: huge pages cost 10 ms each to fault in on a
+    virtual machine that returns free memory to its host); the search on it
+    gives the values of a search on numpy's own table."""
+    import solver.search.compiled as sc
+    from solver.search.memory import SMALL_PAGES_BYTES, huge_pages
+    game, st = _start_of_deal(12, 2)
+    values = Searcher(game.P, game.D, 64.0).root_values(st)
+    entries = 2 * SMALL_PAGES_BYTES // 32
+    monkeypatch.setattr(sc, "LARGE_FIRST_ENTRIES", entries)
+    big = Searcher(game.P, game.D, 3500.0)
+    assert big.root_values(st) == pytest.approx(values, abs=1e-9)
+    assert big.stats()["tt_capacity"] == entries
+    assert not huge_pages(big.TT)
+    assert huge_pages(Searcher(game.P, game.D, 8.0).TT)

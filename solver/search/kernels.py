@@ -40,6 +40,7 @@ from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from ..engine import endgame
+from .memory import zeroed
 from ..engine.sampling import draw
 from ..engine.core import (DR_GAIN, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
                            NSTATE, chance_bounds, deal_table, dealt_child, gen_children,
@@ -134,7 +135,7 @@ def new_table(entries: int) -> tuple[np.ndarray, np.ndarray]:
     n = 2
     while n * 2 <= entries:
         n *= 2
-    TT = np.zeros((n, 4), dtype=np.uint64)
+    TT = zeroed((n, 4), np.uint64)
     return TT, TT.view(np.float64)
 
 
@@ -338,8 +339,8 @@ def new_outcome_cache(outcomes: int, keys: int = 1 << 12):
     (:func:`solver.engine.core.deal_table`)."""
     from ..engine.core import DR_COLS
     n = max(1, outcomes)
-    return (np.zeros((keys, 3), dtype=np.int64), np.zeros(n, dtype=np.float64),
-            np.zeros((n, DR_COLS), dtype=np.int64))
+    return (np.zeros((keys, 3), dtype=np.int64), zeroed((n,), np.float64),
+            zeroed((n, DR_COLS), np.int64))
 
 
 def new_sample_buffers(spec) -> tuple:

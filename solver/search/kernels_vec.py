@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .memory import zeroed
 from ..engine.sampling import draw
 from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, KIND_LEAF,
                            MAX_MOVES, P_SIDE, P_VOLEUR, dealt_child, gen_children_vec, is_chance,
@@ -71,7 +72,7 @@ def new_vector_table(entries: int) -> np.ndarray:
     n = 2
     while n * 2 <= entries:
         n *= 2
-    return np.zeros((n, 5), dtype=np.uint64)
+    return zeroed((n, 5), np.uint64)
 
 
 def new_vscratch() -> tuple[np.ndarray, np.ndarray]:
