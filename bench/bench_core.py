@@ -10,7 +10,10 @@ peak RSS:
 - ``em12``: exact expectimax, 12 unseen cards, both hands known (start of
   deal 4 of 6), every root move scored, with ``--workers`` threads;
 - ``em18``: the same with 18 unseen cards (start of deal 3 of 6), each
-  position stopped at ``--cap`` seconds;
+  position stopped at ``--cap`` seconds, each in a fresh process of its
+  own (as ``ronda-solve`` solves one: the gigabytes of table a position
+  frees are not the next one's to fault in again, and its peak memory is
+  its own);
 - ``pimc``: determinised search of the player's view at the start of a
   hand (the other hand and the stock hidden), 1000 samples, no early stop;
 - ``annotate``: ``annotate`` of positions/games/engine-v-greedy.txt in the
@@ -299,13 +302,35 @@ def main() -> None:
         cmd = [sys.executable, __file__, "--row", name, "--positions", str(args.positions),
                "--positions18", str(args.positions18), "--cap", str(args.cap),
                "--workers", str(args.workers), "--split", args.split]
-        cmd += ["--seeds", args.seeds] if args.seeds else []
         cmd += ["--save", args.save] if args.save else []
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)    # stderr live
-        if done.returncode:
-            print(f"{name}: failed")
-            continue
-        print(fmt_row(name, json.loads(done.stdout.strip().splitlines()[-1])), flush=True)
+        if name == "em18":      # a process a position
+            seeds = args.seeds.split(",") if args.seeds else \
+                [str(s) for s in range(args.positions18)]
+            runs = [cmd + ["--seeds", s] for s in seeds]
+        else:
+            runs = [cmd + (["--seeds", args.seeds] if args.seeds else [])]
+        rows = []
+        for run in runs:
+            done = subprocess.run(run, stdout=subprocess.PIPE, text=True)    # stderr live
+            if done.returncode:
+                print(f"{name}: failed")
+                break
+            rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        else:
+            print(fmt_row(name, merge_rows(rows)), flush=True)
+
+
+def merge_rows(rows: list[dict]) -> dict:
+    """One row from the rows of its positions' processes: the lists
+    joined, the largest peak memory."""
+    out: dict = {}
+    for r in rows:
+        for key, v in r.items():
+            if isinstance(v, list):
+                out.setdefault(key, []).extend(v)
+            else:
+                out[key] = max(out.get(key, v), v)
+    return out
 
 
 if __name__ == "__main__":

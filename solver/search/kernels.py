@@ -386,6 +386,17 @@ def _outcomes(P, st, C, OK, OP, OR):
     return probs, rows, 0, k
 
 
+#: outcomes of a chance node whose children's buckets are asked for ahead
+PREFETCH_AHEAD = 8
+
+
+@njit(cache=True)
+def _prefetch_child(P, TT, st, rows, i):
+    """Ask for the table bucket of the chance node ``st``'s outcome ``i``."""
+    ck, _c = state_key(dealt_child(P, st, rows, i))
+    _prefetch(TT, np.int64(ck & np.uint64((TT.shape[0] >> 1) - 1)) << 1)
+
+
 @njit(cache=True)
 def row_state(K, ply, r):
     """The state in row ``r`` of ply ``ply`` of the children scratch
@@ -588,9 +599,17 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
         post = C[C_PARMIN] != 0 and work >= C[C_PARMIN]
         if post:
             _post(C, st)
+        # a table larger than the caches: ask for the buckets of the next
+        # outcomes' children while this one is searched (most of them are
+        # table hits, each a cache miss otherwise)
+        ahead = PREFETCH_AHEAD if TT.shape[0] > PREFETCH_ENTRIES else 0
+        for i in range(min(k, ahead)):
+            _prefetch_child(P, TT, st, rows, start + i)
         for i in range(k):
             if post:
                 C[C_BNEXT] = i
+            if i + ahead < k and ahead > 0:
+                _prefetch_child(P, TT, st, rows, start + i + ahead)
             p = probs[start + i]
             g = float(rows[start + i, DR_GAIN])
             rest -= p
