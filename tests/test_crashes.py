@@ -210,6 +210,33 @@ def test_a_signal_while_a_command_loads_is_no_traceback(delay, signum):
             f"interrupted ({signal.Signals(signum).name})")
 
 
+def test_a_signal_inside_a_lazy_import_is_an_interruption(monkeypatch):
+    """A signal landing inside an extension module's import fails that
+    import with an ImportError whose context is the interruption (numba
+    said "numba._devicearray failed to import", with a traceback): the
+    command exits as interrupted, in one line."""
+    import types
+
+    class Interrupting(types.ModuleType):
+        def __getattr__(self, name):
+            try:
+                raise Interrupted(signal.SIGTERM)
+            except Interrupted:
+                raise ImportError("numba._devicearray failed to import")
+
+    monkeypatch.setitem(sys.modules, "solver.analysis.document",
+                        Interrupting("solver.analysis.document"))
+    r = CliRunner().invoke(main, ["--objective", "points", str(ROOT / "positions/seeds.txt")])
+    assert r.exit_code == 143, r.output
+    assert r.output.strip().splitlines()[-1] == "interrupted (SIGTERM)"
+    assert "Traceback" not in r.output
+    # an import that fails on its own is still an error
+    monkeypatch.setitem(sys.modules, "solver.analysis.document",
+                        types.ModuleType("solver.analysis.document"))
+    r = CliRunner().invoke(main, ["--objective", "points", str(ROOT / "positions/seeds.txt")])
+    assert r.exit_code == 1 and isinstance(r.exception, ImportError)
+
+
 # --- three-player voleur in whole games -----------------------------------------------
 
 

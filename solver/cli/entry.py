@@ -10,7 +10,8 @@ from __future__ import annotations
 
 def run() -> None:
     """Install the early signal handlers, load the command line, run it."""
-    from ..runtime.interrupt import Interrupted, early_signals, exit_interrupted
+    from ..runtime.interrupt import (Interrupted, early_signals, exit_interrupted,
+                                     interruption_in)
     early_signals()
     try:
         from .main import main
@@ -18,4 +19,8 @@ def run() -> None:
         exit_interrupted(e)
     except KeyboardInterrupt as e:      # pragma: no cover - before the handlers
         exit_interrupted(e)
+    except ImportError as e:            # an import the signal landed in
+        if interruption_in(e) is None:
+            raise
+        exit_interrupted(interruption_in(e))
     main()

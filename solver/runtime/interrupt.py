@@ -139,6 +139,31 @@ def exit_interrupted(signum: int | BaseException, kept: str = "") -> None:
     sys.exit(128 + int(signum))
 
 
+def interruption_in(exc: BaseException | None) -> KeyboardInterrupt | None:
+    """The interruption behind ``exc``, or None: ``exc`` itself when it is
+    one, else the first in its chain of causes and contexts. A signal that
+    lands inside an extension module's import makes that import fail with
+    an ImportError whose context is the :class:`Interrupted` (numba:
+    "numba._devicearray failed to import").
+
+    >>> try:
+    ...     try:
+    ...         raise Interrupted(signal.SIGTERM)
+    ...     except Interrupted:
+    ...         raise ImportError("failed to import")
+    ... except ImportError as e:
+    ...     interruption_in(e).signum, interruption_in(ValueError())
+    (15, None)
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
 def _early(signum: int, _frame) -> None:
     raise Interrupted(signum)
 
