@@ -127,16 +127,35 @@ class Signals:
         exit_interrupted(self.signum or signal.SIGINT, kept)
 
 
+#: seconds an interrupted command may spend exiting once it has said so
+EXIT_GRACE = 30.0
+
+
 def exit_interrupted(signum: int | BaseException, kept: str = "") -> None:
     """Say on stderr ``interrupted (SIGTERM): kept`` and exit with 128 plus
     the signal; ``signum`` may be the KeyboardInterrupt caught (one
-    without a signal number counts as SIGINT)."""
+    without a signal number counts as SIGINT). Everything kept is written
+    by then; should Python's own exit hang (it waits for the threads of
+    libraries' pools, and a process pool whose workers were terminated
+    can leave it waiting on a lock for ever), the process ends anyway
+    ``EXIT_GRACE`` seconds later, with the same status."""
     if isinstance(signum, BaseException):
         signum = getattr(signum, "signum", signal.SIGINT)
     sys.stdout.flush()
     message = f"interrupted ({signal.Signals(signum).name})" + (f": {kept}" if kept else "")
     print(message, file=sys.stderr, flush=True)
+    _exit_watchdog(128 + int(signum))
     sys.exit(128 + int(signum))
+
+
+def _exit_watchdog(code: int) -> None:
+    """End the process with ``code`` after ``EXIT_GRACE`` seconds, from a
+    daemon thread (it still runs while Python's exit waits; what was to
+    be kept is flushed already, and flushing again could wait on the
+    stuck thread's lock)."""
+    timer = threading.Timer(EXIT_GRACE, os._exit, args=(code,))
+    timer.daemon = True
+    timer.start()
 
 
 def interruption_in(exc: BaseException | None) -> KeyboardInterrupt | None:
