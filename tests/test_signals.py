@@ -241,3 +241,19 @@ def test_an_exit_that_hangs_after_an_interruption_still_ends():
     assert p.returncode == 143
     assert p.stderr.strip() == "interrupted (SIGTERM): kept"
     assert time.monotonic() - t0 < 60
+
+
+def test_an_interruption_caught_in_process_arms_no_exit(monkeypatch, capsys):
+    """The exit watchdog is armed when Python exits, not when the command
+    says it was interrupted: a caller that catches the SystemExit (click's
+    test runner, a test process) keeps running past the grace."""
+    import threading
+    import solver.runtime.interrupt as interrupt
+    monkeypatch.setattr(interrupt, "EXIT_GRACE", 0.2)
+    before = threading.active_count()
+    with pytest.raises(SystemExit) as e:
+        interrupt.exit_interrupted(signal.SIGINT, "nothing")
+    assert e.value.code == 130
+    assert capsys.readouterr().err.strip() == "interrupted (SIGINT): nothing"
+    time.sleep(0.6)
+    assert threading.active_count() == before       # no timer running: still here

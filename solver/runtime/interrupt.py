@@ -149,13 +149,21 @@ def exit_interrupted(signum: int | BaseException, kept: str = "") -> None:
 
 
 def _exit_watchdog(code: int) -> None:
-    """End the process with ``code`` after ``EXIT_GRACE`` seconds, from a
-    daemon thread (it still runs while Python's exit waits; what was to
-    be kept is flushed already, and flushing again could wait on the
-    stuck thread's lock)."""
-    timer = threading.Timer(EXIT_GRACE, os._exit, args=(code,))
-    timer.daemon = True
-    timer.start()
+    """From the moment Python starts to exit, end the process with ``code``
+    after ``EXIT_GRACE`` seconds, from a daemon thread (it still runs while
+    Python's exit waits; what was to be kept is flushed already, and
+    flushing again could wait on the stuck thread's lock). Armed at the
+    exit itself (the first of the threading module's exit calls, which run
+    newest first), not now: a caller that catches the SystemExit (click's
+    test runner) goes on living."""
+    def arm() -> None:
+        timer = threading.Timer(EXIT_GRACE, os._exit, args=(code,))
+        timer.daemon = True
+        timer.start()
+    try:
+        threading._register_atexit(arm)     # type: ignore[attr-defined]
+    except (AttributeError, RuntimeError):  # another Python; already exiting
+        pass
 
 
 def interruption_in(exc: BaseException | None) -> KeyboardInterrupt | None:
