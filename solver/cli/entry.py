@@ -10,8 +10,8 @@ from __future__ import annotations
 
 def run() -> None:
     """Install the early signal handlers, load the command line, run it."""
-    from ..runtime.interrupt import (Interrupted, early_signals, exit_interrupted,
-                                     interruption_in)
+    from ..runtime.interrupt import (Interrupted, early_signals, exit_if_interrupted,
+                                     exit_interrupted)
     early_signals()
     try:
         from .main import main
@@ -20,7 +20,6 @@ def run() -> None:
     except KeyboardInterrupt as e:      # pragma: no cover - before the handlers
         exit_interrupted(e)
     except ImportError as e:            # an import the signal landed in
-        if interruption_in(e) is None:
-            raise
-        exit_interrupted(interruption_in(e))
+        exit_if_interrupted(e)
+        raise
     main()

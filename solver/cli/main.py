@@ -18,7 +18,7 @@ import click
 
 from .. import __version__
 from ..analysis.methods import METHODS, OBJECTIVES
-from ..runtime.interrupt import Signals, exit_interrupted, interruption_in
+from ..runtime.interrupt import Signals, exit_if_interrupted, exit_interrupted
 from ..runtime.streams import stream_error
 from .params import InputFile
 
@@ -141,9 +141,8 @@ class DefaultGroup(click.Group):
             # a signal that landed in a module's import (a command loads
             # its engine lazily) fails that import with the interruption
             # as its context: an interruption, not a crash
-            if interruption_in(e) is None:
-                raise
-            exit_interrupted(interruption_in(e))
+            exit_if_interrupted(e)
+            raise
 
     def main(self, *args, **kwargs):
         """Run the command; then flush standard output, so that a full disk

@@ -191,6 +191,15 @@ def interruption_in(exc: BaseException | None) -> KeyboardInterrupt | None:
     return None
 
 
+def exit_if_interrupted(exc: BaseException) -> None:
+    """Exit as :func:`exit_interrupted` does when ``exc`` comes of an
+    interruption (:func:`interruption_in`: a signal that landed in an
+    import); else return, for the caller to raise ``exc`` again."""
+    cause = interruption_in(exc)
+    if cause is not None:
+        exit_interrupted(cause)
+
+
 def _early(signum: int, _frame) -> None:
     raise Interrupted(signum)
 
