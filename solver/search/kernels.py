@@ -253,6 +253,13 @@ _S33 = np.uint64(33)
 
 
 @njit(cache=True)
+def bucket(T, key):
+    """The first row of ``key``'s bucket in the table ``T`` (two entries a
+    bucket, a power of two of them)."""
+    return np.int64(key & np.uint64((T.shape[0] >> 1) - 1)) << 1
+
+
+@njit(cache=True)
 def _mix(h):
     h ^= h >> _S33
     h *= _SM1
@@ -323,7 +330,7 @@ def rehash(TT, TF, C, NT, NF):
         if (meta >> 10) != gen:
             continue
         key = TT[i, 0] ^ (_seal(TT[i, 1], TT[i, 2], TT[i, 3]) if C[C_SHARED] != 0 else TT[i, 1])
-        slot = np.int64(key & np.uint64((NT.shape[0] >> 1) - 1)) << 1
+        slot = bucket(NT, key)
         _store(NT, NF, C, slot, -1, key, TT[i, 1] >> _S32, TF[i, 2], TF[i, 3],
                (meta & 15) - 1, (meta >> 4) & 63)
 
@@ -394,7 +401,7 @@ PREFETCH_AHEAD = 8
 def _prefetch_child(P, TT, st, rows, i):
     """Ask for the table bucket of the chance node ``st``'s outcome ``i``."""
     ck, _c = state_key(dealt_child(P, st, rows, i))
-    _prefetch(TT, np.int64(ck & np.uint64((TT.shape[0] >> 1) - 1)) << 1)
+    _prefetch(TT, bucket(TT, ck))
 
 
 @njit(cache=True)
@@ -521,7 +528,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
     if use_tt:
         key, chk = state_key(st)
         chk = chk >> _S32
-        slot = np.int64(key & np.uint64((TT.shape[0] >> 1) - 1)) << 1
+        slot = bucket(TT, key)
         gen = np.uint64(C[C_GEN])
         # read each entry once, check it, use only what was read (another
         # thread may be writing it)
@@ -706,7 +713,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             if is_chance(P, ch) or (wc > C[C_TTMIN] and not (
                     wc <= C[C_LEAN] and is_last_deal(P, ch))):
                 ck, _c = state_key(ch)
-                _prefetch(TT, np.int64(ck & np.uint64((TT.shape[0] >> 1) - 1)) << 1)
+                _prefetch(TT, bucket(TT, ck))
     alpha0 = alpha
     margin = MARGIN if has_chance(P) else 0.0
     best = -INF

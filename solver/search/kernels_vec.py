@@ -47,7 +47,7 @@ from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, 
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
                       C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
                       C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _prefetch, _store,
-                      borrow, row_state)
+                      borrow, bucket, row_state)
 
 _NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
 _ZERO = np.float64(0.0)
@@ -85,7 +85,7 @@ def new_vscratch() -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True)
 def _vprobe(VT, C, key, chk):
     """The slot of ``key`` in the vector table, or -1."""
-    slot = np.int64(key & np.uint64((VT.shape[0] >> 1) - 1)) << 1
+    slot = bucket(VT, key)
     gen = np.uint64(C[C_GEN])
     for j in range(slot, slot + 2):
         w1 = VT[j, 1]
@@ -97,7 +97,7 @@ def _vprobe(VT, C, key, chk):
 
 @njit(cache=True)
 def _vstore(VT, C, key, chk, v, move, work):
-    slot = np.int64(key & np.uint64((VT.shape[0] >> 1) - 1)) << 1
+    slot = bucket(VT, key)
     gen = C[C_GEN]
     m0 = np.int64(VT[slot, 1] & _LOW32)
     if (m0 >> 10) != gen:
@@ -196,24 +196,8 @@ def _order(K, ply, n, first):
                 break
 
 
-#: vector tables of more entries than this (2.5 MB) prefetch the children's buckets
+#: tables of the three-sided searches with more entries than this prefetch the children's buckets
 VPREFETCH_ENTRIES = 1 << 16
-
-
-@njit(cache=True)
-def _prefetch_children(P, K, T, C, ply, n):
-    """Ask for the table buckets of the children at ``ply`` that will probe
-    the table (``T``: two entries a bucket), so that their cache misses
-    overlap instead of stalling one child after another."""
-    if T.shape[0] <= VPREFETCH_ENTRIES:
-        return
-    mask = np.uint64((T.shape[0] >> 1) - 1)
-    for r in range(n):
-        if K[ply, r, KV_KIND] != KIND_LEAF:
-            ch = row_state(K, ply, r)
-            if is_chance(P, ch) or work_left(P, ch) > C[C_TTMIN]:
-                ck, _c = state_key(ch)
-                _prefetch(T, np.int64(ck & mask) << 1)
 
 
 @njit(cache=True)
@@ -235,14 +219,13 @@ def _child_keys(P, K, T, C, ply, n):
     asked for, so that the children's cache misses overlap instead of
     stalling one child after another."""
     big = T.shape[0] > VPREFETCH_ENTRIES
-    mask = np.uint64((T.shape[0] >> 1) - 1)
     for r in range(n):
         if K[ply, r, KV_KIND] != KIND_LEAF:
             ck, cc = _key_of(P, C, row_state(K, ply, r))
             K[ply, r, KV_KEY] = np.int64(ck)
             K[ply, r, KV_CHK] = np.int64(cc)
             if big and cc != 0:
-                _prefetch(T, np.int64(ck & mask) << 1)
+                _prefetch(T, bucket(T, ck))
 
 
 @njit(cache=True)
@@ -443,7 +426,7 @@ def paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply, st, alpha, beta):
     if use_tt:
         key, chk = state_key(st)
         chk = chk >> _S32
-        slot = np.int64(key & np.uint64((TT.shape[0] >> 1) - 1)) << 1
+        slot = bucket(TT, key)
         gen = np.uint64(C[C_GEN])
         for j in range(slot, slot + 2):
             w1 = TT[j, 1]
@@ -487,7 +470,9 @@ def paranoid(P, D, K, TT, TF, C, OK, OP, OR, root, ply, st, alpha, beta):
     maximise = P[P_SIDE + st[5]] == root
     n = gen_children_vec(P, D, K, ply, st)
     _order(K, ply, n, first)
-    _prefetch_children(P, K, TT, C, ply, n)
+    # the children's buckets asked for (paranoid hashes each child again
+    # itself: the keys written into the rows go unread)
+    _child_keys(P, K, TT, C, ply, n)
     alpha0 = alpha
     beta0 = beta
     best = -INF if maximise else INF
