@@ -84,6 +84,15 @@ def test_the_position_is_drawn_as_it_is():
     assert "S 0  N 0" not in out.split("piles")[1].splitlines()[0]
 
 
+def test_one_point_is_singular():
+    # S lays the 2, N lays the 3, and S (the last to capture) takes the
+    # table: 21 cards, one point of card count
+    assert "value +1 point for S's side" in run("-", stdin="1 2/3 - S taken=18,19 last=S").stdout
+    # S takes the 3 and clears the table (missa, 1), then the 5 at the end:
+    # 22 cards, two more
+    assert "value +3 points for S's side" in run("-", stdin="3 3/5 - S taken=19,18 last=N").stdout
+
+
 @pytest.fixture(scope="module")
 def player_view(tmp_path_factory) -> str:
     """The screen of ``annotate`` (player view, sampled) of a one-hand game

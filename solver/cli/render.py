@@ -155,6 +155,11 @@ def _points(x: float, method: str, sign: str = "+") -> str:
     return f"{x:{sign}.2f}"
 
 
+def _unit(shown: str) -> str:
+    """"point" after a value shown as one (``+1``, ``-1``), else "points"."""
+    return "point" if shown.lstrip("+-") == "1" else "points"
+
+
 def _pct(p: float | None) -> str:
     return "" if p is None else f"{100 * p:.1f}%"
 
@@ -202,14 +207,15 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
         by_points = [mv for mv in a.moves if abs(mv.value - top) <= 1e-9]
         if not {mv.move for mv in by_points} & set(a.best):
             summary.append(f"by points alone: {', '.join(mv.move for mv in by_points)} "
-                           f"({_points(top, a.method)} points against "
-                           f"{_points(a.moves[0].value, a.method)})\n", style="yellow")
+                           f"({_points(top, a.method)} {_unit(_points(top, a.method))} "
+                           f"against {_points(a.moves[0].value, a.method)})\n",
+                           style="yellow")
     elif a.values is not None:
         vec = "  ".join(f"{n} {_entry(x, a.method != 'exact')}"
                         for n, x in zip(seat_names(pos.players), a.values))
-        summary.append(f"   value {value} points for {side} ({vec})\n")
+        summary.append(f"   value {value} {_unit(value)} for {side} ({vec})\n")
     else:
-        summary.append(f"   value {value} points for {side}\n")
+        summary.append(f"   value {value} {_unit(value)} for {side}\n")
     if a.pv:
         summary.append("pv    ", style="bold")
         summary.append(pv_text(pos, a.pv) + "\n")
