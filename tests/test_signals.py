@@ -215,14 +215,50 @@ def test_a_signal_landing_in_a_finaliser_is_delivered_again(signum):
     puzzles generate run went on after Ctrl-C)."""
     import threading
     from solver.runtime.interrupt import Interrupted, Signals
-    with Signals() as sig:
-        with pytest.raises(Interrupted) as caught:
-            x = _SlowFinaliser()
-            threading.Timer(0.05, os.kill, args=(os.getpid(), signum)).start()
-            del x
-            for _ in range(HANG * 10):
-                time.sleep(0.1)
+    with pytest.raises(SystemExit) as ended:
+        with Signals() as sig:
+            with pytest.raises(Interrupted) as caught:
+                x = _SlowFinaliser()
+                threading.Timer(0.05, os.kill, args=(os.getpid(), signum)).start()
+                del x
+                for _ in range(HANG * 10):
+                    time.sleep(0.1)
     assert caught.value.signum == signum and sig.signum == signum
+    # caught here and never reported: the block still ends the command
+    assert ended.value.code == 128 + signum
+
+
+_SWALLOW = ("import os, signal, time\n"
+            "import solver.runtime.interrupt as i\n"
+            "i.early_signals()\n"
+            "{before}"
+            "with i.Signals():\n"
+            "    {inside}\n"
+            "    print('ran on', flush=True)\n")
+_SWALLOWED = ("try:\n"
+              "    os.kill(os.getpid(), signal.SIGINT)\n"
+              "    time.sleep(30)\n"
+              "except:        # a library's bare except\n"
+              "    pass\n")
+
+
+@pytest.mark.parametrize("where", ["before", "inside"])
+def test_a_signal_a_library_swallows_still_stops_the_command(where):
+    """A bare ``except:`` (a library probing an optional import) can catch
+    the KeyboardInterrupt a signal raises; the command must still end as
+    interrupted (batch annotate once exited 0 after Ctrl-C at 1.5 s).
+    Before the command's block: it does not start; inside: it ends with
+    the signal's status when the block does."""
+    if where == "before":
+        code = _SWALLOW.format(before=_SWALLOWED, inside="pass")
+    else:
+        inside = "exec(" + repr(_SWALLOWED) + ")"
+        code = _SWALLOW.format(before="", inside=inside)
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=HANG)
+    assert p.returncode == 130, p.stderr
+    assert p.stderr.strip() == "interrupted (SIGINT)"
+    assert ("ran on" in p.stdout) == (where == "inside")
 
 
 def test_an_exit_that_hangs_after_an_interruption_still_ends():

@@ -18,7 +18,8 @@ import click
 
 from .. import __version__
 from ..analysis.methods import METHODS, OBJECTIVES
-from ..runtime.interrupt import Signals, exit_if_interrupted, exit_interrupted
+from ..runtime.interrupt import (Signals, exit_if_interrupted, exit_if_signalled,
+                                 exit_interrupted)
 from ..runtime.streams import stream_error
 from .params import InputFile
 
@@ -134,7 +135,9 @@ class DefaultGroup(click.Group):
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            out = super().invoke(ctx)
+            exit_if_signalled()     # a signal a library swallowed
+            return out
         except KeyboardInterrupt as e:      # a command that keeps nothing
             exit_interrupted(e)
         except ImportError as e:

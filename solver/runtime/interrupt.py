@@ -28,6 +28,23 @@ SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP"
                 if hasattr(signal, name))
 
 
+#: the first signal received and not yet reported (:func:`exit_interrupted`),
+#: remembered when it arrives: a library that swallows the KeyboardInterrupt
+#: (a bare ``except:`` around an optional import) cannot make it forgotten
+_received: int | None = None
+
+
+def _note(signum: int) -> None:
+    global _received
+    if _received is None:
+        _received = int(signum)
+
+
+def pending() -> int | None:
+    """The signal received and not yet reported, or None."""
+    return _received
+
+
 class Interrupted(KeyboardInterrupt):
     """A stop asked for by signal ``signum``."""
 
@@ -57,6 +74,10 @@ class Signals:
         self._again = False
 
     def __enter__(self) -> "Signals":
+        if _received is not None:
+            # a signal before the block that something swallowed: the
+            # command has done nothing yet; it stops here
+            exit_interrupted(_received)
         if threading.current_thread() is threading.main_thread():
             for s in SIGNALS:
                 self._old[s] = signal.signal(s, self._handle)
@@ -74,8 +95,13 @@ class Signals:
         if kind is not None and issubclass(kind, KeyboardInterrupt):
             self.caught(exc)
             self.exit()
+        if kind is None and self.signum is not None:
+            # the Interrupted was swallowed on its way (a library's bare
+            # ``except:``) and the command ran on: it was still interrupted
+            self.exit()
 
     def _handle(self, signum: int, _frame) -> None:
+        _note(signum)
         if self.signum is None or self._again:
             self.signum = signum
             self._again = False
@@ -139,8 +165,10 @@ def exit_interrupted(signum: int | BaseException, kept: str = "") -> None:
     libraries' pools, and a process pool whose workers were terminated
     can leave it waiting on a lock for ever), the process ends anyway
     ``EXIT_GRACE`` seconds later, with the same status."""
+    global _received
     if isinstance(signum, BaseException):
         signum = getattr(signum, "signum", signal.SIGINT)
+    _received = None        # reported now
     sys.stdout.flush()
     message = f"interrupted ({signal.Signals(signum).name})" + (f": {kept}" if kept else "")
     print(message, file=sys.stderr, flush=True)
@@ -200,7 +228,16 @@ def exit_if_interrupted(exc: BaseException) -> None:
         exit_interrupted(cause)
 
 
+def exit_if_signalled() -> None:
+    """Exit as :func:`exit_interrupted` does when a signal arrived and was
+    never reported (its KeyboardInterrupt swallowed on the way); else
+    return. For the end of a command that ran on regardless."""
+    if _received is not None:
+        exit_interrupted(_received)
+
+
 def _early(signum: int, _frame) -> None:
+    _note(signum)
     raise Interrupted(signum)
 
 
