@@ -120,6 +120,15 @@ def test_objective_match_with_equilibrium_is_an_error():
     assert "has no equilibrium method" in r.output
 
 
+def test_annotate_objective_match_refuses_three_players_in_one_line():
+    # it ended in a traceback (MatchTable3 has no equity_of)
+    r = run("annotate", "--objective", "match", str(ROOT / "positions" / "games" / "french-3p.txt"))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.output.strip().splitlines()[0].endswith(
+        "game 1: the match objective takes two sides (this game has 3 players, each its own "
+        "side): annotate it with --objective points")
+
+
 def test_annotate_objective_match_json():
     r = run("annotate", "--objective", "match", "--view", "full", "--json", GAME)
     assert r.exit_code == 0, r.output

@@ -185,6 +185,11 @@ def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, s
     Raises ValueError when no table is shipped for the game's rules,
     players and target, RecordError for a record that does not replay."""
     import copy
+    if game.players == 3:
+        # as the match objective refuses a three-player position
+        # (evaluate._match_refusal): each seat is its own side
+        raise ValueError("the match objective takes two sides (this game has 3 players, each "
+                         "its own side): annotate it with --objective points")
     t0 = time.perf_counter()
     table = table_for(game.rules, game.players)
     p = game.players
