@@ -139,9 +139,15 @@ def test_default_seats_follow_players_and_levels_may_be_numbers(client):
                                            "seats": ["human", 3, 5]})
     assert r.status_code == 201, r.text
     assert r.json()["setup"]["seats"] == ["human", "3", "5"]
-    r = client.post("/api/play/new", json={"players": 3, "seats": ["human", 3, 9]})
+    r = client.post("/api/play/new", json={"rules": "french", "players": 3,
+                                           "seats": ["human", 3, 9]})
     assert r.status_code == 400
     assert r.json()["error"].startswith("seats: N is '9', not human or a level 1 to 5")
+    # lmodire is a two-player preset (as play and a position line say)
+    r = client.post("/api/play/new", json={"rules": "lmodire", "players": 3,
+                                           "seats": ["human", 3, 3]})
+    assert r.status_code == 400
+    assert r.json()["error"] == "rules: lmodire is for 2 players, not 3"
     r = client.post("/api/play/new", json={"seats": ["human", True]})
     assert r.status_code == 422 and r.json() == {"error": "seats.1: Input should be a valid string"}
 

@@ -111,6 +111,20 @@ class Setup:
             raise SetupError(f"rules: {e}") from None
         return rules
 
+    def check_new(self) -> None:
+        """For a new game: the preset must be one for this many players
+        (as ``play`` and a position line require; a stored game is loaded
+        as it was set up). Raises SetupError."""
+        words = self.rules.split()
+        try:
+            rules = preset(words[0]) if words else None
+        except RulesError:
+            return          # validate() names the problem
+        if rules is not None and self.players not in rules.players:
+            allowed = ", ".join(str(p) for p in rules.players)
+            raise SetupError(f"rules: {rules.name} is for {allowed} players, not "
+                             f"{self.players}")
+
     def validate(self) -> Rules:
         """Check the setup; returns its Rules. Raises SetupError."""
         if self.players not in (2, 3, 4):

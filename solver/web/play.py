@@ -226,6 +226,7 @@ async def new_game(body: NewGame, request: Request, response: Response) -> dict:
     seed = body.seed or secrets.token_hex(8)
     now = time.time()
     try:
+        setup.check_new()
         game = LiveGame(setup, seed, created=_date(now))
     except SetupError as e:
         _fail(e)
