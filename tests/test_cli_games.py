@@ -142,6 +142,27 @@ def test_arena_title_gives_the_rule_system_as_the_rules_tag_does(tmp_path):
     assert json.loads(r.stdout)["rules"] == "lmodire"
 
 
+def test_set_takes_its_settings_together_in_any_order():
+    """--set is read as a position line's parameters: players=2 makes
+    table_cards=0 playable (40 cards for 2) before or after it."""
+    titles = []
+    for settings in (["table_cards=0", "players=2"], ["players=2", "table_cards=0"]):
+        args = ["arena", "greedy", "random", "--rules", "french", "--pairs", "1", "--json", "-q"]
+        for item in settings:
+            args += ["--set", item]
+        r = run(args)
+        assert r.exit_code == 0, r.output
+        titles.append(json.loads(r.stdout)["rules"])
+    assert titles[0] == titles[1]
+    assert "table_cards=0" in titles[0] and "players=2" in titles[0]
+    r = run(["arena", "greedy", "random", "--rules", "french", "--set", "table_cards=0"])
+    assert r.exit_code == 2
+    assert r.output.strip() == ("error: table_cards=0 leaves 40 cards to deal, which 3 players "
+                                "cannot share evenly (set players= or table_cards=)")
+    r = run(["arena", "greedy", "random", "--set", "hit=1", "--set", "hit=2"])
+    assert r.exit_code == 2 and r.output.strip() == "error: --set hit is given twice"
+
+
 def test_annotate_header_gives_the_rule_system():
     r = run(["annotate", "--view", "full", "--luck-samples", "0", "-q",
              str(GAMES / "voleur-short.txt")])

@@ -192,6 +192,8 @@ def _system(rules_name: str, settings: tuple[str, ...], players: int) -> str:
         k, eq, v = text.partition("=")
         if not eq:
             raise ValueError(f"--set: {text!r} is not NAME=VALUE")
+        if k.strip() in over:
+            raise ValueError(f"--set {k.strip()} is given twice")
         over[k.strip()] = v.strip()
     rules = preset(rules_name).with_overrides(over)
     if players not in rules.players:

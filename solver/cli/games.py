@@ -43,11 +43,17 @@ def _fail(message: str, code: int = 1) -> None:
 def _rules(name: str, settings: tuple[str, ...], target: int | None):
     try:
         rules = preset(name)
+        over: dict[str, str] = {}
         for item in settings:
             key, eq, value = item.partition("=")
             if not eq:
                 raise RulesError(f"--set expects key=value, not {item!r}")
-            rules = rules.with_overrides({key: value})
+            if key in over:
+                raise RulesError(f"--set {key} is given twice")
+            over[key] = value
+        # all at once, as a position line's parameters: their order does
+        # not matter (players=2 makes table_cards=0 playable wherever it is)
+        rules = rules.with_overrides(over)
         if target is not None:
             rules = rules.with_overrides({"target": str(target)})
     except RulesError as err:
