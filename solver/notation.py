@@ -910,8 +910,14 @@ def _check_hist(pos: Position, played: int) -> None:
             raise NotationError("hist", f"the plays leave piles of "
                                         f"{','.join(map(str, got_piles))}, not taken="
                                         f"{','.join(map(str, pos.taken))}")
+        shown = ",".join("-" if t < 0 else str(RANKS[t]) for t in got_tops)
         if pos.tops is not None and got_tops != want_tops:
-            raise NotationError("hist", "the plays leave other pile tops than tops= says")
+            raise NotationError("hist", f"the plays leave other pile tops than tops= says "
+                                        f"(they leave {shown})")
+        if pos.tops is None and any(t >= 0 for t in got_tops):
+            # an absent tops= says no pile has a top: the replay must agree
+            raise NotationError("hist", f"the plays leave pile tops {shown}, but the line has "
+                                        f"no tops= (no top): add tops={shown}")
     if sorted(r.table) != sorted(c.index for c in pos.table):
         shown = ".".join(str(RANKS[i]) for i in sorted(r.table)) or "-"
         raise NotationError("hist", f"the plays leave {shown} on the table, not the line's table")

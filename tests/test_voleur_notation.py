@@ -110,6 +110,13 @@ def test_a_voleur_deal_replays_its_steals() -> None:
                [(s, c.index) for s, c in pos.hist.plays], tops=pos.hist.top_ranks(),
                piles=pos.hist.piles)
     assert r.piles == [0, 3] and r.tops == [-1, 0]       # N's top: a 1 (rank index 0)
+    # the tops must agree too: another one, or none at all (an absent tops=
+    # says no pile has a top; the line was solved as if nothing could be
+    # stolen)
+    with pytest.raises(NotationError) as err:
+        parse_position(line.replace(" tops=-,1b", ""))
+    assert str(err.value) == ("hist: the plays leave pile tops -,1, but the line has no "
+                              "tops= (no top): add tops=-,1")
 
 
 def test_tops_errors_are_documented() -> None:
@@ -119,3 +126,19 @@ def test_tops_errors_are_documented() -> None:
         if "8 does not exist" in message or "(SN,EW)" in message or "top 5 of" in message:
             continue
         assert f"- `{message}`" in doc, message
+
+
+def test_hist_tops_must_agree_with_tops_three_players() -> None:
+    """E's 10o stole S's pile (top 10e), N's 12o took the table's 12o..."""
+    line = ("4o.6o.12o 7b.5b/10.?/12.? ? S rules=french target=15 voleur=yes dealer=N "
+            "score=3,9,5 last=E gone=4b.4c.3o.4e.2b.2o.6c.6b.6e.5o.5c.7o.7e.10c.10e.10o.11c."
+            "11b.12e.11e.1b.1e prev=12o taken=0,16,6 hist=4o:S6o,E10o,N12o:10e,5c,1e:4,11,6")
+    assert parse_position(line + " tops=-,10o,1e").tops[1].rank == 10
+    with pytest.raises(NotationError) as err:
+        parse_position(line + " tops=-,10o,2b")
+    assert str(err.value) == ("hist: the plays leave other pile tops than tops= says "
+                              "(they leave -,10,1)")
+    with pytest.raises(NotationError) as err:     # it was solved as if no top
+        parse_position(line)
+    assert str(err.value) == ("hist: the plays leave pile tops -,10,1, but the line has no "
+                              "tops= (no top): add tops=-,10,1")
