@@ -102,3 +102,19 @@ def test_the_first_compilation_is_announced(monkeypatch):
     out = io.StringIO()
     compiled.ensure_compiled(out)           # once a process
     assert out.getvalue() == "" and warmed == list(compiled.PARTS)
+
+
+def test_the_expectimax_guess_stops_counting_past_its_cap():
+    """With a cap, the guess stops counting outcomes once it is over the
+    cap (a lower bound, said "more than"); under the cap it is the full
+    guess."""
+    from solver.analysis.evaluation import estimate_expectimax
+    first_deal = parse_position("1.3.5.11 2.10.7/4.6.12/1.1.7 ? S rules=french")
+    full, why = estimate_expectimax(first_deal)
+    assert "27 unseen cards, 3 deals to come, about" in why and full > 1e6
+    capped, why = estimate_expectimax(first_deal, cap=0.05)
+    assert 0.05 < capped < full and "3 deals to come, more than" in why
+    last = parse_position("1.5.11 5/12/2 ~1.1.3.4.5.6.7.10.11 S rules=french taken=9,8,8 last=E")
+    full, why = estimate_expectimax(last)
+    assert estimate_expectimax(last, cap=10 * full) == (full, why)
+    assert "9 unseen cards, 1 deal to come, about" in why

@@ -132,7 +132,7 @@ class Analysis:
     table: dict | None = None
 
 
-def estimate_expectimax(pos: Position) -> tuple[float, str]:
+def estimate_expectimax(pos: Position, cap: float | None = None) -> tuple[float, str]:
     """A quick guess of exact expectimax's cost for ``pos``:
     ``(seconds, why)``. Only ``auto`` reads it, and only to skip an attempt
     estimated at more than ``TRY_FACTOR`` times the time it may have; every
@@ -146,7 +146,10 @@ def estimate_expectimax(pos: Position) -> tuple[float, str]:
     times ``DEAL_FACTOR``; ``SECONDS_PER_NODE`` each. Three sides (max^n
     does not prune): the orders of the cards in hand times, for each deal
     to come, its outcomes times ``NODES_PER_DEAL3``. Counting stops past
-    10**5 outcomes a level, so the guess itself takes milliseconds."""
+    10**5 outcomes a level, and with ``cap`` (seconds) as soon as the guess
+    passes it (then the seconds returned are a lower bound, and ``why``
+    says "more than"): the guess must not spend the budget it guards (at
+    27 unseen cards the full count took 90 ms)."""
     from ..engine.core import outcome_count
     from math import factorial
     prob = shuffled_problem(pos)
@@ -158,21 +161,41 @@ def estimate_expectimax(pos: Position) -> tuple[float, str]:
     for hand in pos.hands:
         nodes *= factorial(len(hand)) if three else max(1, len(hand))
     levels = 0
+    deals = 0
+    counts_left = list(counts)
+    while sum(counts_left):
+        deals += 1
+        n = int(P[core.P_DEALN + sum(counts_left)])
+        for _ in range(n * pos.players):
+            counts_left[counts_left.index(max(counts_left))] -= 1
+    over = False
     while sum(counts):
         n = int(P[core.P_DEALN + sum(counts)])
         rest = 0
         for r in range(10):
             rest |= ((1 << counts[r]) - 1) << (4 * r)
-        k = outcome_count(P, rest, 10 ** 5)
-        nodes *= k * (NODES_PER_DEAL3 if three else DEAL_FACTOR)
+        factor = NODES_PER_DEAL3 if three else DEAL_FACTOR
+        limit = 10 ** 5
+        if cap is not None:     # outcomes past which the guess is over cap
+            limit = max(1, min(limit, int(cap / (SECONDS_PER_NODE * nodes * factor)) + 1))
+        k = outcome_count(P, rest, limit)
+        nodes *= k * factor
         levels += 1
         for _ in range(n * pos.players):     # the most frequent ranks go first
             counts[counts.index(max(counts))] -= 1
+        if cap is not None and nodes * SECONDS_PER_NODE > cap:
+            over = levels < deals or k > limit
+            break
         if nodes > 1e18:
             break
     seconds = nodes * SECONDS_PER_NODE
-    why = (f"{unseen_count(pos)} unseen cards, {levels} deal(s) to come, "
-           f"about {nodes:.2g} nodes")
+    plural = "s" * (deals != 1)
+    if over:
+        why = (f"{unseen_count(pos)} unseen cards, {deals} deal{plural} to come, "
+               f"more than {nodes:.2g} nodes")
+    else:
+        why = (f"{unseen_count(pos)} unseen cards, {deals} deal{plural} to come, "
+               f"about {nodes:.2g} nodes")
     return seconds, why
 
 
@@ -413,10 +436,11 @@ def _evaluate(run: _Run, method: str) -> Analysis:
             raise BudgetError(_unfinished(pos, e, budget) + kept + ": raise --time or "
                               "--memory, or use --method auto to sample instead") from None
     prob = shuffled_problem(pos, match=run.match)     # raises CompileError now
-    seconds, why = estimate_expectimax(pos)
     allotted = EXPECTIMAX_SHARE * budget.seconds
+    seconds, why = estimate_expectimax(pos, cap=TRY_FACTOR * allotted)
     if seconds > TRY_FACTOR * allotted:
-        note = (f"stock order unknown; expectimax would take about {seconds:.2g} s ({why}), "
+        guess = "more than" if "more than" in why else "about"
+        note = (f"stock order unknown; expectimax would take {guess} {seconds:.2g} s ({why}), "
                 f"far over the {allotted:.2g} s it may have")
         if _fallback(run) == "deal":
             return _deal(run, note + ": the deal search")
