@@ -451,10 +451,10 @@ def _evaluate(run: _Run, method: str) -> Analysis:
                       budget.start + allotted)
     except SearchAborted as e:
         if _fallback(run) == "deal":
-            return _deal(run, _unfinished(pos, e, budget) + "; the deal search for the time "
-                         "left", expectimax_nodes=e.nodes)
-        return _sampled(run, _unfinished(pos, e, budget) + "; determinised search for the "
-                        "time left", expectimax_nodes=e.nodes)
+            return _deal(run, _unfinished(pos, e, budget, allotted) + "; the deal search for "
+                         "the time left", expectimax_nodes=e.nodes)
+        return _sampled(run, _unfinished(pos, e, budget, allotted) + "; determinised search "
+                        "for the time left", expectimax_nodes=e.nodes)
 
 
 def one_ply(run: _Run, why: str) -> Analysis:
@@ -532,8 +532,12 @@ def _equilibrium(run: _Run) -> Analysis:
                            "hidden_hands": vg.hands_dealt, "lp_variables": sol.variables})
 
 
-def _unfinished(pos: Position, e: SearchAborted, budget: Budget) -> str:
-    why = {"time": f"in {e.seconds:.2g} s",
+def _unfinished(pos: Position, e: SearchAborted, budget: Budget,
+                given: float | None = None) -> str:
+    """Why expectimax stopped, in words; ``given``: the seconds it was
+    given (the budget's when None). Not the aborted call's own time (a
+    root move's search, under a millisecond at times)."""
+    why = {"time": f"in the {budget.seconds if given is None else given:.2g} s it had",
            "outcomes": f"within {budget.memory_mb:g} MB (a chance node too large)",
            "nodes": "within its node budget"}.get(e.reason, "")
     return (f"expectimax did not finish {why} at {unseen_count(pos)} unseen cards "
