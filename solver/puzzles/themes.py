@@ -57,7 +57,7 @@ from ..search.compiled import Searcher
 #: why puzzles take two or four players
 THREE_PLAYERS = ("three-player puzzles are not made: a puzzle's values, themes and lines are "
                  "two-sided (one side's gain is the other's loss), and three players each "
-                 "score their own (analyse, annotate and play take three players)")
+                 "score their own (analyse, annotate, play and puzzles quiz take three players)")
 
 
 @dataclass(frozen=True)
