@@ -97,3 +97,50 @@ def test_every_line_reaches_the_end_and_adds_up_on_the_shipped_sets():
         for move in (idea.key, idea.runner_up):
             assert idea.lines[move].plies[-1].events & EV_END
             assert line_tally(idea, move, pos).net(idea.side) == values[move]
+
+
+VOLEUR = "5 6.5/5 - S rules=french voleur=yes dealer=S taken=16,20 last=N tops=1,2"
+
+
+def test_a_voleur_steal_is_told_and_counted():
+    """Ronda voleur (docs/rules.md V2, V4, V6), by hand. 6: S lays 6, N's 5
+    takes 5.6 (missa, capture; N's pile 20 + 3 = 23, top 5), S's 5 steals
+    that pile (capture, no missa: the table is empty): S 16 + 23 + 1 = 40
+    cards, N 0, +20 with the points even (S capture, last capture; N
+    capture, missa). 5: S takes 5 (missa, capture; S's pile 18, top 5),
+    N's 5 steals it, S lays 6 and N sweeps it: S 0, N 40, -20."""
+    from solver.web.tasks import answer_puzzle
+    pos = parse_position(VOLEUR)
+    text = examine(pos).explanation
+    assert ("then N plays 5, taking 5.6, clearing the table: missa (+1) (+1 capture), "
+            "S plays 5, taking N's pile (23 cards, 5 on top) (+1 capture). Points: cards "
+            "S 40, N 0 (S +20); S capture +1, last capture +1; N capture +1, missa +1: "
+            "+20 for S.") in text
+    assert ("Next best 5 (-20, 40 less): it takes 5, clearing the table: missa (+1) "
+            "(+1 capture); then N plays 5, taking S's pile (18 cards, 5 on top) (+1 capture), "
+            "S lays 6; N sweeps the last card. Points: cards S 0, N 40 (N +20); S capture +1, "
+            "missa +1; N capture +1, last capture +1: -20 for S.") in text
+    _g, _s, idea = idea_for(pos)
+    values = {mv.move: mv.value for mv in evaluate(pos, method="exact").moves}
+    assert values == {"6": 20, "5": -20}
+    for move, piles in ((5, [40, 0]), (4, [0, 40])):     # rank indices of 6 and 5
+        t = line_tally(idea, move, pos)
+        assert t.piles == piles and t.net(idea.side) == values[str(RANKS[move])]
+    doc = answer_puzzle(VOLEUR + " ; bm 6", "5")
+    assert doc["right"] is False and doc["explanation"] == text
+    assert "taking S's pile (18 cards, 5 on top)" in doc["played_line"]
+
+
+def test_a_voleur_answer_takes_the_hitters_whole_pile():
+    """V3, by hand: N's pile (19 cards) has the shown 5.5 on top; S's third
+    5 answers (+5) and takes all 19: S 17 + 19 + 1 = 37, then sweeps the
+    last 3 (3, 11, 12): 40 to 0, +20 + 5 = +25."""
+    line = "3 5.12/11 - S rules=lmodire voleur=yes show=5:2@N taken=17,19 last=N tops=2,5"
+    pos = parse_position(line)
+    text = examine(pos).explanation
+    assert text.startswith("Play 5: it answers with the third 5 (+5), taking N's pile "
+                           "(19 cards, the 2 shown on top); then ")
+    assert "Points: cards S 40, N 0 (S +20); S answer +5: +25 for S." in text
+    _g, _s, idea = idea_for(pos)
+    assert line_tally(idea, 4, pos).piles == [40, 0]
+    assert {mv.move: mv.value for mv in evaluate(pos, method="exact").moves}["5"] == 25

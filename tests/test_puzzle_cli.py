@@ -188,3 +188,48 @@ def test_quiz_judges_by_the_exact_values_not_a_wrong_bm(tmp_path):
     doc = answer_puzzle(f"{line} ; bm 2", "2")
     assert doc["right"] is False and doc["best"] == "7" and doc["warning"]
     assert {m["move"]: m["value"] for m in doc["moves"]}["7"] == 4
+
+
+# three players: the engine's max^n vectors (S, E, N), checked against the plain
+# max^n of tests/reference3.py. VOLEUR3 by hand: S's 5 steals E's pile (top 5,
+# 10 cards: S 12 + 10 + 1 = 23, +1 capture), E's 10 takes the 10 (+1), then
+# nothing is taken (N 1, S 12, E 11, N 2 lay) and E, the last capturer, sweeps
+# 5 cards (+1): S 1 + 3 (23 cards) = 4, E 2, N 0. TIE3: 3, 4 and 7 all give S
+# 1; 4 leaves E and N 6 points, 3 and 7 leave them 7, so the max^n rule takes 4.
+VOLEUR3 = "3.10 5.12/10.11/2.1 - S rules=french voleur=yes taken=12,10,10 last=N tops=2,5,3"
+TIE3 = "11.3.10.12.10 7.4.3/12.2/1.1 - S rules=french dealer=S taken=11,1,16 last=N"
+
+
+def reference3_values(line: str) -> dict:
+    import reference3 as R3
+    pos = parse_position(line)
+    tops = [None if c is None else c.rank for c in pos.tops] if pos.tops else [None] * 3
+    s = R3.S([c.rank for c in pos.table], [[c.rank for c in h] for h in pos.hands], [],
+             pos.turn, pos.leader(), None, None, pos.last, list(pos.taken), tops, False)
+    return R3.move_values(pos.rules, s)[0]
+
+
+def test_three_player_quiz_judges_by_the_max_n_values(tmp_path):
+    from solver.puzzles.puzzle import answer_ranks
+    assert reference3_values(VOLEUR3) == {5: [4, 2, 0], 12: [1, 3, 5]}
+    assert reference3_values(TIE3) == {3: [1, 1, 6], 4: [1, 1, 5], 7: [1, 1, 6]}
+    assert answer_ranks(parse_position(f"{VOLEUR3} ; bm 12"))[0] == {5}
+    assert answer_ranks(parse_position(f"{TIE3} ; bm 3"))[0] == {4}
+    f = tmp_path / "three.txt"
+    f.write_text(f"{VOLEUR3} ; bm 12\n{TIE3} ; bm 3\n{VOLEUR3} ; bm 5\n")
+    r = run(["puzzles", "quiz", str(f)], stdin="12\n3\n5\n")
+    assert r.exit_code == 0
+    out = " ".join(r.stdout.split())
+    assert "score: 1 of 3" in out and "right: 12" not in out
+    assert "not 12: the answer is 5" in out and "not 3: the answer is 4" in out
+    assert "right: 5" in out
+    assert ("warning: the line's bm (12) is not the engine's best (5): the answer is judged "
+            "by the exact values (S's entry of the max^n vectors") in out
+    assert "the line's bm (3) is not the engine's best (4)" in out
+    assert out.count("warning:") == 2            # not on the third line, whose bm is right
+    # the values: the mover's entry, then a column per seat, then the loss
+    rows = [line.split() for line in r.stdout.splitlines()]
+    assert ["5", "│", "+4", "│", "4", "│", "2", "│", "0", "│"] in rows
+    assert ["12", "│", "+1", "│", "1", "│", "3", "│", "5", "│", "3"] in rows
+    assert ["4", "│", "+1", "│", "1", "│", "1", "│", "5", "│"] in rows
+    assert ["3", "│", "+1", "│", "1", "│", "1", "│", "6", "│"] in rows

@@ -30,8 +30,9 @@ from ..cards import CardError, parse_card
 from ..runtime.interrupt import Signals, exit_interrupted, stoppable
 from ..notation import NotationError, parse_file
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
-from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, Puzzle, check_text,
-                      examine, generate as generate_puzzles)
+from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, check_text,
+                      exact_values, generate as generate_puzzles)
+from ..position import seat_names
 from ..analysis.hidden import hides_cards, mover_view
 from .render import LEADS_LEGEND, position_panel
 from ..puzzles.themes import THEME_TITLES, THEMES
@@ -335,24 +336,33 @@ def _without_ops(pos):
 
 
 def _explain(con: Console, pos, played: int | None) -> None:
-    """The explanation, then every play's exact value (recomputed)."""
+    """The explanation, then every play's exact value (recomputed; three
+    players: the mover's entry and a column per seat)."""
     c = pos.opcode("c")
     if c:
         con.print(c, highlight=False)
     try:
-        p: Puzzle = examine(_without_ops(pos))
+        ev = exact_values(pos)
     except (ValueError, NotationError):
         return
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
     t.add_column("value", justify="right")
+    names = seat_names(pos.players) if ev.seats is not None else ()
+    for name in names:              # three players: each seat's own points
+        t.add_column(name, justify="right")
     t.add_column("loss", justify="right")
-    for move, value in p.moves.items():
-        loss = p.value - value
-        style = "bold green" if move == p.best else ("red" if played is not None and
-                                                     parse_card(move).rank == played else "")
-        t.add_row(Text(move, style=style), f"{value:+g}", "" if loss == 0 else f"{loss:g}")
+    for move, value in ev.moves.items():
+        loss = ev.value - value
+        style = "bold green" if move in ev.best else ("red" if played is not None and
+                                                      parse_card(move).rank == played else "")
+        seats = [f"{x:g}" for x in ev.seats[move]] if ev.seats is not None else []
+        t.add_row(Text(move, style=style), f"{value:+g}", *seats,
+                  "" if loss == 0 else f"{loss:g}")
     con.print(t)
+    if names:
+        con.print(Text("value: the mover's own points (max^n); " + " ".join(names)
+                       + ": each seat's own points to the end of the hand", style="dim"))
     themes = pos.opcode("themes")
     if themes:
         con.print(Text("themes: " + ", ".join(f"{n} ({THEME_TITLES.get(n, '')})"

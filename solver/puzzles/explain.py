@@ -49,29 +49,52 @@ def themes_of(idea: Idea) -> list[str]:
     return idea.extra["themes"]
 
 
+def _steals(idea: Idea, ply: Ply) -> str:
+    """Ronda voleur: the opponent piles a play takes whole, ``N's pile (23
+    cards, 5 on top)``; an answer's hitter's pile has the shown cards on
+    top. Empty when the play steals nothing."""
+    out = []
+    shown = ply.events & (EV_ANSWER5 | EV_ANSWER10)
+    hitter = idea.sides[(ply.seat - 1) % idea.players]
+    for side, n in ply.stolen:
+        size = f"{n} cards" if n != 1 else "1 card"
+        top = (f"the {len(ply.taken)} shown on top" if shown and side == hitter
+               else f"{_r(ply.rank)} on top")
+        out.append(f"{_side_name(idea, side)}'s pile ({size}, {top})")
+    return " and ".join(out)
+
+
 def ply_text(idea: Idea, ply: Ply, names: tuple[str, ...], first: bool = False) -> str:
     """A short phrase for one ply: ``N hits S's 7 (+1), taking 10 with
     it``, ``S lays 3``, ``S plays 5, taking 5.6``, ``N answers with the
     third 7 (+5), taking the 2 shown``, with the missa, the capture point,
-    the end-of-hand sweep and a new deal. ``first``: a root play, written
-    without the seat ("hits N's 7 (+1)")."""
+    the end-of-hand sweep and a new deal; Ronda voleur's steals name the
+    pile taken (``S plays 5, taking 6.7 and N's pile (23 cards, 5 on
+    top)``). ``first``: a root play, written without the seat ("hits N's
+    7 (+1)")."""
     rules = idea.rules
     who = "" if first else f"{names[ply.seat]} "
     c = _r(ply.rank)
     ev = ply.events
     prev_seat = names[(ply.seat - 1) % idea.players]
-    if ev & EV_ANSWER5:
-        out = f"{who}answers with the third {c} (+{event_points(rules, EV_ANSWER5)}), taking the 2 shown"
-    elif ev & EV_ANSWER10:
-        out = f"{who}answers with the fourth {c} (+{event_points(rules, EV_ANSWER10)}), taking the 3 shown"
+    steals = _steals(idea, ply)
+    hitter = idea.sides[(ply.seat - 1) % idea.players]
+    if ev & (EV_ANSWER5 | EV_ANSWER10):
+        nth, bit = ("third", EV_ANSWER5) if ev & EV_ANSWER5 else ("fourth", EV_ANSWER10)
+        out = f"{who}answers with the {nth} {c} (+{event_points(rules, bit)}), taking "
+        if any(side == hitter for side, _n in ply.stolen):
+            out += steals     # the hitter's whole pile, the shown cards on top (V3)
+        else:
+            out += f"the {len(ply.taken)} shown" + (f" and {steals}" if steals else "")
     elif ev & EV_HIT:
         out = f"{who}hits {prev_seat}'s {c} (+{event_points(rules, EV_HIT)})"
         extra = [r for r in ply.taken if r != ply.rank]
-        if extra:
-            out += f", taking {_cards(extra)} with it"
+        with_it = " and ".join(x for x in (_cards(extra), steals) if x)
+        if with_it:
+            out += f", taking {with_it} with it"
     elif ev & EV_CAPTURE:
-        out = (f"takes {_cards(ply.taken)}" if first
-               else f"{who}plays {c}, taking {_cards(ply.taken)}")
+        what = " and ".join(x for x in (_cards(ply.taken), steals) if x)
+        out = f"takes {what}" if first else f"{who}plays {c}, taking {what}"
     else:
         out = f"{who}lays {c}"
     if ev & EV_MISSA:
@@ -116,7 +139,8 @@ class Tally:
 def tally(idea: Idea, plies: Iterable[Ply], piles: Iterable[int]) -> Tally:
     """The points scored along ``plies`` (hits, answers, missas, capture
     points, the last-capture bonus) and the card count at the end, from
-    the piles ``piles`` each side held before the first ply (two sides)."""
+    the piles ``piles`` each side held before the first ply (two sides);
+    Ronda voleur's stolen piles move whole to the thief's side."""
     rules = idea.rules
     nsides = n_sides(idea.players)
     items: list[list[tuple[str, int]]] = [[] for _ in range(nsides)]
@@ -128,10 +152,19 @@ def tally(idea: Idea, plies: Iterable[Ply], piles: Iterable[int]) -> Tally:
         for bit, name in _SCORING:
             if ev & bit:
                 items[p.side].append((name, event_points(rules, bit)))
+        robbed = {side for side, _n in p.stolen}
+        for side in robbed:
+            # Ronda voleur: a stolen pile goes whole under the played card
+            pile[p.side] += pile[side]
+            pile[side] = 0
         if ev & (EV_ANSWER5 | EV_ANSWER10):
-            # the shown cards move from the previous player's pile
-            pile[idea.sides[(p.seat - 1) % idea.players]] -= len(p.taken)
-            pile[p.side] += len(p.taken) + 1
+            # the shown cards move from the previous player's pile (when
+            # that pile was not stolen whole with them)
+            hitter = idea.sides[(p.seat - 1) % idea.players]
+            if hitter not in robbed:
+                pile[hitter] -= len(p.taken)
+                pile[p.side] += len(p.taken)
+            pile[p.side] += 1
         elif ev & EV_CAPTURE:
             pile[p.side] += len(p.taken) + 1
         if ev & EV_END and p.sweep_side >= 0:

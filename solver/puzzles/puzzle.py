@@ -649,12 +649,52 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
     return gen
 
 
+@dataclass
+class ExactValues:
+    """Every play of a position by exact search, as a quiz judges it:
+    ``moves`` card text -> the mover's value in points, best first;
+    ``best`` the plays of the best value (three players: equal under the
+    max^n tie rule's own entry and the others' sum, as ``ronda-solve``
+    lists them); ``seats`` three players: card text -> the value vector,
+    one entry per seat (S, E, N), else None."""
+
+    moves: dict[str, float]
+    best: list[str]
+    seats: dict[str, list[float]] | None = None
+
+    @property
+    def value(self) -> float:
+        """The best play's value for the mover."""
+        return next(iter(self.moves.values()))
+
+
+def exact_values(pos: Position) -> ExactValues:
+    """The exact value of every play of ``pos`` (opcodes ignored): two or
+    four players as a puzzle's (:func:`examine`), three players the
+    mover's entry of the max^n vectors
+    (:func:`solver.analysis.evaluation.evaluate`, ``method="exact"``).
+    Raises NotAPuzzle, CompileError or ValueError when the position
+    cannot be searched exactly."""
+    pos = _bare(pos)
+    if pos.players == 3:
+        if not is_perfect_information(pos):
+            raise NotAPuzzle("hidden", "a puzzle needs every card known (exact method)")
+        a = evaluate(pos, method="exact")
+        return ExactValues({mv.move: mv.value for mv in a.moves}, list(a.best),
+                           {mv.move: list(mv.values or []) for mv in a.moves})
+    p = examine(pos)
+    top = max(p.moves.values())
+    return ExactValues(dict(p.moves), [m for m, v in p.moves.items() if top - v <= 1e-9])
+
+
 def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
     """The ranks a quiz accepts for puzzle line ``pos``, and a warning (or
-    None). Every card known: the plays of the best exact value (a line
-    whose ``bm`` names another play gets a warning: ``puzzles check``
-    rejects it). A declaration puzzle that hides cards: its ``bm``, which
-    holds by expectation over the hidden hands (docs/puzzles.md)."""
+    None). Every card known: the plays of the best exact value
+    (:func:`exact_values`; three players: the mover's entry of the max^n
+    vectors, with its tie rule); a line whose ``bm`` names another play
+    gets a warning (``puzzles check`` rejects it). A declaration puzzle
+    that hides cards: its ``bm``, which holds by expectation over the
+    hidden hands (docs/puzzles.md)."""
     from ..cards import parse_card
     from ..analysis.hidden import hides_cards
     bm = pos.opcode("bm") or ""
@@ -662,14 +702,15 @@ def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
     if hides_cards(pos) and named:
         return named, None
     try:
-        p = examine(_bare(pos))
+        ev = exact_values(pos)
     except (NotAPuzzle, CompileError, ValueError):
         return named, None
-    top = max(p.moves.values())
-    best = {parse_card(m).rank for m, v in p.moves.items() if top - v <= 1e-9}
+    best = {parse_card(m).rank for m in ev.best}
     warning = None
     if named and named != best:
-        warning = (f"the line's bm ({bm}) is not the engine's best "
-                   f"({' '.join(m for m, v in p.moves.items() if top - v <= 1e-9)}): "
-                   "the answer is judged by the exact values; `puzzles check` rejects the line")
+        judged = ("the answer is judged by the exact values; `puzzles check` rejects the line"
+                  if ev.seats is None else
+                  f"the answer is judged by the exact values ({pos.seat_name(pos.turn)}'s "
+                  "entry of the max^n vectors; a tie to the lower sum of the others)")
+        warning = f"the line's bm ({bm}) is not the engine's best ({' '.join(ev.best)}): {judged}"
     return best, warning

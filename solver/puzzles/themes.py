@@ -57,7 +57,7 @@ from ..search.compiled import Searcher
 #: why puzzles take two or four players
 THREE_PLAYERS = ("three-player puzzles are not made: a puzzle's values, themes and lines are "
                  "two-sided (one side's gain is the other's loss), and three players each "
-                 "score their own (analyse, annotate and play take three players)")
+                 "score their own (analyse, annotate, play and puzzles quiz take three players)")
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,11 @@ class Ply:
     - ``hand_after``: the player's hand after the play (rank indices);
     - ``sweep``: cards the last capturer swept from the table when this play
       ended the hand (0 otherwise), ``sweep_side`` the side that got them
-      (-1 when nobody captured all hand or no sweep).
+      (-1 when nobody captured all hand or no sweep);
+    - ``stolen``: Ronda voleur, the opponent piles the play took whole,
+      ``(side, cards)`` with their size before the play (their top is the
+      rank played; an answer's is the hitter's pile, the shown cards on
+      top); empty otherwise.
     """
 
     seat: int
@@ -89,6 +93,7 @@ class Ply:
     hand_after: tuple[int, ...]
     sweep: int = 0
     sweep_side: int = -1
+    stolen: tuple[tuple[int, int], ...] = ()
 
     @property
     def lays(self) -> bool:
@@ -193,6 +198,7 @@ def replay(game: Hand, state: State, moves: Sequence[int]) -> tuple[Ply, ...]:
             raise ValueError(f"rank index {m} is not in seat {seat}'s hand")
         table = state[TABLE]
         show = state[SHOW]
+        stolen = tuple(game.robbed(state, m))
         child, gain, ev = game.play(state, m)
         if ev & (EV_ANSWER5 | EV_ANSWER10):
             taken = (m,) * (show & 3)
@@ -211,7 +217,7 @@ def replay(game: Hand, state: State, moves: Sequence[int]) -> tuple[Ply, ...]:
             sweep, sweep_side = left.bit_count(), child[LAST]
         hand_after = tuple(ranks_of(state[1 + seat] - _one_card(state, seat, m)))
         plies.append(Ply(seat, game.sides[seat], m, ev, gain, tuple(ranks_of(table)),
-                         taken, hand_after, sweep, sweep_side))
+                         taken, hand_after, sweep, sweep_side, stolen))
         state = child
     return tuple(plies)
 
