@@ -43,7 +43,7 @@ from ..search.compiled import (Budget, SearchAborted, Searcher, determinised,
                                ensure_compiled, summarise_array)
 from ..search.pimc import Z_99
 from ..search.vectors import (SEARCHES, VectorSearcher, choose, determinised_vec,
-                              paranoid_choice, ranked)
+                              mean_vectors, paranoid_choice, ranked)
 
 from .methods import METHODS  # noqa: E402  (re-exported)
 
@@ -756,13 +756,12 @@ def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
             spec, run.samples, run.seed, workers=run.workers, search=run.search,
             min_samples=run.min_samples, z=run.z, time_budget=budget.left(),
             memory_mb=min(budget.memory_mb, 64.0), weigh=weigh,
-            progress=None if run.progress is None else (lambda n: None))
+            progress=run.progress)
         n = rows.shape[0]
-        legal = [m for m in range(10) if not np.isnan(rows[0, m, 0])]
+        means = mean_vectors(rows, weights)
+        legal = list(means)
         w = np.ones(n) if weights is None else weights
         sw = w.sum()
-        means = {m: tuple(float((w * rows[:, m, k]).sum() / sw) for k in range(3))
-                 for m in legal}
         stats = summarise_array(rows[:, :, pos.turn], weights)
         errs = {s.move: s.stderr for s in stats}
         leads = {s.move: s.lead_z for s in stats}

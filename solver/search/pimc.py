@@ -63,7 +63,8 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> list[SampledMove]:
+def summarise_array(values: np.ndarray, weights: np.ndarray | None = None,
+                    top: int | None = None) -> list[SampledMove]:
     """Mean, standard error, best-count and the best move's paired lead of
     every legal move over the samples (rows of ``values``, NaN where a move
     is illegal: the same in every row), best mean first; as
@@ -71,15 +72,18 @@ def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> li
     weights, one a row) the means are weighted, the standard errors those
     of the self-normalised estimate (``sqrt(sum w^2 (x - mean)^2) / sum
     w``), and ``best`` counts the weight of the rows where a move is best,
-    scaled to the number of rows."""
+    scaled to the number of rows. ``top``: the move whose lead is measured
+    (its ``lead_z`` None) when it is not the best mean's (three sides: the
+    max^n rule breaks a tie of the mover's means by the others' entries);
+    the order stays by mean."""
     n = values.shape[0]
     moves = [m for m in range(values.shape[1]) if not math.isnan(values[0, m])]
     cols = values[:, moves]
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
     sw = w.sum()
     means = (w[:, None] * cols).sum(axis=0) / sw
-    top = cols.max(axis=1, keepdims=True)
-    best = (w[:, None] * (cols == top)).sum(axis=0) * n / sw
+    high = cols.max(axis=1, keepdims=True)
+    best = (w[:, None] * (cols == high)).sum(axis=0) * n / sw
 
     def stderr(x: np.ndarray, mean: float) -> float | None:
         if n < 2:
@@ -92,8 +96,11 @@ def summarise_array(values: np.ndarray, weights: np.ndarray | None = None) -> li
                          int(round(best[j]))) for j, m in enumerate(moves)]
     order = sorted(range(len(moves)), key=lambda j: (-stats[j].mean, stats[j].move))
     stats = [stats[j] for j in order]
-    jt = moves.index(stats[0].move)
-    for s in stats[1:]:
+    top = stats[0].move if top is None else top
+    jt = moves.index(top)
+    for s in stats:
+        if s.move == top:
+            continue
         diffs = cols[:, jt] - cols[:, moves.index(s.move)]
         if n < 2:
             s.lead_z = None

@@ -261,9 +261,12 @@ def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
     with ``values`` the (samples, 10, 3) array of the finished samples
     (NaN where a move is illegal) and ``weights`` the importance weights
     (``weigh(hands)``) or None. The result depends on the seed and the
-    sample count only, never on ``workers``. Raises ValueError when
-    ``samples < 1``, CompileError when no drawing agrees with declared= or
-    every weight is zero."""
+    sample count only, never on ``workers``. ``progress(result)`` after
+    each batch: the samples so far as :func:`sample_result` (the
+    :class:`~solver.search.pimc.SampleResult` two sides report), its moves
+    in the order the answer ranks them. Raises ValueError when ``samples <
+    1``, CompileError when no drawing agrees with declared= or every weight
+    is zero."""
     from ..engine.compile import CompileError
     if samples < 1:
         raise ValueError("samples must be at least 1")
@@ -298,8 +301,11 @@ def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
             if not finished.all():
                 stopped = "time"
                 break
-            if progress is not None:
-                progress(len(rows))
+            if progress is not None and (weigh is None or sum(weights) > 0):
+                progress(sample_result(np.array(rows), np.array(weights) if weigh is not None
+                                       else None, side, nodes=nodes, stopped=stopped,
+                                       seconds=time.perf_counter() - t0,
+                                       workers=sampler.workers))
             if (z is not None and done >= min_samples
                     and separated(np.array(rows)[:, :, side], z,
                                   np.array(weights) if weigh is not None else None)):
@@ -318,6 +324,41 @@ def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
         raise CompileError("the plays recorded in hist= are impossible for every hand drawn")
     return (np.array(rows), np.array(weights) if weigh is not None else None, nodes, stopped,
             partial, time.perf_counter() - t0)
+
+
+def mean_vectors(rows: np.ndarray, weights: np.ndarray | None = None) -> dict[int, tuple]:
+    """Every legal move's mean vector over ``rows`` (samples, 10, 3; NaN
+    where a move is illegal), weighted by ``weights`` when given."""
+    n = rows.shape[0]
+    legal = [m for m in range(rows.shape[1]) if not np.isnan(rows[0, m, 0])]
+    w = np.ones(n) if weights is None else weights
+    sw = w.sum()
+    return {m: tuple(float((w * rows[:, m, k]).sum() / sw) for k in range(rows.shape[2]))
+            for m in legal}
+
+
+def sample_result(rows: np.ndarray, weights: np.ndarray | None, side: int, *,
+                  nodes: int = 0, stopped: str = "samples", partial: bool = False,
+                  seconds: float = 0.0, workers: int = 1):
+    """Three sides' samples so far as the
+    :class:`~solver.search.pimc.SampleResult` of two sides: each move's
+    statistics on ``side``'s (the mover's) entry
+    (:func:`~solver.search.pimc.summarise_array`: mean, standard error,
+    best-count, and the first move's lead over it in paired standard
+    errors, as :func:`separated` measures it), the moves in the order the
+    answer ranks them (the max^n rule on the mean vectors: the mover's
+    higher entry, then the others' lower sum, then the lowest move), so
+    the first is the play the answer would give now. ``values`` is the
+    (samples, 10, 3) array."""
+    from .pimc import SampleResult, summarise_array
+    order = ranked(mean_vectors(rows, weights), side)
+    stats = {s.move: s for s in summarise_array(rows[:, :, side], weights, order[0])}
+    moves = [stats[m] for m in order]
+    ess = None
+    if weights is not None:
+        ess = float(weights.sum() ** 2 / (weights * weights).sum())
+    return SampleResult(moves, rows.shape[0], nodes, stopped, partial, seconds, workers,
+                        values=rows, weights=weights, ess=ess)
 
 
 def separated(own: np.ndarray, z: float, weights: np.ndarray | None = None) -> bool:

@@ -33,8 +33,9 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
     best play and values): the document ``{"positions": [...], "errors":
     [...]}`` with the position (:func:`solver.analysis.document.analysis_json`
     and its ``suite`` verdicts) or the line's one error. ``progress`` gets
-    ``{"samples", "best", "lead_z"}`` after each sampling batch; ``search``:
-    three players' ``maxn`` or ``paranoid``."""
+    ``{"samples", "of", "best", "lead_z"}`` after each sampling batch (two
+    or three players); ``search``: three players' ``maxn`` or
+    ``paranoid``."""
     from ..match_equity.objective import analyse as answer
     from ..cards import RANKS
     from ..engine.compile import CompileError
