@@ -102,3 +102,47 @@ def test_the_one_call_line_stops_at_the_next_deal_when_the_stock_is_unknown():
     s = Searcher(P, D, 8.0)
     assert values == s.root_values(st) and pv == s.principal_variation(st)
     assert len(pv) == 6                     # the deal's six cards, then chance
+
+
+_NO_LOAD = """
+import sys
+from numba.core import dispatcher
+import solver.analysis.evaluation as ev
+from solver.notation import parse_position
+inside, loaded = [False], []
+search = ev._evaluate                 # evaluate's search, once its clock has started
+def timed(*args, **kwargs):
+    inside[0] = True
+    try:
+        return search(*args, **kwargs)
+    finally:
+        inside[0] = False
+ev._evaluate = timed
+load = dispatcher._DispatcherBase._compile_for_args
+def record(self, *args, **kwargs):
+    if inside[0]:
+        loaded.append(self.py_func.__name__)
+    return load(self, *args, **kwargs)
+dispatcher._DispatcherBase._compile_for_args = record
+for line in sys.argv[1:]:
+    ev.evaluate(parse_position(line), time_budget=0.01)
+print(",".join(sorted(set(loaded))))
+"""
+
+
+def test_the_clock_starts_after_every_kernel_a_search_calls_is_loaded():
+    """``--time`` counts search, not loading: evaluate warms the kernels a
+    method needs before its clock starts (ensure_compiled's parts, the deal
+    search's warm). A kernel first called from Python inside the clock
+    (auto's cost guess for three players, a draw for the one-ply answer,
+    each play's effect) cost 10-40 ms of a 10 ms budget. In a fresh
+    process, every kernel loaded once a search's clock has started is
+    recorded."""
+    lines = ["1.5.11 5/12/2 ~1.1.3.4.5.6.7.10.11 S rules=french taken=9,8,8 last=E",
+             "1.3.5.11 2.10.7/4.6.12/1.1.7 ? S rules=french",
+             "1.3.5.11 2.10.7/4.6.12 ? S",
+             "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"]
+    p = subprocess.run([sys.executable, "-c", _NO_LOAD, *lines], cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == ""

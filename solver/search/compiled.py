@@ -105,9 +105,17 @@ def _tiny_game(shuffled: bool):
     return Searcher(prob.P, prob.D, 1.0), prob.st
 
 
+def _warm_effects(P, st) -> None:
+    """What each play does (analysis.effects: the cards it takes), read
+    from Python for every answer."""
+    from ..engine import core
+    core.taken_cards(P, st, 0)
+
+
 def _warm_exact() -> None:
     s, st = _tiny_game(False)
     s.root_values_and_pv(st)
+    _warm_effects(s.P, st)
 
 
 def _warm_search() -> None:
@@ -127,10 +135,14 @@ def _warm_samples() -> None:
     """A determinised batch."""
     from ..engine.sampling import draw_spec
     from ..notation import parse_position
-    spec = draw_spec(parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa"))
+    from ..engine.sampling import sampled_problem
+    line = parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa")
+    spec = draw_spec(line)
     sampler = Sampler(spec, 1.0)
     sampler.solve([0], seed=0)
     sampler.close()
+    prob = sampled_problem(line)        # a draw from Python: auto's one-ply answer
+    _warm_effects(prob.P, prob.st)
 
 
 def _warm_vectors() -> None:
@@ -148,13 +160,22 @@ def _warm_vectors() -> None:
             vs = VectorSearcher(prob.P, prob.D, 1.0, search)
             vs.root_values(prob.st)
             vs.principal_variation(prob.st)
-    spec = draw_spec(parse_position("5.6 5.7/?.?/?.? - S rules=french taken=12,10,10 last=E "
-                                    "gone=1.1.1.1.2.2.2.2.3.3.3.4.4.4.5.5.6.6.6.7.7.7.10."
-                                    "10.10.11.11.11.12.12.12.12"))
+    hidden = parse_position("5.6 5.7/?.?/?.? - S rules=french taken=12,10,10 last=E "
+                            "gone=1.1.1.1.2.2.2.2.3.3.3.4.4.4.5.5.6.6.6.7.7.7.10."
+                            "10.10.11.11.11.12.12.12.12")
+    spec = draw_spec(hidden)
     for search in ("maxn", "paranoid"):
         vsampler = VectorSampler(spec, 1.0, 1, search)
         vsampler.solve([0], seed=0)
         vsampler.close()
+    # auto's one-ply answer: a draw from Python, each seat's points of a play
+    from ..engine import core
+    from ..engine.sampling import sampled_problem
+    prob = sampled_problem(hidden)
+    child, _gain, ev = core.play(prob.P, prob.D, prob.st, 4)      # the 5
+    core.play_points(prob.P, prob.D, prob.st, child, ev)
+    _warm_effects(prob.P, prob.st)
+    core.outcome_count(prob.P, 15, 10)      # auto's estimate of expectimax's cost
 
 
 _WARM = {"exact": _warm_exact, "search": _warm_search, "samples": _warm_samples,

@@ -94,6 +94,8 @@ def warm() -> None:
     P, D = prob.P, prob.D
     st = np.array(prob.st, dtype=np.int64)
     DealSearcher(P, D, empty_model(), table_bits=4).solve(st, st[None, 1:5], st[None, 9])
+    from ..engine.core import hand_of
+    hand_of(st[1], st[2], st[3], st[4], 0)     # read from Python by the deal search
     _warmed = True
 
 
