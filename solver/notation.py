@@ -209,15 +209,17 @@ def _declarations(text: str, players: int) -> list[Declaration]:
 _PLAY_RE = re.compile(r"([SENW])(.+)")
 
 
-def _tops(text: str, players: int) -> tuple[Card | None, ...]:
-    """``tops=5,-``: one card or ``-`` a side, in ``taken=`` order (V7)."""
+def _tops(text: str, players: int, field: str = "tops") -> tuple[Card | None, ...]:
+    """``tops=5,-``: one card or ``-`` a side, in ``taken=`` order (V7);
+    ``field``: the key an error names (``hist`` for its tops part)."""
     parts = text.split(",")
     sides = side_names(players)
+    what = "entries" if field == "tops" else "pile tops at the deal's start"
     if len(parts) != len(sides):
         raise NotationError(
-            "tops", f"expected {len(sides)} entries, one a side ({','.join(sides)}), "
-                    f"got {len(parts)}")
-    return tuple(None if t == "-" else _card(t, "tops") for t in parts)
+            field, f"expected {len(sides)} {what}, one a side ({','.join(sides)}), "
+                   f"got {len(parts)}")
+    return tuple(None if t == "-" else _card(t, field) for t in parts)
 
 
 def _hist(text: str, players: int) -> DealHistory:
@@ -233,7 +235,7 @@ def _hist(text: str, players: int) -> DealHistory:
     table_text, plays_text = fields[0], fields[1]
     tops = piles = None
     if len(fields) == 4:
-        tops = _tops(fields[2], players)
+        tops = _tops(fields[2], players, "hist")
         try:
             piles = tuple(int(v) for v in fields[3].split(","))
         except ValueError:

@@ -142,3 +142,16 @@ def test_hist_tops_must_agree_with_tops_three_players() -> None:
         parse_position(line)
     assert str(err.value) == ("hist: the plays leave pile tops -,10,1, but the line has no "
                               "tops= (no top): add tops=-,10,1")
+
+
+def test_a_bad_tops_part_of_hist_is_a_hist_error() -> None:
+    line = ("11c.12e.7b 6b.2c/?.? ? S rules=french voleur=yes dealer=N score=1,1 taken=0,3 "
+            "last=N gone=1o.1e.1b tops=-,1b hist=1o.11c.12e.7b:S1e,N1b:{}:0,0")
+    with pytest.raises(NotationError) as err:
+        parse_position(line.format("-"))
+    assert err.value.field == "hist"
+    assert str(err.value) == ("hist: expected 2 pile tops at the deal's start, one a side "
+                              "(S,N), got 1")
+    with pytest.raises(NotationError) as err:
+        parse_position(line.format("-,8"))
+    assert str(err.value) == "hist: rank 8 does not exist in a Spanish 40-card deck"
