@@ -160,42 +160,31 @@ def estimate_expectimax(pos: Position, cap: float | None = None) -> tuple[float,
     nodes = 1.0 if three else NODE_SCALE
     for hand in pos.hands:
         nodes *= factorial(len(hand)) if three else max(1, len(hand))
-    levels = 0
-    deals = 0
-    counts_left = list(counts)
-    while sum(counts_left):
-        deals += 1
-        n = int(P[core.P_DEALN + sum(counts_left)])
-        for _ in range(n * pos.players):
-            counts_left[counts_left.index(max(counts_left))] -= 1
-    over = False
+    # the deals to come, each its stock: the most frequent ranks go first
+    stocks = []
     while sum(counts):
-        n = int(P[core.P_DEALN + sum(counts)])
+        stocks.append(list(counts))
+        for _ in range(int(P[core.P_DEALN + sum(counts)]) * pos.players):
+            counts[counts.index(max(counts))] -= 1
+    factor = NODES_PER_DEAL3 if three else DEAL_FACTOR
+    over = False
+    for level, left in enumerate(stocks, start=1):
         rest = 0
         for r in range(10):
-            rest |= ((1 << counts[r]) - 1) << (4 * r)
-        factor = NODES_PER_DEAL3 if three else DEAL_FACTOR
+            rest |= ((1 << left[r]) - 1) << (4 * r)
         limit = 10 ** 5
         if cap is not None:     # outcomes past which the guess is over cap
             limit = max(1, min(limit, int(cap / (SECONDS_PER_NODE * nodes * factor)) + 1))
         k = outcome_count(P, rest, limit)
         nodes *= k * factor
-        levels += 1
-        for _ in range(n * pos.players):     # the most frequent ranks go first
-            counts[counts.index(max(counts))] -= 1
         if cap is not None and nodes * SECONDS_PER_NODE > cap:
-            over = levels < deals or k > limit
+            over = level < len(stocks) or k > limit
             break
         if nodes > 1e18:
             break
     seconds = nodes * SECONDS_PER_NODE
-    plural = "s" * (deals != 1)
-    if over:
-        why = (f"{unseen_count(pos)} unseen cards, {deals} deal{plural} to come, "
-               f"more than {nodes:.2g} nodes")
-    else:
-        why = (f"{unseen_count(pos)} unseen cards, {deals} deal{plural} to come, "
-               f"about {nodes:.2g} nodes")
+    why = (f"{unseen_count(pos)} unseen cards, {len(stocks)} deal{'s' * (len(stocks) != 1)} "
+           f"to come, {'more than' if over else 'about'} {nodes:.2g} nodes")
     return seconds, why
 
 

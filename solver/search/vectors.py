@@ -301,14 +301,14 @@ def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
             if not finished.all():
                 stopped = "time"
                 break
+            so_far = np.array(rows)     # once a batch, for the progress and the stop
+            w_so_far = np.array(weights) if weigh is not None else None
             if progress is not None and (weigh is None or sum(weights) > 0):
-                progress(sample_result(np.array(rows), np.array(weights) if weigh is not None
-                                       else None, side, nodes=nodes, stopped=stopped,
+                progress(sample_result(so_far, w_so_far, side, nodes=nodes, stopped=stopped,
                                        seconds=time.perf_counter() - t0,
                                        workers=sampler.workers))
             if (z is not None and done >= min_samples
-                    and separated(np.array(rows)[:, :, side], z,
-                                  np.array(weights) if weigh is not None else None)):
+                    and separated(so_far[:, :, side], z, w_so_far)):
                 stopped = "separated"
                 break
             if deadline is not None and clock.now() >= deadline:
