@@ -40,11 +40,6 @@ def _note(signum: int) -> None:
         _received = int(signum)
 
 
-def pending() -> int | None:
-    """The signal received and not yet reported, or None."""
-    return _received
-
-
 class Interrupted(KeyboardInterrupt):
     """A stop asked for by signal ``signum``."""
 
