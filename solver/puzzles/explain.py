@@ -122,12 +122,20 @@ class Tally:
     """The points of one line, per side: ``items[side]`` lists
     ``(what, points)`` in the order scored; ``piles`` the cards each side
     holds at the end of the hand; ``cards`` the card count's value for
-    side 0 (half the pile difference: each card over 20 is a point)."""
+    side 0 (half the pile difference: each card over 20 is a point; two
+    sides); ``over`` three sides: each side's card count, its cards over
+    20 (``max(0, pile - 20)``)."""
 
     items: list[list[tuple[str, int]]]
     piles: list[int]
     cards: float = 0.0
     extra: dict = field(default_factory=dict)
+    over: list[int] = field(default_factory=list)
+
+    def own(self, side: int) -> float:
+        """Three sides: ``side``'s own points along the line, its card
+        count included (its entry of the max^n vector)."""
+        return sum(p for _w, p in self.items[side]) + (self.over[side] if self.over else 0)
 
     def net(self, side: int) -> float:
         """Points for ``side`` less the other side's, card count included."""
@@ -172,13 +180,18 @@ def tally(idea: Idea, plies: Iterable[Ply], piles: Iterable[int]) -> Tally:
             if rules.last_capture_bonus:
                 items[p.sweep_side].append(("last capture", rules.last_capture_bonus))
     cards = (pile[0] - pile[1]) / 2 if nsides == 2 else 0.0
-    return Tally(items, pile, cards)
+    over = [max(0, n - 20) for n in pile] if nsides == 3 else []
+    return Tally(items, pile, cards, over=over)
 
 
 def _tally_text(idea: Idea, t: Tally, mover_side: int) -> str:
-    """``cards S 23, N 17 (S +3); S hit +1, answer +5; N hit +1``."""
+    """``cards S 23, N 17 (S +3); S hit +1, answer +5; N hit +1``; three
+    players, each seat's count: ``cards S 23 (+3), E 9, N 8; ...``."""
     names = side_names(idea.players)
     parts = []
+    if t.over:
+        parts.append("cards " + ", ".join(f"{n} {c}" + (f" (+{o})" if o else "")
+                                          for n, c, o in zip(names, t.piles, t.over)))
     if len(t.piles) == 2:
         lead = abs(t.cards)
         cards = ", ".join(f"{n} {c}" for n, c in zip(names, t.piles))
@@ -235,8 +248,12 @@ def line_text(idea: Idea, move: int, pos: Position) -> str:
     text = head + ("; then " + ", ".join(rest) if rest else "")
     from ..engine.compile import pile_margin
     value = (idea.values[move] + pile_margin(pos)) / 2
+    others = ""
+    if move in idea.vectors:        # three players: the other seats' entries too
+        others = " (" + ", ".join(f"{names[s]} {_signed(x)}" for s, x
+                                  in enumerate(idea.vectors[move]) if s != idea.mover) + ")"
     return (text + ". Points: " + _tally_text(idea, line_tally(idea, move, pos), idea.side)
-            + f": {_signed(value)} for {names[idea.mover]}")
+            + f": {_signed(value)} for {names[idea.mover]}{others}")
 
 
 def explain(idea: Idea, pos: Position) -> str:

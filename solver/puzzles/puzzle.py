@@ -53,7 +53,7 @@ DEFAULT_MARGIN = 2.0
 #: difficulty levels.
 LEVELS: dict[int, str] = {1: "easy", 2: "medium", 3: "hard"}
 #: the opcodes a puzzle line carries, in the order they are written.
-PUZZLE_OPCODES = ("bm", "v", "id", "themes", "level", "depth", "margin", "method",
+PUZZLE_OPCODES = ("bm", "v", "vv", "id", "themes", "level", "depth", "margin", "method",
                   "pv", "source", "game", "c")
 #: the look-ahead horizon (plies) beyond which a play counts as deep.
 MAX_DEPTH = 8
@@ -89,7 +89,12 @@ class Puzzle:
       (card text -> points), best first; ``game``: for a mined puzzle, the
       playout it came from (``seed/number``); ``kind``: what the best play
       does against what the strongest other play does (:func:`kind_of`,
-      ``"lay/take"``).
+      ``"lay/take"``);
+    - three players (:mod:`solver.puzzles.maxn`): ``value`` and ``moves``
+      are the mover's entry of the max^n vectors, ``margin`` the mover's
+      entry of the best less that of the strongest other play (the next in
+      the max^n rule's order), ``vectors`` every play's vector (card text
+      -> points per seat, S E N; empty with two or four players).
     """
 
     position: Position
@@ -107,6 +112,12 @@ class Puzzle:
     moves: dict[str, float] = field(default_factory=dict)
     game: str | None = None
     kind: str = ""
+    vectors: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def vector(self) -> list[float] | None:
+        """Three players: the best play's vector (points per seat, S E N)."""
+        return self.vectors.get(self.best)
 
     @property
     def id(self) -> str:
@@ -116,7 +127,10 @@ class Puzzle:
 
     def ops(self) -> list[tuple[str, str]]:
         """The puzzle's opcodes, in :data:`PUZZLE_OPCODES` order."""
-        ops = [("bm", self.best), ("v", _num(self.value)), ("id", self.id),
+        ops = [("bm", self.best), ("v", _num(self.value))]
+        if self.vector is not None:
+            ops.append(("vv", " ".join(_num(x) for x in self.vector)))
+        ops += [("id", self.id),
                ("themes", " ".join(self.themes)), ("level", str(self.level)),
                ("depth", str(self.depth))]
         if self.margin is not None:
@@ -183,10 +197,14 @@ def horizon_best(game: Game, state: State, plies: int) -> set[int]:
 
 def depth_needed(game: Game, state: State, best: int, max_depth: int = MAX_DEPTH) -> int:
     """The smallest look-ahead (plies, 1 = the play's own gain) at which
-    :func:`horizon_best` picks ``best`` alone; ``max_depth + 1`` if none
-    up to ``max_depth`` does."""
+    :func:`horizon_best` picks ``best`` alone (three sides:
+    :func:`solver.puzzles.maxn.horizon_best_maxn`, each seat its own
+    points); ``max_depth + 1`` if none up to ``max_depth`` does."""
+    look = horizon_best
+    if game.nsides == 3:
+        from .maxn import horizon_best_maxn as look
     for k in range(1, max_depth + 1):
-        if horizon_best(game, state, k) == {best}:
+        if look(game, state, k) == {best}:
             return k
     return max_depth + 1
 
@@ -276,14 +294,15 @@ def _declared(pos: Position) -> list[tuple[int, int]]:
 def idea_for(pos: Position) -> tuple[Game, State, Idea]:
     """The game, state and :class:`~solver.puzzles.themes.Idea` of a position.
 
+    Three players: the max^n idea (:func:`solver.puzzles.maxn.idea_of_maxn`).
     Raises NotAPuzzle (``hidden``) unless every card is known, and
     CompileError for a position the search does not take."""
     if not is_perfect_information(pos):
         raise NotAPuzzle("hidden", "a puzzle needs every card known (exact method)")
-    if pos.players == 3:
-        from .themes import THREE_PLAYERS
-        raise CompileError(THREE_PLAYERS)
     game, state = compile_known(pos)
+    if game.nsides == 3:
+        from .maxn import idea_of_maxn
+        return game, state, idea_of_maxn(game, state, _declared(pos))
     return game, state, idea_of(game, state, _declared(pos))
 
 
@@ -308,7 +327,9 @@ def examine(pos: Position, source: str | None = None) -> Puzzle:
         themes=list(themes), level=difficulty(depth, tempting), depth=depth,
         tempting=tempting, pv=[str(RANKS[p.rank]) for p in idea.pv.plies],
         explanation=explain(idea, pos), source=source,
-        moves={move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order}, kind=kind)
+        moves={move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order}, kind=kind,
+        vectors={move_text(pos, m): [float(x) for x in idea.vectors[m]] for m in idea.order
+                 if m in idea.vectors})
 
 
 def make_puzzle(pos: Position, margin: float = DEFAULT_MARGIN, theme: str | None = None,
@@ -377,12 +398,14 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
     """Re-verify a line that names a best play (``bm``) with the exact
     method: ``(problems, found)``; no problem means verified, ``found`` is
     the engine's examination (themes, level, value, margin, pv) or None when
-    the position could not be searched.
+    the position could not be searched. Three players: the value and the
+    margin are the mover's entry of the max^n vectors (:mod:`solver.puzzles.maxn`),
+    ``vv`` the best play's whole vector.
 
     Checks, in order: ``bm`` present; every card known; the exact
     evaluation (:func:`solver.analysis.evaluation.evaluate`, ``method="exact"``) has
     one best play, ``bm``, beating every other play by at least ``margin``
-    points; then each of ``v``, ``margin``, ``themes``, ``level``,
+    points; then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
     ``depth``, ``method``, ``pv`` when present equals what the engine
     computes now. A plain line (a teacher's ``bm``, with or without ``v``
     and no ``themes``) is verified the same way; the themes the engine
@@ -420,20 +443,23 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
         if gap < margin:
             problems.append(Problem("margin", f"the best play beats {second.move} by "
                                               f"{gap:g} points, less than {margin:g}"))
-        if p.value != a.value or (p.margin is not None and abs(p.margin - gap) > 1e-9):
+        if (p.value != a.value or (p.margin is not None and abs(p.margin - gap) > 1e-9)
+                or (a.values is not None and p.vector != [float(x) for x in a.values])):
             problems.append(Problem("position", "the puzzle lines and the evaluation disagree"))
-    recorded = {name: pos.opcode(name) for name in ("margin", "themes", "level", "depth",
+    recorded = {name: pos.opcode(name) for name in ("vv", "margin", "themes", "level", "depth",
                                                      "method", "pv")}
-    computed = {"margin": _num(p.margin) if p.margin is not None else None,
+    computed = {"vv": " ".join(_num(x) for x in p.vector) if p.vector is not None else None,
+                "margin": _num(p.margin) if p.margin is not None else None,
                 "themes": " ".join(p.themes), "level": str(p.level),
                 "depth": str(p.depth), "method": "exact", "pv": " ".join(p.pv)}
     for name, want in computed.items():
         have = recorded[name]
         if have is None:
             continue
-        if name == "margin":
+        if name in ("margin", "vv"):
             try:
-                same = want is not None and abs(float(have) - float(want)) <= 1e-9
+                same = want is not None and len(have.split()) == len(want.split()) and all(
+                    abs(float(h) - float(w)) <= 1e-9 for h, w in zip(have.split(), want.split()))
             except ValueError:
                 same = False
         else:

@@ -48,17 +48,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from ..engine.core import play_points
 from ..engine.hand import LAST, SEAT, SHOW, TABLE, Hand, State
 from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, EV_HIT,
                               EV_MISSA, ranks_of)
 from ..rules import Rules
 from ..search.compiled import Searcher
-
-#: why puzzles take two or four players
-THREE_PLAYERS = ("three-player puzzles are not made: a puzzle's values, themes and lines are "
-                 "two-sided (one side's gain is the other's loss), and three players each "
-                 "score their own (analyse, annotate, play and puzzles quiz take three players)")
-
 
 @dataclass(frozen=True)
 class Ply:
@@ -69,7 +64,9 @@ class Ply:
     - ``events``: the engine's event bits (``EV_*``);
     - ``gain``: half-points for the player's side, the deal's declarations
       and the end of the hand (sweep, card count) included when this play
-      triggered them;
+      triggered them (three players: twice the player's own points of the
+      play, :func:`solver.engine.core.play_points`; the cards count only at
+      the end of the hand, each seat's over 20);
     - ``table``: rank indices on the table before the play;
     - ``taken``: rank indices the play took besides its own card (the table
       cards of a capture, or the shown cards of an answer);
@@ -139,7 +136,10 @@ class Idea:
       declarations that name a rank;
     - ``replies``: after the key play, the exact value of each reply of
       the next player (rank index -> half-points for the replier's side);
-      empty when the key play ends the hand.
+      empty when the key play ends the hand;
+    - ``vectors``: three players, each root play's max^n vector (rank
+      index -> points per seat, S E N; ``values`` then holds twice the
+      mover's entry); empty otherwise.
     """
 
     rules: Rules
@@ -154,6 +154,7 @@ class Idea:
     declared: tuple[tuple[int, int], ...] = ()
     replies: dict[int, int] = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
+    vectors: dict[int, tuple[float, ...]] = field(default_factory=dict)
 
     @property
     def side(self) -> int:
@@ -200,6 +201,8 @@ def replay(game: Hand, state: State, moves: Sequence[int]) -> tuple[Ply, ...]:
         show = state[SHOW]
         stolen = tuple(game.robbed(state, m))
         child, gain, ev = game.play(state, m)
+        if game.nsides == 3:
+            gain = 2 * play_points(game.P, game.D, state, child, ev)[game.sides[seat]]
         if ev & (EV_ANSWER5 | EV_ANSWER10):
             taken = (m,) * (show & 3)
             left = table
@@ -307,7 +310,8 @@ def bait(idea: Idea) -> bool:
     answer that answer for 10, holds no further r (with two players: the
     next player holds exactly one r); and the bait is taken: the next
     player's one best reply (exact values, no tie) is the hit on it.
-    Needs answers in the rules."""
+    Needs answers in the rules, and the answering seat on the mover's
+    side (never with three players: the seat two on is an opponent)."""
     if len(idea.rules.hit) < 2:
         return False
     key = idea.pv.plies[0]
@@ -318,6 +322,8 @@ def bait(idea: Idea) -> bool:
     hitter = (idea.mover + 1) % p
     answerer = (idea.mover + 2) % p
     counter = (idea.mover + 3) % p
+    if idea.sides[answerer] != idea.side:
+        return False        # three players: the answer would be an opponent's
     left = {s: (list(key.hand_after) if s == idea.mover else list(idea.hands[s]))
             for s in (hitter, answerer, counter)}
     if r not in left[hitter] or r not in left[answerer]:
