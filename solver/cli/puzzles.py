@@ -82,8 +82,9 @@ def _write(output: str, text: str, force: bool) -> None:
               help="Keep only puzzles of this level.")
 @click.option("--rules", "rules_name", default="lmodire", show_default=True,
               help="Rules preset of the positions.")
-@click.option("--players", type=click.Choice(["2", "4"]), default="2", show_default=True,
-              help="Players (4: partnerships S+N against E+W).")
+@click.option("--players", type=click.Choice(["2", "3", "4"]), default="2", show_default=True,
+              help="Players (3: each seat for itself, max^n values, --rules french; "
+                   "4: partnerships S+N against E+W).")
 @click.option("--agents", default="greedy", show_default=True,
               help="Self-play players, one spec or one per seat: greedy, random, mc:N, engine:K.")
 @click.option("--max-candidates", type=click.IntRange(1), default=None,

@@ -1,8 +1,8 @@
 """Composing puzzle candidates with a constraint model (OR-Tools CP-SAT).
 
 For a requested theme the model builds a *legal* position of the last
-deal (stock empty), two players or four in partnerships (S+N against
-E+W), that has the theme's preconditions, for example for ``hit``: the
+deal (stock empty), two players, three (each seat for itself) or four in
+partnerships (S+N against E+W), that has the theme's preconditions, for example for ``hit``: the
 opponent who played just before the mover has laid a card the mover can
 take with the same rank. The model knows the card-count rules of a
 position:
@@ -11,9 +11,9 @@ position:
   (RULES.md "Cards"), so the 40 cards are accounted for with ``taken=``;
 - the hand sizes of the last deal (:func:`solver.rules.deal_sizes`: 3 cards
   a player, 2 on the last four-player deal of ``french``): the mover holds
-  1 to that many; two players: the other as many or one fewer; four
-  players: the seats still to play this round as many as the mover, those
-  that played since the round's leader one fewer (NOTATION.md, hand
+  1 to that many; two players: the other as many or one fewer; three or
+  four players: the seats still to play this round as many as the mover,
+  those that played since the round's leader one fewer (NOTATION.md, hand
   sizes);
 - ``table_rule = distinct``: never two cards of one rank on the table
   (docs/rules.md decision 6);
@@ -31,6 +31,12 @@ Four players (issue 11): the mover is S; "the other player" of the
 themes is the next player (E, the opponent who can hit the mover's card);
 ``prev=`` and ``show=`` are the previous player's (W, the other opponent);
 N, the partner, holds the rest. The themes' constraints are the same.
+
+Three players (S, E, N in play order, each its own side): the mover is S,
+"the other player" is E (the next, who can hit the mover's card),
+``prev=`` and ``show=`` are N's (the previous player), and N holds the
+rest; ``taken=`` is split near evenly over the three seats. The
+verification is max^n (:mod:`solver.puzzles.maxn`).
 
 Diversity, as the issue asks: each candidate comes from a fresh solve whose
 objective pulls it towards a random *hint* (a random way of placing the 40
@@ -55,7 +61,7 @@ from ..cards import Card, RANKS
 from ..engine.scoring import best_declaration, TRINGA
 from ..notation import NotationError, format_position, parse_position
 from ..position import Declaration, Position, Show
-from ..rules import deal_sizes, preset
+from ..rules import PRESETS, deal_sizes, preset
 from .themes import THEMES
 
 NR = len(RANKS)
@@ -93,11 +99,12 @@ def last_deal(rules, players: int) -> int:
 
 
 class _Model:
-    """The CP-SAT variables of one last-deal position (2 or 4 players).
+    """The CP-SAT variables of one last-deal position (2, 3 or 4 players).
 
     ``T``, ``M``, ``O``, ``P``: cards of each rank index on the table, in
     the mover's hand, in the other (next) player's hand, in the piles;
     four players: ``more`` the partner's and the previous player's hands;
+    three players: ``more`` the previous player's hand;
     ``km``, ``ko``: hand sizes; ``played``: cards played in this deal;
     ``prev_is[r]``, ``show_is[r]``, ``show3``: the keys; ``last_other``."""
 
@@ -106,7 +113,7 @@ class _Model:
         self.cp = cp_model
         self.rules = rules
         self.players = players
-        deal = self.deal = last_deal(rules, players) if players == 4 else DEAL
+        deal = self.deal = last_deal(rules, players) if players != 2 else DEAL
         self._eq: dict = {}
         m = self.m = cp_model.CpModel()
         self.T = [m.NewIntVar(0, 4, f"T{r}") for r in range(NR)]
@@ -131,7 +138,7 @@ class _Model:
             self.played = m.NewIntVar(0, 2 * DEAL, "played")
             m.Add(self.played == 2 * DEAL - self.km - self.ko)
         else:
-            self._sizes_4p()
+            self._sizes_round()
         self.tsize = m.NewIntVar(0, MAX_TABLE, "tsize")
         m.Add(sum(self.T) == self.tsize)
         # the mover has a choice: two ranks or more in hand
@@ -171,8 +178,8 @@ class _Model:
         # played >= 1 and no lone card: the previous player captured
         m.AddBoolOr([self.fresh, self.has_prev, self.last_other])
 
-    def _sizes_4p(self) -> None:
-        """Four players: ``done[i]`` (seat i after the mover, i = 1..3) has
+    def _sizes_round(self) -> None:
+        """Three or four players: ``done[i]`` (seat i after the mover, i = 1..players-1) has
         played in this round, so holds one card fewer; the seats that
         played are the last ones before the mover (from the round's
         leader on)."""
@@ -222,8 +229,8 @@ class _Model:
         constraints forbid, so solutions spread over the positions."""
         deck = [r for r in range(NR) for _ in range(4)]
         rng.shuffle(deck)
-        if self.players == 4:
-            self._hint_4p(deck, rng)
+        if self.players != 2:
+            self._hint_round(deck, rng)
             return
         km = rng.choice((2, 3, 3))
         ko = rng.choice((km, km - 1))
@@ -237,7 +244,7 @@ class _Model:
             self.m.AddHint(self.O[r], hint_o[r])
             self.m.AddHint(self.T[r], hint_t[r])
 
-    def _hint_4p(self, deck: list[int], rng: random.Random) -> None:
+    def _hint_round(self, deck: list[int], rng: random.Random) -> None:
         km = rng.choice([k for k in range(2, self.deal + 1)] + [self.deal])
         done = rng.randrange(self.players)          # seats that played this round
         sizes = [km] + [km - (i > self.players - 1 - done) for i in range(1, self.players)]
@@ -532,15 +539,29 @@ VARIANTS: dict[str, list[tuple[str, float, object]]] = {
 assert set(VARIANTS) == set(THEMES)
 
 
+def unavailable(theme: str, rules, players: int) -> str | None:
+    """Why no position of ``rules`` with ``players`` can show ``theme``
+    (answers the rules do not have; a bait with three players, where the
+    seat that would answer the hit is an opponent), or None."""
+    levels = len(rules.hit)
+    if theme in ("answer5", "bait") and levels < 2 or theme == "answer10" and levels < 3:
+        return f"rules={rules.name} has no answer for {'10' if theme == 'answer10' else '5'}"
+    if theme == "bait" and players == 3:
+        return ("no bait with three players: the seat that would answer the hit on the laid "
+                "card is an opponent")
+    return None
+
+
 # --- from a layout to a position -----------------------------------------
 
 
 def layout_position(lay: Layout, rules_name: str, rng: random.Random,
                     mover: int = 0) -> Position:
     """The position of a layout: the mover is seat ``mover`` of two (of
-    four when ``lay.more`` holds the partner's and previous player's
-    hands: S E N W in play order, partnerships S+N, E+W), stock empty,
-    ``taken=`` (per side) split near evenly at random, ``last=`` (the
+    three when ``lay.more`` holds the previous player's hand: S E N, each
+    seat its own side; of four when it holds the partner's and previous
+    player's hands: S E N W in play order, partnerships S+N, E+W), stock
+    empty, ``taken=`` (per side) split near evenly at random, ``last=`` (the
     previous player when the other side captured last), ``prev=``,
     ``show=`` and (at the start of the deal) ``declared=``. The cards are
     written by rank, ascending. Not yet checked (see :func:`candidate_line`)."""
@@ -558,10 +579,13 @@ def layout_position(lay: Layout, rules_name: str, rng: random.Random,
     for k, counts in enumerate(lay.more, start=2):
         hands[(mover + k) % players] = cards(counts)
     piles = sum(lay.piles)
-    mine = max(1, min(piles - 1, piles // 2 + rng.randint(-3, 3)))
-    taken = [0, 0]
-    me, them = mover % 2 if players == 4 else mover, other % 2 if players == 4 else other
-    taken[me], taken[them] = mine, piles - mine
+    if players == 3:
+        taken = _split3(piles, rng)
+    else:
+        mine = max(1, min(piles - 1, piles // 2 + rng.randint(-3, 3)))
+        taken = [0, 0]
+        me, them = mover % 2 if players == 4 else mover, other % 2 if players == 4 else other
+        taken[me], taken[them] = mine, piles - mine
     last = previous if lay.last_other else mover
     pos = Position(table=cards(lay.table), hands=hands, stock_kind="known", stock=[],
                    turn=mover, rules=rules, preset=rules_name, taken=tuple(taken), last=last)
@@ -569,7 +593,7 @@ def layout_position(lay: Layout, rules_name: str, rng: random.Random,
         pos.prev = Card(RANKS[lay.prev])
     if lay.show is not None:
         pos.show = Show(RANKS[lay.show[0]], lay.show[1], previous)
-    deal = last_deal(rules, players) if players == 4 else DEAL
+    deal = last_deal(rules, players) if players != 2 else DEAL
     if all(len(h) == deal for h in hands):
         for seat in range(players):
             d = best_declaration(rules, [c.index for c in hands[seat]])  # type: ignore[union-attr]
@@ -578,6 +602,14 @@ def layout_position(lay: Layout, rules_name: str, rng: random.Random,
                 pos.declared.append(Declaration(seat, kind, RANKS[d[1]]))
         pos.declared.sort(key=lambda d: d.seat)
     return pos
+
+
+def _split3(piles: int, rng: random.Random) -> list[int]:
+    """``piles`` cards split over three seats, each near a third (within
+    3) and at least 3 (a shown pile of 3 fits anywhere)."""
+    a = max(3, piles // 3 + rng.randint(-3, 3))
+    b = max(3, min(piles - a - 3, piles // 3 + rng.randint(-3, 3)))
+    return [a, b, piles - a - b]
 
 
 def candidate_line(pos: Position) -> Position | NotationError:
@@ -601,26 +633,28 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
     every model. A variant that has no solution left is dropped; the run
     ends when none is left.
 
-    ``players``: 2, or 4 (partnerships; the mover is S; see the module
-    docstring).
+    ``players``: 2, 3 (each seat for itself) or 4 (partnerships; the
+    mover is S; see the module docstring).
 
     Raises ValueError for an unknown theme or a rules preset without that
     many players."""
     if theme not in VARIANTS:
         raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(VARIANTS)})")
     rules = preset(rules_name)
-    if players == 3:
-        from .themes import THREE_PLAYERS
-        raise ValueError(THREE_PLAYERS)
-    if players not in (2, 4):
-        raise ValueError(f"composed puzzles have 2 players or 4, not {players}")
+    if players not in (2, 3, 4):
+        raise ValueError(f"composed puzzles have 2, 3 or 4 players, not {players}")
     if players not in rules.players:
-        word = "two" if players == 2 else "four"
-        raise ValueError(f"rules={rules_name} has no {word}-player game")
+        word = {2: "two", 3: "three", 4: "four"}[players]
+        has = [n for n, r in PRESETS.items() if players in r.players]
+        raise ValueError(f"rules={rules_name} has no {word}-player game "
+                         f"(presets with one: {', '.join(has)})")
     if rules.deal_size != 3 or rules.table_cards != 4:
         raise ValueError(f"rules={rules_name} deals {deal_sizes(rules, players)[-1]} cards a "
                          f"player last and {rules.table_cards} to the table: the composer "
                          "models 3-card deals after a 4-card table (mine or self-play instead)")
+    why = unavailable(theme, rules, players)
+    if why is not None:
+        raise ValueError(f"no {theme} puzzle: {why}")
     tag = "" if players == 2 else f":{players}p"
     rng = random.Random(f"compose:{theme}:{seed}:{rules_name}{tag}")
     variants = list(VARIANTS[theme])

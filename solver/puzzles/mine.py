@@ -33,7 +33,6 @@ from ..engine.scoring import TRINGA, best_declaration, ranks_of
 from ..notation import NotationError
 from ..position import Declaration, Position, Show
 from ..rules import Rules, deal_sizes, preset
-from .themes import THREE_PLAYERS
 
 NR = len(RANKS)
 POLICIES = ("greedy", "random")
@@ -120,7 +119,7 @@ def _position(game: Hand, state, rules: Rules) -> Position:
         stock_kind="known", stock=[], turn=seat, rules=rules, preset=rules.name,
         taken=tuple(game.pile(state, k) for k in range(game.nsides)))
     if last >= 0:
-        pos.last = last     # side 0/1 is seat 0/1 (S, or N / E)
+        pos.last = last     # side 0/1 is seat 0/1 (S, or N / E); three players: the seat
     if prev >= 0:
         pos.prev = Card(RANKS[prev])
     if show:
@@ -143,14 +142,12 @@ def mine(seed: int = 0, rules_name: str = "lmodire", policy: str = "greedy",
     """Candidate positions from playouts, endless or ``limit`` of them,
     seeded; each read back by the strict parser (a NotationError means the
     playout bookkeeping is wrong) and tagged with the opcode ``game``
-    ``seed/number`` of its playout. ``players``: 2, or 4 (partnerships).
+    ``seed/number`` of its playout. ``players``: 2, 3 (each seat for
+    itself) or 4 (partnerships).
 
-    Raises ValueError when the preset does not allow ``players`` or the
-    search cannot take them (three players)."""
+    Raises ValueError when the preset does not allow ``players``."""
     from .compose import candidate_line
     rules = preset(rules_name)
-    if players == 3:
-        raise ValueError(THREE_PLAYERS)
     if players not in rules.players:
         raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
                          f"(the preset allows {', '.join(map(str, rules.players))})")
@@ -180,13 +177,11 @@ def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
     with ``game`` ``seed/number``. Endless or ``limit`` candidates.
 
     Raises ValueError for a bad player spec or a player count the preset
-    or the search does not take."""
+    does not take."""
     from .compose import candidate_line
     from ..games.match import HandState, deal_hand, hand_rng
     from ..games.players import make_player
     rules = preset(rules_name)
-    if players == 3:
-        raise ValueError(THREE_PLAYERS)
     if players not in rules.players:
         raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
                          f"(the preset allows {', '.join(map(str, rules.players))})")

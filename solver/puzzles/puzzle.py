@@ -578,7 +578,8 @@ def candidates(source: str, theme: str | None, seed: int, rules_name: str = "lmo
     None), ``selfplay`` from hands played by ``agents``
     (:func:`solver.puzzles.mine.selfplay`, over :mod:`solver.games.match` and
     :mod:`solver.games.players`) or ``mined`` from the module's own greedy
-    playouts (:func:`solver.puzzles.mine.mine`); 2 players, or 4 in partnerships
+    playouts (:func:`solver.puzzles.mine.mine`); 2 players, 3 (each seat for
+    itself: max^n, :mod:`solver.puzzles.maxn`) or 4 in partnerships
     (issue 11 for ``composed``).
     Illegal candidates come as the NotationError the parser raised.
     Raises ValueError for an unknown source or a player count the source
@@ -599,9 +600,15 @@ def candidates(source: str, theme: str | None, seed: int, rules_name: str = "lmo
 
 def _any_theme(seed: int, rules_name: str,
                players: int = 2) -> Iterator[Position | NotationError]:
-    """Composed candidates for the themes in turn (``players``: 2 or 4)."""
-    from .compose import compose
-    streams = [compose(t, seed=seed, rules_name=rules_name, players=players) for t in THEMES]
+    """Composed candidates for the themes in turn (``players``: 2, 3 or
+    4), leaving out the themes the rules cannot show
+    (:func:`solver.puzzles.compose.unavailable`; their models would have
+    no solution or no puzzle)."""
+    from .compose import compose, unavailable
+    from ..rules import preset
+    rules = preset(rules_name)
+    streams = [compose(t, seed=seed, rules_name=rules_name, players=players) for t in THEMES
+               if unavailable(t, rules, players) is None]
     while streams:
         for s in list(streams):
             try:
@@ -618,7 +625,7 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
              spread: bool = True) -> Generation:
     """Find ``count`` puzzles of ``theme`` (any theme when None; with
     ``level`` only that level) from ``source`` candidates, seeded;
-    ``players``: 2, or 4 (partnership positions);
+    ``players``: 2, 3 (each seat for itself) or 4 (partnership positions);
     ``agents``: the self-play players (:func:`solver.puzzles.mine.selfplay`).
 
     Stops after ``max_candidates`` candidates (default ``200 * count``).

@@ -13,6 +13,7 @@ from typing import Callable
 
 from ..notation import NotationError, parse_position
 from ..numbers import plain, tidy
+from ..position import seat_names
 
 Progress = Callable[[dict], None]
 
@@ -141,7 +142,10 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     """Check ``card`` as the answer to the puzzle ``line`` (its ``bm``):
     ``right``, ``best``, the explanation (``c``, or the engine's), the
     line (``pv``), what the card played does (``played_line``), every
-    play's exact value and loss (:func:`solver.puzzles.puzzle.examine`)."""
+    play's exact value and loss (:func:`solver.puzzles.puzzle.examine`).
+    Three players: ``value`` and each move's ``value`` are the mover's
+    entry of the max^n vectors, each move's ``values`` the whole vector
+    (``seats`` names its entries) and ``best`` marks the accepted plays."""
     from ..cards import parse_card
     from ..puzzles.explain import line_text
     from ..puzzles.puzzle import answer_ranks, examine, idea_for, _bare
@@ -158,8 +162,12 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     bm = " ".join(str(r) for r in sorted(best_ranks)) or None
     _game, _state, idea = idea_for(_bare(pos))
     from ..cards import RANK_INDEX
-    moves = [{"move": m, "value": v, "loss": p.value - v} for m, v in p.moves.items()]
+    moves = [{"move": m, "value": v, "loss": p.value - v,
+              "best": parse_card(m).rank in best_ranks, "values": p.vectors.get(m)}
+             for m, v in p.moves.items()]
+    seats = list(seat_names(pos.players)) if p.vectors else None
     return tidy({"right": played.rank in best_ranks, "card": str(played), "warning": warning,
+            "seats": seats, "vector": p.vector,
             "best": bm or p.best, "value": p.value,
             "explanation": pos.opcode("c") or p.explanation,
             "pv": (pos.opcode("pv") or " ".join(p.pv)).split(),

@@ -45,9 +45,11 @@ async function answer(card) {
   $("verdict").className = doc.right ? "right" : "wrong";
   $("explanation").textContent = doc.right ? doc.explanation : `${doc.card}: ${doc.played_line}. ${doc.explanation}`;
   $("line").textContent = "line: " + doc.pv.join(" ");
+  // three players: the mover's entry, then every seat's own points (max^n)
+  const seats = m => m.values && doc.seats ? " (" + doc.seats.map((n, i) => `${n} ${m.values[i]}`).join(", ") + ")" : "";
   $("values").tBodies[0].replaceChildren(...doc.moves.map(m =>
-    el("tr", {class: m.loss === 0 ? "best" : ""}, el("td", {}, m.move), el("td", {}, fmt(m.value)),
-       el("td", {}, m.loss ? m.loss : ""))));
+    el("tr", {class: (m.best ?? m.loss === 0) ? "best" : ""}, el("td", {}, m.move),
+       el("td", {}, fmt(m.value) + seats(m)), el("td", {}, m.loss ? m.loss : ""))));
 }
 
 function hint() {
