@@ -634,11 +634,19 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
     ``seen``: puzzle ids to skip (and the found ids are added).
     ``spread``: keep to the spread rule (:func:`share_caps`): a candidate
     whose answer's rank or kind already has its share is skipped.
-    Raises ValueError for an unknown theme, source or level."""
+    Raises ValueError for an unknown theme, source or level, and for a
+    theme the rules cannot show with ``players``
+    (:func:`solver.puzzles.compose.unavailable`)."""
     if theme is not None and theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(THEMES)})")
     if level is not None and level not in LEVELS:
         raise ValueError(f"unknown level {level} (levels: 1, 2, 3)")
+    if theme is not None:
+        from .compose import unavailable
+        from ..rules import preset
+        why = unavailable(theme, preset(rules_name), players)
+        if why is not None:
+            raise ValueError(f"no {theme} puzzle: {why}")
     limit = max_candidates if max_candidates is not None else 200 * count
     seen = set() if seen is None else seen
     gen = Generation(theme, source)

@@ -163,11 +163,14 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     _game, _state, idea = idea_for(_bare(pos))
     from ..cards import RANK_INDEX
     moves = [{"move": m, "value": v, "loss": p.value - v,
-              "best": parse_card(m).rank in best_ranks, "values": p.vectors.get(m)}
-             for m, v in p.moves.items()]
-    seats = list(seat_names(pos.players)) if p.vectors else None
+              "best": parse_card(m).rank in best_ranks} for m, v in p.moves.items()]
+    three = {}
+    if p.vectors:               # three players: every seat's own points (max^n)
+        three = {"seats": list(seat_names(pos.players)), "vector": p.vector}
+        for mv in moves:
+            mv["values"] = p.vectors[mv["move"]]
     return tidy({"right": played.rank in best_ranks, "card": str(played), "warning": warning,
-            "seats": seats, "vector": p.vector,
+            **three,
             "best": bm or p.best, "value": p.value,
             "explanation": pos.opcode("c") or p.explanation,
             "pv": (pos.opcode("pv") or " ".join(p.pv)).split(),
