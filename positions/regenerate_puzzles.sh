@@ -18,3 +18,5 @@ gen --source selfplay --agents mc:10 --count 30 --seed 1 -o selfplay.txt
 gen --source selfplay --agents mc:10 --rules pagat --players 4 --count 12 --seed 1 -o selfplay-pagat4.txt
 gen --rules pagat  --players 4 --count 12 --seed 1 -o composed-pagat4.txt
 gen --rules french --players 4 --count 8  --seed 1 -o composed-french4.txt
+gen --rules french --players 3 --count 12 --seed 1 -o composed-french3.txt
+gen --source selfplay --agents mc:10 --rules french --players 3 --count 12 --seed 1 -o selfplay-french3.txt
