@@ -244,3 +244,23 @@ def test_api_answers_a_three_player_line():
     assert doc["played_line"].startswith("it lays 2") and doc["played_line"].endswith(
         "+2 for S (E 0, N 0)")
     assert opened["puzzles"][0]["board"]["players"] == 3 and not opened["errors"]
+
+
+@pytest.mark.parametrize("name", ["composed-french3.txt", "selfplay-french3.txt"])
+def test_shipped_three_player_sets(name):
+    """The shipped sets: `puzzles check` verifies them and the reference
+    max^n gives every bm, v, vv and margin."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "positions" / "puzzles" / name
+    r = run(["puzzles", "check", str(path)])
+    assert r.exit_code == 0, r.output
+    lines = parse_file(path.read_text())
+    assert len(lines) == 12
+    for _n, pos in lines:
+        assert pos.players == 3 and pos.rules.name == "french"
+        assert_matches_reference(format_line(pos))
+
+
+def format_line(pos) -> str:
+    from solver.notation import format_position
+    return format_position(pos)

@@ -28,6 +28,7 @@ bait       the key play lays a lone card of a rank the next player holds,
            mover in two-player play, the partner with four) holds another
            card of that rank and nobody can answer that answer; and the
            next player's one best reply is to hit it: the bait is taken
+           (never with three players: that answer is an opponent's)
 avoid-hit  the key play is not hit at once in the principal variation, but
            at least one other play is hit at once in its refutation
 sweep      the mover's side makes the last capture and sweeps at least one
