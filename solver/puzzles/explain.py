@@ -138,7 +138,10 @@ class Tally:
         return sum(p for _w, p in self.items[side]) + (self.over[side] if self.over else 0)
 
     def net(self, side: int) -> float:
-        """Points for ``side`` less the other side's, card count included."""
+        """Points for ``side`` less the other side's, card count included
+        (three sides: ``side``'s own points, :meth:`own`, its value)."""
+        if self.over:
+            return self.own(side)
         own = sum(p for _w, p in self.items[side])
         other = sum(p for s, its in enumerate(self.items) if s != side for _w, p in its)
         return own - other + (self.cards if side == 0 else -self.cards)
