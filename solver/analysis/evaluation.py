@@ -610,7 +610,7 @@ def _exact(run: _Run, prob: Problem, method: str, note: str, deadline: float) ->
     mem = run.budget.memory_mb if method == "expectimax" else min(run.budget.memory_mb, 64.0)
     extra: dict = {}
     if three:
-        vs = VectorSearcher(prob.P, prob.D, mem, run.search)
+        vs = VectorSearcher(prob.P, prob.D, mem, run.search, workers=run.workers)
         values = vs.root_values(prob.st, deadline)
         scalars = vs.scalars
         nodes = vs.nodes

@@ -88,7 +88,11 @@ C_LNODES = 21        # decision nodes of those searches (counted in C_NODES too)
 C_LEXACT = 22        # a chance node dealing the last deal, at most this many cards to
                      # come: each outcome solved exactly by last_deal (0: never)
 C_BSTATE = 23        # NSTATE words
-C_SIZE = C_BSTATE + NSTATE
+# a second thread of an exact three-sided search (:mod:`solver.search.vectors`)
+# takes every node's children in the reverse order, so that the two
+# threads meet in the middle of each node's children
+C_REV = C_BSTATE + NSTATE
+C_SIZE = C_REV + 1
 
 ABORT_TIME = 1
 ABORT_NODES = 2
