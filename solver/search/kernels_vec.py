@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .memory import zeroed
+from .memory import own_lines, zeroed
 from ..engine.sampling import draw
 from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, KIND_LEAF,
                            MAX_MOVES, P_SIDE, P_VOLEUR, dealt_child, gen_children_vec, is_chance,
@@ -80,7 +80,7 @@ def new_vscratch() -> tuple[np.ndarray, np.ndarray]:
     """Per-ply scratch: the children rows ``K`` (and their order, row
     ``MAX_MOVES``) and the vector buffer ``V``."""
     return (np.zeros((MAXPLY, MAX_MOVES + 1, max(KV_CHK + 1, MAX_MOVES)), dtype=np.int64),
-            np.zeros((MAXPLY + 1, 3), dtype=np.float64))
+            own_lines((MAXPLY + 1, 3), np.float64))
 
 
 @njit(cache=True)
