@@ -649,7 +649,7 @@ def _exact(run: _Run, prob: Problem, method: str, note: str, deadline: float) ->
     top = moves[0]
     return Analysis(pos, method, top.value, moves, _best(moves, method, three, run.search),
                     [str(RANKS[m]) for m in pv], nodes, time.perf_counter() - run.t0,
-                    note=note, extra=extra,
+                    note=note, extra=extra, workers=stats["threads"],
                     values=list(top.values) if three else None)
 
 
