@@ -5,7 +5,9 @@ seeded hands with the lowest legal card (the deals and piles of a real
 hand) and prints the median and max time and the nodes:
 
 - ``exact3``: three players (french), exact max^n of a whole hand, known
-  stock, every root move's vector, best of 3 runs a hand;
+  stock, every root move's vector, best of 3 runs a hand, on ``--workers``
+  threads (two: the second searches every node's children in the reverse
+  order, sharing the table);
 - ``paranoid3``: the same with the paranoid search;
 - ``pimc3``: three players, the player's view with two deals to come
   (start of deal 2 of 4: three cards a hand, the other hands and the
@@ -72,7 +74,7 @@ def _problem(pos, shuffled: bool = False, match=None):
     return known_problem(pos, match=match)
 
 
-def row_three(positions: int, search: str) -> dict:
+def row_three(positions: int, search: str, workers: int = 1) -> dict:
     from solver.rules import PRESETS
     from solver.search.vectors import VectorSearcher
     times, nodes = [], []
@@ -81,7 +83,7 @@ def row_three(positions: int, search: str) -> dict:
         prob = _problem(hs.full_position())
         best = None
         for _ in range(3):
-            s = VectorSearcher(prob.P, prob.D, 64.0, search)
+            s = VectorSearcher(prob.P, prob.D, 64.0, search, workers=workers)
             t = _clock()
             s.root_values(prob.st)
             dt = _clock() - t
@@ -158,7 +160,7 @@ def run_row(name: str, args) -> dict:
         _clock = time.process_time
     ensure_compiled()
     if name == "exact3":
-        out = row_three(args.positions * 2, "maxn")
+        out = row_three(args.positions * 2, "maxn", args.workers)
     elif name == "paranoid3":
         out = row_three(args.positions * 2, "paranoid")
     elif name == "pimc3":

@@ -110,11 +110,11 @@ def test_the_expectimax_guess_stops_counting_past_its_cap():
     guess."""
     from solver.analysis.evaluation import estimate_expectimax
     first_deal = parse_position("1.3.5.11 2.10.7/4.6.12/1.1.7 ? S rules=french")
-    full, why = estimate_expectimax(first_deal)
-    assert "27 unseen cards, 3 deals to come, about" in why and full > 1e6
-    capped, why = estimate_expectimax(first_deal, cap=0.05)
-    assert 0.05 < capped < full and "3 deals to come, more than" in why
+    full, why, at_least = estimate_expectimax(first_deal)
+    assert "27 unseen cards, 3 deals to come, about" in why and full > 1e6 and not at_least
+    capped, why, at_least = estimate_expectimax(first_deal, cap=0.05)
+    assert 0.05 < capped < full and "3 deals to come, more than" in why and at_least
     last = parse_position("1.5.11 5/12/2 ~1.1.3.4.5.6.7.10.11 S rules=french taken=9,8,8 last=E")
-    full, why = estimate_expectimax(last)
-    assert estimate_expectimax(last, cap=10 * full) == (full, why)
+    full, why, at_least = estimate_expectimax(last)
+    assert estimate_expectimax(last, cap=10 * full) == (full, why, False)
     assert "9 unseen cards, 1 deal to come, about" in why

@@ -232,3 +232,8 @@ def test_the_vector_table_never_outgrows_the_memory_budget():
     values = small.root_values(prob.st)
     assert small.VT.nbytes <= 1.0 * 2 ** 20
     assert values == big
+    # two threads replacing entries of one small shared table (sealed
+    # entries: a slot two threads write at once never gives a wrong vector)
+    two = VectorSearcher(prob.P, prob.D, 1.0, workers=2)
+    assert two.root_values(prob.st) == big
+    assert two.VT.nbytes <= 1.0 * 2 ** 20

@@ -161,6 +161,9 @@ def test_set_takes_its_settings_together_in_any_order():
                                 "cannot share evenly (set players= or table_cards=)")
     r = run(["arena", "greedy", "random", "--set", "hit=1", "--set", "hit=2"])
     assert r.exit_code == 2 and r.output.strip() == "error: --set hit is given twice"
+    # one reader of --set for every command (batch met says the same)
+    r = run(["arena", "greedy", "random", "--set", "hit"])
+    assert r.exit_code == 2 and r.output.strip() == "error: --set: 'hit' is not NAME=VALUE"
 
 
 def test_annotate_header_gives_the_rule_system():

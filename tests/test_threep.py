@@ -384,3 +384,66 @@ def test_sum_bound_holds():
             continue
         g, st = engine(rules, s)
         assert sum(value(g, st)) <= core.sum_bound(g.P, st)
+
+
+def test_two_threads_equal_reference():
+    """max^n on two threads (the second takes every node's children in
+    the reverse order, the table shared and sealed) gives the plain
+    max^n's vectors on random positions, known and shuffled stock."""
+    rng = random.Random("two-threads")
+    done = 0
+    while done < 40:
+        rules = rng.choice([FRENCH, VOLEUR])
+        shuffled = done % 4 == 3
+        s = rand_state(rng, rules, stock_n=rng.choice([0, 9]) if not shuffled else 9,
+                       shuffled=shuffled)
+        if not s.hands[s.turn]:
+            continue
+        ref, _ = R.move_values(rules, s)
+        g, st = engine(rules, s)
+        vs = VectorSearcher(g.P, g.D, 8.0, workers=2)
+        assert vs.helper is not None
+        got = by_rank(vs.root_values(st))
+        # a shuffled stock's averages are summed in another order than the
+        # reference's (as in test_maxn_equals_reference_shuffled_stock)
+        assert close(got, ref) if shuffled else got == ref, (s.__dict__, ref)
+        done += 1
+
+
+def test_two_threads_whole_hands_equal_one_thread():
+    """On whole three-player hands (tens of thousands of states, where the
+    two threads really meet in the shared table) the vectors of every
+    root play equal one thread's, and the second thread searched states."""
+    from solver.engine.compile import known_problem
+    from solver.games.match import HandState, deal_hand
+    for seed in range(4):
+        table, stock = deal_hand(FRENCH, 3, random.Random(f"b3-{seed}"))
+        hs = HandState(FRENCH, 3, 0, table, stock=list(stock))
+        hs.deal()
+        prob = known_problem(hs.full_position())
+        one = VectorSearcher(prob.P, prob.D, 16.0).root_values(prob.st)
+        two = VectorSearcher(prob.P, prob.D, 16.0, workers=2)
+        assert two.root_values(prob.st) == one
+        assert two.helper[2][kn.C_NODES] > 1000, two.stats()
+
+
+def test_shared_vector_table_refuses_torn_entries():
+    """In a shared table an entry verifies only with the words it was
+    written with: a value word of another write (two threads storing into
+    one slot at once) makes it a miss, not a wrong vector."""
+    import numpy as np
+    from solver.search import kernels_vec as kv
+    VT = kv.new_vector_table(64)
+    C = kn.new_counters()
+    C[kn.C_SHARED] = 1
+    V = np.zeros((2, 3))
+    key, chk = np.uint64(0x1234_5678_9ABC_DEF1), np.uint64(0xBEEF)
+    kv._vstore(VT, C, key, chk, np.array([8.0, 4.0, 9.0]), 3, 10)
+    assert kv._vget(VT, C, key, chk, V, 1) and list(V[1]) == [8.0, 4.0, 9.0]
+    slot = int(np.nonzero(VT[:, 1])[0][0])
+    # the same vector with two entries swapped: a plain XOR seal would pass
+    VT[slot, 2], VT[slot, 4] = VT[slot, 4], VT[slot, 2]
+    assert not kv._vget(VT, C, key, chk, V, 1)
+    VT[slot, 2], VT[slot, 4] = VT[slot, 4], VT[slot, 2]
+    VT[slot, 3] = np.float64(5.0).view(np.uint64)
+    assert not kv._vget(VT, C, key, chk, V, 1)

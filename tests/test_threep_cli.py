@@ -201,3 +201,35 @@ def test_play_rotates_three_players_through_every_seat():
     for j, row in enumerate(rows):
         pts = [h.points[(j - i) % 3] for i, log in enumerate(logs) for h in log.hands]
         assert row["points_per_hand"] == pytest.approx(sum(pts) / len(pts))
+
+
+def test_two_threads_give_one_threads_answer_and_say_so(tmp_path):
+    """``--workers 2`` on known-stock three-player lines (exact max^n on
+    two threads) prints the same JSON as ``--workers 1`` but for the
+    threads it reports and the time; the values agree with the plain
+    reference."""
+    from solver.engine.compile import is_perfect_information
+    lines = [ln for ln in THREEP.read_text().splitlines() if ln and not ln.startswith("#")
+             and is_perfect_information(parse_position(ln))]
+    f = tmp_path / "known.txt"
+    f.write_text("\n".join(lines) + "\n")
+    docs = {}
+    for w in ("1", "2"):
+        r = run([str(f), "--workers", w, "--json"])
+        assert r.exit_code == 0, r.output
+        docs[w] = json.loads(r.stdout)["positions"]
+    assert len(docs["1"]) == len(lines) >= 2
+    for one, two in zip(docs["1"], docs["2"]):
+        assert one["method"] == two["method"] == "exact"
+        assert (one["workers"], two["workers"]) == (1, 2)
+        for k in ("seconds", "workers", "nodes"):
+            one.pop(k), two.pop(k)
+        assert one == two
+    checked = 0
+    for (_n, pos), doc in zip(parse_file(f.read_text()), docs["2"]):
+        if len(pos.stock) > 9:      # the plain reference is too slow there
+            continue
+        checked += 1
+        ref, _ = R.move_values(pos.rules, ref_state(pos))
+        assert {m["move"]: m["values"] for m in doc["moves"]} == {str(k): v for k, v in ref.items()}
+    assert checked == 2

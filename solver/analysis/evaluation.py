@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -132,9 +133,19 @@ class Analysis:
     table: dict | None = None
 
 
-def estimate_expectimax(pos: Position, cap: float | None = None) -> tuple[float, str]:
-    """A quick guess of exact expectimax's cost for ``pos``:
-    ``(seconds, why)``. Only ``auto`` reads it, and only to skip an attempt
+class CostGuess(NamedTuple):
+    """:func:`estimate_expectimax`'s answer: ``seconds``; ``why``, the
+    unseen cards, deals and nodes behind it; ``at_least``: the count
+    stopped at its cap, so ``seconds`` is a lower bound."""
+
+    seconds: float
+    why: str
+    at_least: bool
+
+
+def estimate_expectimax(pos: Position, cap: float | None = None) -> CostGuess:
+    """A quick guess of exact expectimax's cost for ``pos``
+    (:class:`CostGuess`). Only ``auto`` reads it, and only to skip an attempt
     estimated at more than ``TRY_FACTOR`` times the time it may have; every
     other attempt is simply run under the budget.
 
@@ -147,8 +158,8 @@ def estimate_expectimax(pos: Position, cap: float | None = None) -> tuple[float,
     does not prune): the orders of the cards in hand times, for each deal
     to come, its outcomes times ``NODES_PER_DEAL3``. Counting stops past
     10**5 outcomes a level, and with ``cap`` (seconds) as soon as the guess
-    passes it (then the seconds returned are a lower bound, and ``why``
-    says "more than"): the guess must not spend the budget it guards (at
+    passes it (then the seconds returned are a lower bound, ``at_least``,
+    and ``why`` says "more than"): the guess must not spend the budget it guards (at
     27 unseen cards the full count took 90 ms)."""
     from ..engine.core import outcome_count
     from math import factorial
@@ -185,7 +196,7 @@ def estimate_expectimax(pos: Position, cap: float | None = None) -> tuple[float,
     seconds = nodes * SECONDS_PER_NODE
     why = (f"{unseen_count(pos)} unseen cards, {len(stocks)} deal{'s' * (len(stocks) != 1)} "
            f"to come, {'more than' if over else 'about'} {nodes:.2g} nodes")
-    return seconds, why
+    return CostGuess(seconds, why, over)
 
 
 #: auto gives expectimax this share of the time budget, the rest to sampling
@@ -426,9 +437,9 @@ def _evaluate(run: _Run, method: str) -> Analysis:
                               "--memory, or use --method auto to sample instead") from None
     prob = shuffled_problem(pos, match=run.match)     # raises CompileError now
     allotted = EXPECTIMAX_SHARE * budget.seconds
-    seconds, why = estimate_expectimax(pos, cap=TRY_FACTOR * allotted)
+    seconds, why, at_least = estimate_expectimax(pos, cap=TRY_FACTOR * allotted)
     if seconds > TRY_FACTOR * allotted:
-        guess = "more than" if "more than" in why else "about"
+        guess = "more than" if at_least else "about"
         note = (f"stock order unknown; expectimax would take {guess} {seconds:.2g} s ({why}), "
                 f"far over the {allotted:.2g} s it may have")
         if _fallback(run) == "deal":
@@ -610,7 +621,7 @@ def _exact(run: _Run, prob: Problem, method: str, note: str, deadline: float) ->
     mem = run.budget.memory_mb if method == "expectimax" else min(run.budget.memory_mb, 64.0)
     extra: dict = {}
     if three:
-        vs = VectorSearcher(prob.P, prob.D, mem, run.search)
+        vs = VectorSearcher(prob.P, prob.D, mem, run.search, workers=run.workers)
         values = vs.root_values(prob.st, deadline)
         scalars = vs.scalars
         nodes = vs.nodes
@@ -638,7 +649,7 @@ def _exact(run: _Run, prob: Problem, method: str, note: str, deadline: float) ->
     top = moves[0]
     return Analysis(pos, method, top.value, moves, _best(moves, method, three, run.search),
                     [str(RANKS[m]) for m in pv], nodes, time.perf_counter() - run.t0,
-                    note=note, extra=extra,
+                    note=note, extra=extra, workers=stats["threads"],
                     values=list(top.values) if three else None)
 
 

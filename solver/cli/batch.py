@@ -187,15 +187,8 @@ def _system(rules_name: str, settings: tuple[str, ...], players: int) -> str:
     naming a bad one, or a player count the preset does not know."""
     from ..match_equity.system import system_of
     from ..rules import preset
-    over = {}
-    for text in settings:
-        k, eq, v = text.partition("=")
-        if not eq:
-            raise ValueError(f"--set: {text!r} is not NAME=VALUE")
-        if k.strip() in over:
-            raise ValueError(f"--set {k.strip()} is given twice")
-        over[k.strip()] = v.strip()
-    rules = preset(rules_name).with_overrides(over)
+    from .params import settings_of
+    rules = preset(rules_name).with_overrides(settings_of(settings))
     if players not in rules.players:
         raise ValueError(f"rules {rules_name} are for "
                          f"{', '.join(map(str, rules.players))} players, not {players}")

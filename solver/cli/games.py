@@ -23,14 +23,14 @@ import time
 import click
 from rich.console import Console
 
-from .params import InputFile, read_input
+from .params import InputFile, read_input, settings_of
 from ..numbers import tidy
 from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
 from ..runtime.interrupt import Signals
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..games.record import GameRecord, RecordError, dumps_all, from_match, parse_games
-from ..rules import PRESETS, RulesError, preset
+from ..rules import PRESETS, preset
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -42,21 +42,11 @@ def _fail(message: str, code: int = 1) -> None:
 
 def _rules(name: str, settings: tuple[str, ...], target: int | None):
     try:
-        rules = preset(name)
-        over: dict[str, str] = {}
-        for item in settings:
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise RulesError(f"--set expects key=value, not {item!r}")
-            if key in over:
-                raise RulesError(f"--set {key} is given twice")
-            over[key] = value
-        # all at once, as a position line's parameters: their order does
-        # not matter (players=2 makes table_cards=0 playable wherever it is)
-        rules = rules.with_overrides(over)
+        # all at once: players=2 makes table_cards=0 playable wherever it is
+        rules = preset(name).with_overrides(settings_of(settings))
         if target is not None:
             rules = rules.with_overrides({"target": str(target)})
-    except RulesError as err:
+    except ValueError as err:       # RulesError too
         _fail(str(err), 2)
     return rules
 

@@ -19,6 +19,22 @@ class InputFile(click.File):
         return super().convert(value, param, ctx)
 
 
+def settings_of(items: tuple[str, ...]) -> dict[str, str]:
+    """The ``--set NAME=VALUE`` options as a dict (applied together, as a
+    position line's parameters: their order does not matter); ValueError
+    for an item without ``=`` or a name given twice."""
+    over: dict[str, str] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq:
+            raise ValueError(f"--set: {item!r} is not NAME=VALUE")
+        if key in over:
+            raise ValueError(f"--set {key} is given twice")
+        over[key] = value.strip()
+    return over
+
+
 class InputError(click.ClickException):
     """A file that cannot be read: ``error: NAME: why`` on stderr, exit 1."""
 

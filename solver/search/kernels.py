@@ -40,7 +40,7 @@ from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from ..engine import endgame
-from .memory import zeroed
+from .memory import own_lines, zeroed
 from ..engine.sampling import draw
 from ..engine.core import (DR_GAIN, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
                            NSTATE, chance_bounds, deal_table, dealt_child, gen_children,
@@ -88,7 +88,11 @@ C_LNODES = 21        # decision nodes of those searches (counted in C_NODES too)
 C_LEXACT = 22        # a chance node dealing the last deal, at most this many cards to
                      # come: each outcome solved exactly by last_deal (0: never)
 C_BSTATE = 23        # NSTATE words
-C_SIZE = C_BSTATE + NSTATE
+# a second thread of an exact three-sided search (:mod:`solver.search.vectors`)
+# takes every node's children in the reverse order, so that the two
+# threads meet in the middle of each node's children
+C_REV = C_BSTATE + NSTATE
+C_SIZE = C_REV + 1
 
 ABORT_TIME = 1
 ABORT_NODES = 2
@@ -107,8 +111,9 @@ LEXACT_DEFAULT = 6
 
 
 def new_counters(max_nodes: int = 1 << 62, outcome_cap: int = 1 << 40) -> np.ndarray:
-    """A fresh counter array, generation 1."""
-    C = np.zeros(C_SIZE, dtype=np.int64)
+    """A fresh counter array, generation 1 (on its own cache lines: each
+    thread of a search writes its own at every node)."""
+    C = own_lines((C_SIZE,), np.int64)
     C[C_GEN] = 1
     C[C_MAXNODES] = max_nodes
     C[C_OUTCAP] = outcome_cap

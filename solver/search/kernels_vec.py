@@ -39,14 +39,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .memory import zeroed
+from .memory import own_lines, zeroed
 from ..engine.sampling import draw
 from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, KIND_LEAF,
                            MAX_MOVES, P_SIDE, P_VOLEUR, dealt_child, gen_children_vec, is_chance,
                            is_terminal, state_key, sum_bound, work_left)
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
                       C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
-                      C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _outcomes, _prefetch, _store,
+                      C_REV, C_SHARED, C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _mix, _outcomes,
+                      _prefetch, _store,
                       borrow, bucket, row_state)
 
 _NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
@@ -79,20 +80,38 @@ def new_vscratch() -> tuple[np.ndarray, np.ndarray]:
     """Per-ply scratch: the children rows ``K`` (and their order, row
     ``MAX_MOVES``) and the vector buffer ``V``."""
     return (np.zeros((MAXPLY, MAX_MOVES + 1, max(KV_CHK + 1, MAX_MOVES)), dtype=np.int64),
-            np.zeros((MAXPLY + 1, 3), dtype=np.float64))
+            own_lines((MAXPLY + 1, 3), np.float64))
 
 
 @njit(cache=True)
-def _vprobe(VT, C, key, chk):
-    """The slot of ``key`` in the vector table, or -1."""
+def _vseal(w1, w2, w3, w4):
+    """What a shared table's key word is XORed with: the other four words
+    through a full mixing function (as :func:`solver.search.kernels._seal`),
+    so that an entry torn by two threads writing one slot never verifies."""
+    return _mix(w1 ^ _mix(w2 ^ _mix(w3 ^ _mix(w4))))
+
+
+@njit(cache=True)
+def _vget(VT, C, key, chk, V, ply):
+    """Whether ``key`` is in the vector table; if so its vector is copied
+    into ``V[ply]`` (the words read once: in a shared table the copy is
+    the entry that was verified)."""
     slot = bucket(VT, key)
     gen = np.uint64(C[C_GEN])
+    shared = C[C_SHARED] != 0
     for j in range(slot, slot + 2):
         w1 = VT[j, 1]
-        if ((w1 >> _S32) == chk and ((w1 & _LOW32) >> np.uint64(10)) == gen
-                and (VT[j, 0] ^ w1) == key):
-            return j
-    return -1
+        if (w1 >> _S32) != chk or ((w1 & _LOW32) >> np.uint64(10)) != gen:
+            continue
+        w2 = VT[j, 2]
+        w3 = VT[j, 3]
+        w4 = VT[j, 4]
+        if (VT[j, 0] ^ (_vseal(w1, w2, w3, w4) if shared else w1)) == key:
+            V[ply, 0] = _float(w2)
+            V[ply, 1] = _float(w3)
+            V[ply, 2] = _float(w4)
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -117,11 +136,14 @@ def _vstore(VT, C, key, chk, v, move, work):
     if C[C_STORED] >= C[C_GROWAT]:
         C[C_ABORT] = ABORT_GROW
     w1 = (chk << _S32) | np.uint64((move + 1) | (work << 4) | (gen << 10))
+    w2 = _bits(v[0])
+    w3 = _bits(v[1])
+    w4 = _bits(v[2])
     VT[j, 1] = w1
-    VT[j, 2] = _bits(v[0])
-    VT[j, 3] = _bits(v[1])
-    VT[j, 4] = _bits(v[2])
-    VT[j, 0] = key ^ w1
+    VT[j, 2] = w2
+    VT[j, 3] = w3
+    VT[j, 4] = w4
+    VT[j, 0] = key ^ (_vseal(w1, w2, w3, w4) if C[C_SHARED] != 0 else w1)
 
 
 @njit(cache=True, nogil=True)
@@ -139,7 +161,8 @@ def vrehash(VT, C, NV):
         v[0] = _float(VT[i, 2])
         v[1] = _float(VT[i, 3])
         v[2] = _float(VT[i, 4])
-        _vstore(NV, C, VT[i, 0] ^ w1, w1 >> _S32, v, (meta & 15) - 1, (meta >> 4) & 63)
+        seal = _vseal(w1, VT[i, 2], VT[i, 3], VT[i, 4]) if C[C_SHARED] != 0 else w1
+        _vstore(NV, C, VT[i, 0] ^ seal, w1 >> _S32, v, (meta & 15) - 1, (meta >> 4) & 63)
 
 
 @njit(cache=True)
@@ -280,12 +303,8 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
     use_tt = chance or work > C[C_TTMIN]
     first = -1
     if use_tt:
-        j = _vprobe(VT, C, key, chk)
-        if j >= 0:
+        if _vget(VT, C, key, chk, V, ply):
             C[C_HITS] += 1
-            V[ply, 0] = _float(VT[j, 2])
-            V[ply, 1] = _float(VT[j, 3])
-            V[ply, 2] = _float(VT[j, 4])
             return True
     if chance:
         probs, rows, start, k = _outcomes(P, st, C, OK, OP, OR)
@@ -327,8 +346,10 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
     b1 = 0.0
     b2 = 0.0
     bm = -1
+    rev = C[C_REV] != 0
     for q in range(n):
-        r = K[ply, MAX_MOVES, q] if prune else q
+        qq = n - 1 - q if rev else q
+        r = K[ply, MAX_MOVES, qq] if prune else qq
         g0 = float(K[ply, r, KV_GAIN])
         g1 = float(K[ply, r, KV_GAIN + 1])
         g2 = float(K[ply, r, KV_GAIN + 2])
@@ -534,11 +555,7 @@ def paranoid_vector(P, D, K, V, TT, TF, VT, C, OK, OP, OR, root, ply, st):
         return
     key, chk = state_key(st)
     chk = chk >> _S32
-    j = _vprobe(VT, C, key, chk)
-    if j >= 0:
-        V[ply, 0] = _float(VT[j, 2])
-        V[ply, 1] = _float(VT[j, 3])
-        V[ply, 2] = _float(VT[j, 4])
+    if _vget(VT, C, key, chk, V, ply):
         return
     work = work_left(P, st)
     if is_chance(P, st):

@@ -39,6 +39,18 @@ def zeroed(shape: tuple[int, ...], dtype) -> np.ndarray:
     return np.frombuffer(mm, dtype=dtype).reshape(shape)
 
 
+def own_lines(shape: tuple[int, ...], dtype) -> np.ndarray:
+    """``np.zeros(shape, dtype)`` alone on its cache lines: it starts on a
+    64-byte boundary and 128 bytes of padding follow it, so that an array
+    one thread writes at every node (its counters, its vectors) never
+    shares a line with another thread's (false sharing)."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape)) * dtype.itemsize
+    raw = np.zeros(nbytes + 256, np.uint8)
+    start = -raw.ctypes.data % 64
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
 def huge_pages(a: np.ndarray) -> bool:
     """Whether ``a`` was left to numpy's choice of pages (huge pages where
     Linux gives them), as opposed to placed on small pages by :func:`zeroed`."""

@@ -36,7 +36,7 @@ class VectorSearcher:
     the hand, expectations with chance nodes)."""
 
     def __init__(self, P: np.ndarray, D: np.ndarray, memory_mb: float = 16.0,
-                 search: str = "maxn", prune: bool | None = None) -> None:
+                 search: str = "maxn", prune: bool | None = None, workers: int = 1) -> None:
         if search not in SEARCHES:
             raise ValueError(f"unknown search {search!r} (expected maxn or paranoid)")
         self.P = P
@@ -51,10 +51,24 @@ class VectorSearcher:
         self._tables(min(FIRST_ENTRIES, self.max_entries))
         self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb))
         chance = bool(has_chance(P))
-        rows = int(memory_mb * 0.1 * (1 << 20) / kn.OUTCOME_BYTES) if chance else 1
+        # max^n on two threads (:meth:`_maxn_root`): the second takes every
+        # node's children in the reverse order (``C_REV``) and shares the
+        # table, whose entries are then sealed (``C_SHARED``); the threads
+        # share the outcome caches' 10% of the budget
+        threads = 2 if workers > 1 and search == "maxn" else 1
+        rows = int(memory_mb * 0.1 * (1 << 20) / kn.OUTCOME_BYTES / threads) if chance else 1
         self.O = kn.new_outcome_cache(rows, (1 << 14) if chance else 2)
         self.grown = 0
         self._set_grow()
+        self.helper = None
+        if threads > 1:
+            self.C[kn.C_SHARED] = 1
+            C2 = kn.new_counters(outcome_cap=int(self.C[kn.C_OUTCAP]))
+            C2[kn.C_SHARED] = 1
+            C2[kn.C_REV] = 1
+            C2[kn.C_TTMIN] = self.C[kn.C_TTMIN]
+            self.helper = (*kv.new_vscratch(), C2,
+                           kn.new_outcome_cache(rows, (1 << 14) if chance else 2))
 
     def _tables(self, n: int) -> None:
         self.VT = kv.new_vector_table(n)
@@ -98,17 +112,40 @@ class VectorSearcher:
 
     @property
     def nodes(self) -> int:
-        """Decision nodes searched so far."""
-        return int(self.C[kn.C_NODES])
+        """Decision nodes searched so far (every thread)."""
+        return self.stats()["nodes"]
+
+    def _maxn_root(self, st, out) -> int:
+        """:func:`kernels_vec.maxn_root` on this thread, and with a helper
+        the same search in the reverse order on another, stopped when
+        this one ends (its values reach this one through the table)."""
+        args = (self.P, self.D, self.K, self.V, self.VT, self.C, *self.O, st, out, self.prune)
+        if self.helper is None:
+            return kv.maxn_root(*args)
+        K2, V2, C2, O2 = self.helper
+        C2[kn.C_GEN] = self.C[kn.C_GEN]
+        C2[kn.C_ABORT] = 0
+        th = threading.Thread(target=kv.maxn_root, daemon=True,
+                              args=(self.P, self.D, K2, V2, self.VT, C2, *O2, st,
+                                    np.full((MAX_MOVES, 3), np.nan), self.prune))
+        th.start()
+        try:
+            return kv.maxn_root(*args)
+        finally:
+            C2[kn.C_ABORT] = kn.ABORT_TIME
+            th.join()
 
     def stats(self) -> dict[str, int]:
         """Counters: nodes, chance nodes, table hits, shallow-pruning cuts,
         entries stored, the largest chance node."""
-        C = self.C
-        return {"nodes": int(C[kn.C_NODES]), "chance_nodes": int(C[kn.C_CHANCE]),
-                "tt_hits": int(C[kn.C_HITS]), "cuts": int(C[kn.C_CUTS]),
-                "tt_entries": int(C[kn.C_STORED]), "tt_grown": self.grown,
-                "max_outcomes": int(C[kn.C_MAXOUT])}
+        Cs = [self.C] + ([self.helper[2]] if self.helper else [])
+
+        def total(i: int) -> int:
+            return sum(int(C[i]) for C in Cs)
+        return {"nodes": total(kn.C_NODES), "chance_nodes": total(kn.C_CHANCE),
+                "tt_hits": total(kn.C_HITS), "cuts": total(kn.C_CUTS),
+                "tt_entries": total(kn.C_STORED), "tt_grown": self.grown,
+                "max_outcomes": max(int(C[kn.C_MAXOUT]) for C in Cs), "threads": len(Cs)}
 
     def _check(self, t0: float) -> None:
         reason = int(self.C[kn.C_ABORT])
@@ -128,8 +165,7 @@ class VectorSearcher:
         self.scalars: dict[int, float] = {}
         self.C[kn.C_GEN] += 1
         if self.search == "maxn":
-            self._call(kv.maxn_root, lambda: (self.P, self.D, self.K, self.V, self.VT, self.C,
-                                              *self.O, st, out, self.prune), deadline)
+            self._call(self._maxn_root, lambda: (st, out), deadline)
         else:
             scal = np.full(MAX_MOVES, np.nan)
             self._call(kv.paranoid_root, lambda: (self.P, self.D, self.K, self.V, self.TT,
