@@ -237,3 +237,33 @@ def test_the_vector_table_never_outgrows_the_memory_budget():
     two = VectorSearcher(prob.P, prob.D, 1.0, workers=2)
     assert two.root_values(prob.st) == big
     assert two.VT.nbytes <= 1.0 * 2 ** 20
+
+
+def test_a_table_the_system_refuses_is_one_error_line_and_the_file_goes_on(
+        tmp_path, monkeypatch):
+    """When the system will not map the memory --memory allows (here every
+    large mapping is refused, as ENOMEM does past the machine's memory),
+    that position gets one error line naming memory, the other lines are
+    still answered, and the exit status is 1 (not "cannot write standard
+    output")."""
+    import errno
+    import json
+    import mmap
+    from click.testing import CliRunner
+    from solver.cli.main import main
+
+    def refuse(*_a, **_k):
+        raise OSError(errno.ENOMEM, "Cannot allocate memory")
+    monkeypatch.setattr(mmap, "mmap", refuse)
+    known = "2.3 5.7/4.6/2.12 - S rules=french taken=10,11,11 last=E"
+    f = tmp_path / "mix.txt"
+    shuffled = "1.5.11 5/12/2 ~1.1.3.4.5.6.7.10.11 S rules=french taken=9,8,8 last=E"
+    f.write_text(f"{known}\n{shuffled}\n{known}\n")
+    r = CliRunner().invoke(main, [str(f), "--memory", "4000", "--json"])
+    assert r.exit_code == 1
+    doc = json.loads(r.stdout)
+    assert [p["line"] for p in doc["positions"]] == [1, 3]
+    assert len(doc["errors"]) == 1 and doc["errors"][0]["line"] == 2
+    assert doc["errors"][0]["error"].startswith("memory: the system refused the ")
+    assert doc["errors"][0]["error"].endswith("MB of a search table (cannot allocate memory): "
+                                              "lower --memory")

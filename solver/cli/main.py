@@ -291,6 +291,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                     from ..analysis.suite import verdicts
                     from ..engine.compile import CompileError
                     from ..match_equity.objective import analyse
+                    from ..search.memory import SearchMemoryError
                     from .render import analysis_renderable, sampling_progress
                     try:
                         with sampling_progress(err, samples) as progress:
@@ -300,8 +301,10 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                                         inference=inference, search=search,
                                         cluster=cluster, fast=fast)
                     except (CompileError, ValueError) as e:
-                        error({"file": name, "line": lineno, "error": f"position: {e}"},
-                              f"{name}: line {lineno}, position: {e}")
+                        # a refused table names its own field (memory: ...)
+                        what = "" if isinstance(e, SearchMemoryError) else "position: "
+                        error({"file": name, "line": lineno, "error": f"{what}{e}"},
+                              f"{name}: line {lineno}, {what}{e}")
                         continue
                     checks = verdicts(a)
                     agree += sum(1 for _op, ok, _s in checks if ok)

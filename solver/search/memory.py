@@ -27,14 +27,26 @@ import numpy as np
 SMALL_PAGES_BYTES = 128 << 20
 
 
+class SearchMemoryError(ValueError):
+    """The system would not give a table the memory the budget allows
+    (``--memory`` over what the machine can map): one line for the user,
+    as any other error of a position."""
+
+
 def zeroed(shape: tuple[int, ...], dtype) -> np.ndarray:
     """``np.zeros(shape, dtype)``, on small pages from ``SMALL_PAGES_BYTES``
-    on (where the system lets us say so: Linux)."""
+    on (where the system lets us say so: Linux). Raises SearchMemoryError
+    when the system refuses the memory."""
     dtype = np.dtype(dtype)
     nbytes = int(np.prod(shape)) * dtype.itemsize
-    if nbytes < SMALL_PAGES_BYTES or not hasattr(mmap, "MADV_NOHUGEPAGE"):
-        return np.zeros(shape, dtype)
-    mm = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    try:
+        if nbytes < SMALL_PAGES_BYTES or not hasattr(mmap, "MADV_NOHUGEPAGE"):
+            return np.zeros(shape, dtype)
+        mm = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except (OSError, MemoryError) as e:
+        why = getattr(e, "strerror", None) or "out of memory"
+        raise SearchMemoryError(f"memory: the system refused the {nbytes / 2 ** 20:,.0f} MB "
+                                f"of a search table ({why.lower()}): lower --memory") from None
     mm.madvise(mmap.MADV_NOHUGEPAGE)
     return np.frombuffer(mm, dtype=dtype).reshape(shape)
 
