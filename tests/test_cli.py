@@ -192,3 +192,18 @@ def test_determinised_is_seeded_and_reports_stderr():
     assert all(m["stderr"] is not None and m["stderr"] >= 0 for m in pa["moves"])
     # every sample has at least one best move (ties count for each)
     assert sum(m["best_rate"] for m in pa["moves"]) >= 1 - 1e-9
+
+
+def test_v_agrees_to_the_decimals_it_is_written_with(tmp_path):
+    """An expectimax value copied from the JSON (six decimals) or the text
+    (six significant digits) agrees; a value off in its last written
+    decimal, or an integer that is not the value, does not. The value,
+    257/84 = 3.0595238..., is what tests/reference3.py's plain expectimax
+    gives for this line (R.move_values, about a second)."""
+    line = "1.5.11 5/12/2 ~1.1.3.4.5.6.7.10.11 S rules=french taken=9,8,8 last=E ; v "
+    f = tmp_path / "v.txt"
+    f.write_text("".join(line + v + "\n" for v in ("3.059524", "3.05952", "3.0596", "3")))
+    r = CliRunner().invoke(main, [str(f)])
+    verdicts = [ln.split(":")[1].split()[0] for ln in r.output.splitlines() if ln.startswith("v ")]
+    assert verdicts == ["agrees", "agrees", "disagrees", "disagrees"]
+    assert r.exit_code == 3

@@ -18,7 +18,9 @@ def _ranks(text: str) -> set[int]:
 def verdicts(a: Analysis) -> list[tuple[str, bool, str]]:
     """``(opcode, agrees, sentence)`` for each of ``bm``, ``am``, ``v`` on
     the line. ``bm`` agrees when every best play of the engine is listed;
-    ``am`` when none is; ``v`` when the value is equal within 1e-9 (exact)
+    ``am`` when none is; ``v`` when the value is equal to the decimals the
+    operand is written with (:func:`written_to`: ``v 3.059524`` agrees with
+    3.0595238..., the JSON's six decimals; ``v 3`` with 3 alone, to 1e-9)
     or within 2.58 standard errors (sampled, 99%). A malformed operand is a
     disagreement that says so."""
     out = []
@@ -36,9 +38,25 @@ def verdicts(a: Analysis) -> list[tuple[str, bool, str]]:
                 out.append((op, ok, f"am {operand}: {'agrees' if ok else 'disagrees'} (engine: {engine})"))
             elif op == "v":
                 want = float(operand)
-                tol = 1e-9 if a.stderr is None else max(1e-9, 2.58 * a.stderr)
+                tol = max(1e-9, written_to(operand))
+                if a.stderr is not None:
+                    tol = max(tol, 2.58 * a.stderr)
                 ok = abs(a.value - want) <= tol
                 out.append((op, ok, f"v {operand}: {'agrees' if ok else 'disagrees'} (engine: {a.value:+g})"))
         except (CardError, ValueError) as e:
             out.append((op, False, f"{op} {operand}: cannot be read ({e})"))
     return out
+
+
+def written_to(number: str) -> float:
+    """Half a unit of the last decimal ``number`` is written with: what
+    rounding to those decimals may have taken off (0 for an integer).
+
+    >>> written_to("3.059524"), written_to("4"), written_to("-1.5"), written_to("2.5e-3")
+    (5e-07, 0.0, 0.05, 5e-05)
+    """
+    mantissa, _e, exponent = number.strip().lower().partition("e")
+    if "." not in mantissa:
+        return 0.0
+    decimals = len(mantissa.split(".", 1)[1])
+    return float(f"5e{(int(exponent) if exponent else 0) - decimals - 1}")
