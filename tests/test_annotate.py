@@ -134,3 +134,19 @@ def test_luck_is_zero_sum_and_does_not_depend_on_jobs(planted):
         assert d.luck[0] == -d.luck[1] and d.stderr >= 0
     # the last deal's value is exact once dealt: only the draw is uncertain
     assert one.luck[-1].deal == 6
+
+
+def test_each_play_reports_its_searchs_time():
+    """The JSON of an annotation gives each searched play the time of its
+    search (it was always 0); a forced play, not searched, keeps 0."""
+    import json as _json
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    game = Path(__file__).resolve().parent.parent / "positions" / "games" / "french-3p.txt"
+    r = CliRunner().invoke(main, ["annotate", "-q", "--json", "--luck-samples", "0",
+                                  "--view", "full", str(game)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    plays = [p for g in _json.loads(r.stdout)["games"] for p in g["plays"]]
+    searched = [p for p in plays if not p["forced"]]
+    assert searched and all(p["seconds"] > 0 for p in searched)
+    assert all(p["seconds"] == 0 for p in plays if p["forced"]) and len(searched) < len(plays)

@@ -537,7 +537,7 @@ def _eval_job(args) -> tuple:
     if a.partial:           # the search was interrupted: stop the annotation too
         raise KeyboardInterrupt("search interrupted")
     return (a.method, a.samples, [(mv.rank, mv.move, mv.value, mv.stderr) for mv in a.moves],
-            close_moves(a))
+            close_moves(a), a.seconds)
 
 
 def _luck_job(args) -> tuple[float, float]:
@@ -715,6 +715,8 @@ def _finish(record, replay, notes, plays, results, luck_where, luck_results, vie
     for (note, play, rank), res in zip(plays, results):
         meth, nsamples, moves = res[:3]
         close = res[3] if len(res) > 3 else None
+        # the search's own time (a result stored before it was kept: 0)
+        note.seconds = res[4] if len(res) > 4 else 0.0
         by_rank = {r: (text, v, se) for r, text, v, se in moves}
         text, made, se = by_rank[rank]
         best = moves[0]
