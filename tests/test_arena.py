@@ -15,7 +15,7 @@ def test_mean_ci_by_hand():
     m, ci = mean_ci([1.0, 2.0, 3.0, 6.0])
     sd = math.sqrt(((1 - 3) ** 2 + (2 - 3) ** 2 + 0 + (6 - 3) ** 2) / 3)
     assert m == 3.0 and ci == pytest.approx(1.959963984540054 * sd / 2)
-    assert mean_ci([]) == (0.0, 0.0) and mean_ci([4.0]) == (4.0, 0.0)
+    assert mean_ci([]) == (None, None) and mean_ci([4.0]) == (4.0, None)
 
 
 def test_pairs_swap_seats_and_jobs_do_not_change_the_result():
@@ -51,3 +51,26 @@ def test_play_games_swaps_seats_on_the_same_decks():
     assert [r["player"] for r in rows] == ["greedy", "random"]
     assert sum(r["won"] for r in rows) == 2
     assert rows[0]["hands"] == sum(len(log.hands) for log in logs)
+
+
+def test_an_arena_stopped_before_its_first_hand_measures_nothing():
+    """Interrupted before any hand (Ctrl-C, SIGTERM), the summary has no
+    margin and no interval (None in the JSON, "none finished" in the
+    table), not a measured 0 ± 0; one pair gives a margin without an
+    interval."""
+    from rich.console import Console
+    from solver.cli.render_games import arena_table
+    from solver.games.arena import ArenaResult
+    from solver.rules import PRESETS
+    r = ArenaResult("greedy", "random", PRESETS["french"], 3, 0, partial=True)
+    s = r.summary()
+    assert (s["hands"], s["margin"], s["margin_ci95"], s["a_points"]) == (0, None, None, None)
+    con = Console(width=120, record=True)
+    con.print(arena_table(s))
+    text = con.export_text()
+    assert "none finished" in text.split("A's margin per hand", 1)[1].splitlines()[0]
+    assert "0.000 ± 0.000" not in text
+    two = ArenaResult("greedy", "random", PRESETS["lmodire"], 2, 0, margins=[3.0, -1.0],
+                      a_points=[5.0, 2.0], b_points=[2.0, 3.0])
+    s2 = two.summary()
+    assert (s2["margin"], s2["margin_ci95"]) == (1.0, None)

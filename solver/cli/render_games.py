@@ -125,6 +125,15 @@ def side_table(an: Annotation) -> Table:
     return t
 
 
+def _pm(mean: float | None, ci: float | None, fmt: str) -> str:
+    """``mean ± ci`` as a player reads it: "none finished" without a mean,
+    "(one: no interval)" without an interval."""
+    if mean is None:
+        return "none finished"
+    text = format(mean, fmt)
+    return text + (" (one: no interval)" if ci is None else f" ± {ci:{fmt.lstrip('+')}}")
+
+
 def arena_table(s: dict) -> Table:
     """The arena summary (see :meth:`solver.games.arena.ArenaResult.summary`)."""
     t = Table(title=f"arena: {escape(s['a'])} (A) v {escape(s['b'])} (B), {s['rules']}, "
@@ -134,12 +143,12 @@ def arena_table(s: dict) -> Table:
               title_justify="left", show_edge=False, header_style="bold")
     t.add_column("measure")
     t.add_column("value", justify="right")
-    t.add_row("A's margin per hand", f"{s['margin']:+.3f} ± {s['margin_ci95']:.3f}")
+    t.add_row("A's margin per hand", _pm(s["margin"], s["margin_ci95"], "+.3f"))
     if "adjusted" in s:
-        t.add_row("A's margin less its luck", f"{s['adjusted']:+.3f} ± {s['adjusted_ci95']:.3f}")
-        t.add_row("A's luck per hand (0 expected)", f"{s['luck']:+.3f} ± {s['luck_ci95']:.3f}")
-    t.add_row("A's points per hand", f"{s['a_points']:.3f} ± {s['a_points_ci95']:.3f}")
-    t.add_row("B's points per hand", f"{s['b_points']:.3f} ± {s['b_points_ci95']:.3f}")
+        t.add_row("A's margin less its luck", _pm(s["adjusted"], s["adjusted_ci95"], "+.3f"))
+        t.add_row("A's luck per hand (0 expected)", _pm(s["luck"], s["luck_ci95"], "+.3f"))
+    t.add_row("A's points per hand", _pm(s["a_points"], s["a_points_ci95"], ".3f"))
+    t.add_row("B's points per hand", _pm(s["b_points"], s["b_points_ci95"], ".3f"))
     t.add_row("hands won / drawn / lost by A", f"{s['won']} / {s['drawn']} / {s['lost']}")
     cpu = " (CPU)" if s.get("clock") == "cpu" else ""
     t.add_row("thinking per hand, A / B",
@@ -158,7 +167,7 @@ def play_table(rows: list[dict], swapped: bool = False) -> Table:
         t.add_column(col, justify="left" if col in ("seat", "player") else "right")
     for r in rows:
         t.add_row(r["seat"], Text(r["player"]), str(r["games"]), str(r["won"]),
-                  str(r["hands"]), f"{r['points_per_hand']:.2f} ± {r['ci95']:.2f}")
+                  str(r["hands"]), _pm(r["points_per_hand"], r["ci95"], ".2f"))
     if swapped:
         t.caption = "seat: in game 1 (the seats rotate between games)"
         t.caption_justify = "left"

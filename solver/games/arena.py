@@ -43,19 +43,20 @@ from ..runtime.workers import process_pool
 Z_95 = 1.959963984540054
 
 
-def mean_ci(xs: list[float], z: float = Z_95) -> tuple[float, float]:
+def mean_ci(xs: list[float], z: float = Z_95) -> tuple[float | None, float | None]:
     """Mean and half-width of its confidence interval (``z`` standard
-    errors; 0 for fewer than two values).
+    errors); None for what the values cannot give (no mean without a
+    value, no interval with fewer than two: not a measured 0).
 
-    >>> mean_ci([1.0, 3.0])
-    (2.0, 1.959963984540054)
+    >>> mean_ci([1.0, 3.0]), mean_ci([4.0]), mean_ci([])
+    ((2.0, 1.959963984540054), (4.0, None), (None, None))
     """
     n = len(xs)
     if n == 0:
-        return 0.0, 0.0
+        return None, None
     m = sum(xs) / n
     if n < 2:
-        return m, 0.0
+        return m, None
     var = sum((x - m) ** 2 for x in xs) / (n - 1)
     return m, z * math.sqrt(var / n)
 
