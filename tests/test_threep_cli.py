@@ -233,3 +233,21 @@ def test_two_threads_give_one_threads_answer_and_say_so(tmp_path):
         ref, _ = R.move_values(pos.rules, ref_state(pos))
         assert {m["move"]: m["values"] for m in doc["moves"]} == {str(k): v for k, v in ref.items()}
     assert checked == 2
+
+
+def test_the_answer_says_its_kind_first_and_writes_like_its_table():
+    """A three-player line with score= (the match objective takes two
+    sides, so points) says what kind of answer it is before why the
+    objective is points; a one-ply answer writes its vector as its table
+    does (integers), and the board writes an unknown stock's cards as a
+    known one's (spaced)."""
+    line = "2.3 5.7/4.6/2.12 - S rules=french taken=10,11,11 last=E score=10,20,30\n"
+    out = CliRunner().invoke(main, ["-"], input=line).output
+    assert out.index("exact: every card is known") < out.index("points: the match objective")
+    known = [ln for ln in THREEP.read_text().splitlines() if "one deal to come" in ln][0]
+    r = CliRunner().invoke(main, ["--time", "0.001", "-"], input=known + "\n")
+    summary = [ln for ln in r.output.splitlines() if ln.startswith("best ")][0]
+    assert "one-ply" in r.output and "." not in summary.split("(")[1], summary
+    shuffled = [ln for ln in THREEP.read_text().splitlines() if "3p shuffled stock" in ln][0]
+    board = CliRunner().invoke(main, ["-"], input=shuffled + "\n").output
+    assert "9 cards, unknown order: 1 1 3 4 5 6 7 10 11" in board

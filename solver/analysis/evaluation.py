@@ -406,7 +406,8 @@ def _evaluate(run: _Run, method: str) -> Analysis:
             why = f"exact search did not finish in {budget.seconds:g} s ({e.nodes:,} nodes)"
             if method == "auto" and run.match is None:
                 return one_ply(run, why)
-            raise BudgetError(why) from None
+            raise BudgetError(why + ": raise --time, or use --method auto for an answer "
+                                    "in the time") from None
     if chosen == "determinised":
         why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
                else "determinised search")

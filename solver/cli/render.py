@@ -19,7 +19,7 @@ from rich.text import Text
 
 from ..analysis.document import exact_values, pv_text
 from ..analysis.words import legend_lines, summary_line
-from ..cards import RANKS, Card, format_cards
+from ..cards import RANKS, Card
 from ..notation import format_position, unwritten_piles
 from ..numbers import deal_denominator, exact_fraction, fraction_text, plain, tidy
 from ..position import Position, side_names, seat_names
@@ -51,7 +51,7 @@ def position_panel(pos: Position, title: str = "") -> Panel:
     if pos.stock_kind == "known":
         stock = f"{len(pos.stock)} cards, known order: {_cards(list(pos.stock))}" if pos.stock else "empty"
     elif pos.stock_kind == "shuffled":
-        stock = f"{len(pos.stock)} cards, unknown order: {format_cards(sorted(pos.stock, key=lambda c: c.index))}"
+        stock = f"{len(pos.stock)} cards, unknown order: {_cards(sorted(pos.stock, key=lambda c: c.index))}"
     else:
         stock = f"{pos.stock_count()} cards, the cards not seen"
     grid.add_row("stock", stock)
@@ -211,7 +211,7 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
                            f"against {_points(a.moves[0].value, a.method)})\n",
                            style="yellow")
     elif a.values is not None:
-        vec = "  ".join(f"{n} {_entry(x, a.method != 'exact')}"
+        vec = "  ".join(f"{n} {_entry(x, a.stderr is not None)}"
                         for n, x in zip(seat_names(pos.players), a.values))
         summary.append(f"   value {value} {_unit(value)} for {side} ({vec})\n")
     else:
@@ -219,9 +219,10 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
     if a.pv:
         summary.append("pv    ", style="bold")
         summary.append(pv_text(pos, a.pv) + "\n")
-    if a.objective_note:
-        summary.append(a.objective_note + "\n", style="cyan")
+    # what kind of answer it is first, then why the objective is what it is
     summary.append(summary_line(a), style="bold" if a.partial else "")
+    if a.objective_note:
+        summary.append("\n" + a.objective_note, style="cyan")
     if a.partial:
         summary.append("\npartial: interrupted, the answer so far", style="bold red")
     parts.append(summary)
