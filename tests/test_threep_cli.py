@@ -247,7 +247,7 @@ def test_the_answer_says_its_kind_first_and_writes_like_its_table():
     known = [ln for ln in THREEP.read_text().splitlines() if "one deal to come" in ln][0]
     r = CliRunner().invoke(main, ["--time", "0.001", "-"], input=known + "\n")
     summary = [ln for ln in r.output.splitlines() if ln.startswith("best ")][0]
-    assert "one-ply" in r.output and "." not in summary.split("(")[1], summary
+    assert "(one ply)" in r.output and "." not in summary.split("(")[1], summary
     shuffled = [ln for ln in THREEP.read_text().splitlines() if "3p shuffled stock" in ln][0]
     board = CliRunner().invoke(main, ["-"], input=shuffled + "\n").output
     assert "9 cards, unknown order: 1 1 3 4 5 6 7 10 11" in board
