@@ -447,3 +447,29 @@ def test_shared_vector_table_refuses_torn_entries():
     VT[slot, 2], VT[slot, 4] = VT[slot, 4], VT[slot, 2]
     VT[slot, 3] = np.float64(5.0).view(np.uint64)
     assert not kv._vget(VT, C, key, chk, V, 1)
+
+
+def test_the_luck_searches_take_two_threads_only_with_the_machine_to_themselves():
+    """exact_vector (the luck of the deal) searches on the cores in a
+    command's own main thread, on one thread inside a pool's thread (web
+    server, annotate --jobs workers), and gives the same vector both ways."""
+    import os
+    import threading
+    from solver.search import vectors
+    from solver.engine.compile import known_problem
+    from solver.games.match import HandState, deal_hand
+    table, stock = deal_hand(FRENCH, 3, random.Random("b3-1"))
+    hs = HandState(FRENCH, 3, 0, table, stock=list(stock))
+    hs.deal()
+    prob = known_problem(hs.full_position())
+    assert vectors._own_cores() == (os.cpu_count() or 1)
+    box = {}
+
+    def in_thread():
+        box["cores"] = vectors._own_cores()
+        box["vector"] = vectors.exact_vector(prob.P, prob.D, prob.st)
+    th = threading.Thread(target=in_thread)
+    th.start()
+    th.join()
+    assert box["cores"] == 1
+    assert vectors.exact_vector(prob.P, prob.D, prob.st) == box["vector"]

@@ -408,18 +408,32 @@ def separated(own: np.ndarray, z: float, weights: np.ndarray | None = None) -> b
 _local = threading.local()
 
 
+def _own_cores() -> int:
+    """Threads for a search that has the machine to itself: the cores in
+    the main thread of a process nobody started (a command's own search);
+    one in a pool's worker process or thread (annotate --jobs, arena,
+    batch, the web server), whose siblings have the other cores."""
+    import multiprocessing
+    import os
+    if (multiprocessing.parent_process() is not None
+            or threading.current_thread() is not threading.main_thread()):
+        return 1
+    return os.cpu_count() or 1
+
+
 def exact_vector(P: np.ndarray, D: np.ndarray, st) -> tuple[float, ...]:
     """The max^n vector of a perfect-information (or small chance) state
     of three sides (the mover's choice by the tie rule; zeros at the end
     of the hand), on a per-thread searcher reused across calls (a new
-    table generation each call): for callers that solve many positions
-    (the luck of the deal). No deadline."""
+    table generation each call; two threads when the process has the
+    machine to itself, :func:`_own_cores`): for callers that solve many
+    positions (the luck of the deal). No deadline."""
     from ..engine.core import P_SIDE, is_terminal
     if is_terminal(P, st):
         return (0.0, 0.0, 0.0)
     s = getattr(_local, "searcher", None)
     if s is None or s.P is not P:
-        s = _local.searcher = VectorSearcher(P, D, 32.0)
+        s = _local.searcher = VectorSearcher(P, D, 32.0, workers=_own_cores())
     s.D = D
     values = s.root_values(st)
     return values[choose(values, int(P[P_SIDE + st[5]]))]
