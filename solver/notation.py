@@ -244,6 +244,11 @@ def _hist(text: str, players: int) -> DealHistory:
         if len(piles) != len(tops) or any(not 0 <= n <= 40 for n in piles):
             raise NotationError("hist", f"expected {len(tops)} pile sizes from 0 to 40, "
                                         f"got {fields[3]!r}")
+        sides = side_names(players)
+        for side, (top, size) in enumerate(zip(tops, piles)):
+            if top is not None and size == 0:
+                raise NotationError("hist", f"{sides[side]}'s pile has no card at the deal's "
+                                            f"start (size 0), so no top {top}")
     table = _cards(table_text, "hist")
     plays: list[tuple[int, Card]] = []
     if plays_text != "-":

@@ -155,3 +155,7 @@ def test_a_bad_tops_part_of_hist_is_a_hist_error() -> None:
     with pytest.raises(NotationError) as err:
         parse_position(line.format("-,8"))
     assert str(err.value) == "hist: rank 8 does not exist in a Spanish 40-card deck"
+    with pytest.raises(NotationError) as err:     # it was accepted, as if no top
+        parse_position(line.format("-,6"))
+    assert str(err.value) == ("hist: N's pile has no card at the deal's start (size 0), "
+                              "so no top 6")
