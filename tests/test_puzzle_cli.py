@@ -233,3 +233,20 @@ def test_three_player_quiz_judges_by_the_max_n_values(tmp_path):
     assert ["12", "│", "+1", "│", "1", "│", "3", "│", "5", "│", "3"] in rows
     assert ["4", "│", "+1", "│", "1", "│", "1", "│", "5", "│"] in rows
     assert ["3", "│", "+1", "│", "1", "│", "1", "│", "6", "│"] in rows
+
+
+def test_quiz_and_sheet_leave_out_an_unreadable_line(tmp_path, puzzle_file):
+    """One bad line in a puzzle file is one error line naming it; the other
+    puzzles are still asked (drawn), and the exit status says a line was
+    left out (1), as ronda-solve's does."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text(puzzle_file.read_text() + "1.2 2.8/4 - S ; bm 2\n")
+    r = run(["puzzles", "quiz", str(bad)], stdin="2\n5\n")
+    assert r.stderr.strip().splitlines() == [
+        f"error: {bad}: line 4, hands: rank 8 does not exist in a Spanish 40-card deck "
+        "(left out)"]
+    assert "score: 2 of 2" in r.stdout and "Usage" not in r.output
+    assert r.exit_code == 1
+    svg = tmp_path / "s.svg"
+    r = run(["puzzles", "sheet", str(bad), "-o", str(svg)])
+    assert r.exit_code == 1 and svg.exists() and "line 4, hands" in r.stderr

@@ -199,17 +199,20 @@ def check_cmd(files, margin, as_json) -> None:
         sys.exit(1)
 
 
-def _load(files) -> list:
-    """Every readable puzzle line of the files; an unreadable line is a
-    usage error naming it."""
-    out = []
+def _load(files) -> tuple[list, int]:
+    """Every readable puzzle line of the files, and how many were not: each
+    of those is one error line on stderr naming its file, line and field,
+    and is left out (the others are still asked or drawn)."""
+    out, bad = [], 0
     for f in files:
         name = getattr(f, "name", "-")
         for lineno, item in parse_file(read_input(f)):
             if isinstance(item, NotationError):
-                raise click.UsageError(f"{name}: {item}")
+                click.echo(f"error: {name}: {item} (left out)", err=True)
+                bad += 1
+                continue
             out.append(item)
-    return out
+    return out, bad
 
 
 def _filter(items, theme, level):
@@ -233,7 +236,8 @@ def quiz_cmd(files, theme, level, count, shuffle, seed) -> None:
     a play (a rank such as 7), the answer is explained. `h` gives the
     themes as a hint, `s` skips, `q` quits."""
     con = Console()
-    items = _filter(_load(files), theme, level)
+    items, bad = _load(files)
+    items = _filter(items, theme, level)
     if shuffle:
         random.Random(seed).shuffle(items)
     if count:
@@ -259,6 +263,8 @@ def quiz_cmd(files, theme, level, count, shuffle, seed) -> None:
         con.print(f"\n[bold]score: {right} of {asked}[/]", highlight=False)
         if sig.interrupted:
             sig.exit()
+    if bad:
+        sys.exit(1)                     # a line could not be read (said above)
 
 
 def ask(con: Console, pos, number: int, total: int) -> str | None:
@@ -387,7 +393,8 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
     """Draw the puzzles of FILES with their cards, for printing."""
     from ..puzzles.sheet import sheet_html, sheet_svg
     _check_output(output, force)
-    items = _filter(_load(files), theme, level)
+    items, bad = _load(files)
+    items = _filter(items, theme, level)
     if count:
         items = items[:count]
     suffix = Path(output).suffix.lower()
@@ -398,4 +405,6 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
     else:
         raise click.UsageError(f"{output}: the sheet is .svg or .html")
     _write(output, doc, force)
+    if bad:
+        sys.exit(1)                     # a line could not be read (said above)
     Console(stderr=True).print(f"{len(items)} puzzles drawn in {output}", highlight=False)
