@@ -473,3 +473,30 @@ def test_the_luck_searches_take_two_threads_only_with_the_machine_to_themselves(
     th.join()
     assert box["cores"] == 1
     assert vectors.exact_vector(prob.P, prob.D, prob.st) == box["vector"]
+
+
+@pytest.mark.parametrize("rules,memory_mb", [(FRENCH, 16.0), (FRENCH, 0.2), (VOLEUR, 16.0)])
+def test_the_principal_variation_keeps_the_table_and_the_line(rules, memory_mb):
+    """The max^n principal variation reuses the table of the search before
+    it (entries are exact vectors of states, whoever asks), and is the
+    line of a fresh search at every ply: each seat's choice by the tie
+    rule (also with a table small enough to replace entries, and with
+    voleur's pruning)."""
+    from solver.engine.compile import known_problem
+    from solver.games.match import HandState, deal_hand
+    table, stock = deal_hand(rules, 3, random.Random("pv-1"))
+    hs = HandState(rules, 3, 0, table, stock=list(stock))
+    hs.deal()
+    prob = known_problem(hs.full_position())
+    s = VectorSearcher(prob.P, prob.D, memory_mb, workers=2)
+    s.root_values(prob.st)
+    before = s.nodes
+    pv = s.principal_variation(prob.st)
+    if memory_mb >= 16:
+        assert s.nodes - before < 1000      # the table answered (fresh: 2-4x the root's)
+    st, fresh = prob.st, []
+    while not core.is_terminal(prob.P, st) and not core.is_chance(prob.P, st):
+        values = VectorSearcher(prob.P, prob.D, 16.0).root_values(st)
+        fresh.append(choose(values, int(prob.P[core.P_SIDE + st[5]])))
+        st = core.play(prob.P, prob.D, st, fresh[-1])[0]
+    assert pv == fresh and len(pv) == 36

@@ -115,12 +115,13 @@ class VectorSearcher:
         """Decision nodes searched so far (every thread)."""
         return self.stats()["nodes"]
 
-    def _maxn_root(self, st, out) -> int:
+    def _maxn_root(self, st, out, helped: bool = True) -> int:
         """:func:`kernels_vec.maxn_root` on this thread, and with a helper
-        the same search in the reverse order on another, stopped when
-        this one ends (its values reach this one through the table)."""
+        (and ``helped``) the same search in the reverse order on another,
+        stopped when this one ends (its values reach this one through the
+        table)."""
         args = (self.P, self.D, self.K, self.V, self.VT, self.C, *self.O, st, out, self.prune)
-        if self.helper is None:
+        if self.helper is None or not helped:
             return kv.maxn_root(*args)
         K2, V2, C2, O2 = self.helper
         C2[kn.C_GEN] = self.C[kn.C_GEN]
@@ -155,17 +156,21 @@ class VectorSearcher:
                                 time.perf_counter() - t0)
 
     def root_values(self, st, deadline: float | None = None,
-                    root: int = -1) -> dict[int, tuple]:
+                    root: int = -1, keep: bool = False) -> dict[int, tuple]:
         """Every legal move of ``st`` with its vector (max^n, or the vector
         the paranoid policy of side ``root``, the mover's by default, leads
         to; :attr:`scalars` then holds each move's paranoid value). Raises
-        SearchAborted past ``deadline``."""
+        SearchAborted past ``deadline``. A new table generation each call,
+        but with ``keep`` under max^n, whose entries are exact vectors of
+        states whoever asks (the same game: :meth:`principal_variation`)."""
         t0 = time.perf_counter()
         out = np.full((MAX_MOVES, 3), np.nan)
         self.scalars: dict[int, float] = {}
-        self.C[kn.C_GEN] += 1
+        if not (keep and self.search == "maxn"):
+            self.C[kn.C_GEN] += 1
         if self.search == "maxn":
-            self._call(self._maxn_root, lambda: (st, out), deadline)
+            # a kept table mostly answers at once: no second thread for it
+            self._call(self._maxn_root, lambda: (st, out, not keep), deadline)
         else:
             scal = np.full(MAX_MOVES, np.nan)
             self._call(kv.paranoid_root, lambda: (self.P, self.D, self.K, self.V, self.TT,
@@ -188,7 +193,9 @@ class VectorSearcher:
         while (not ec.is_terminal(self.P, st) and not ec.is_chance(self.P, st)
                and len(pv) < max_plies):
             side = int(self.P[ec.P_SIDE + st[5]])
-            values = self.root_values(st, deadline, root)
+            # max^n: the table of the search before is still right (every
+            # step re-searched the subtree from scratch: 2-3x the root's time)
+            values = self.root_values(st, deadline, root, keep=True)
             if self.search == "maxn":
                 m = choose(values, side)
             else:
