@@ -66,7 +66,7 @@ def idea_of_maxn(game: Hand, state: State, declared: Sequence[tuple[int, int]] =
     replies = {}
     if not game.is_terminal(after_key):
         nxt = game.sides[after_key[SEAT]]
-        replies = {m: _half(v[nxt]) for m, v in vs.root_values(after_key).items()}
+        replies = {m: _half(v[nxt]) for m, v in vs.root_values(after_key, keep=True).items()}
     hands = tuple(tuple(ranks_of(state[1 + s])) for s in range(game.players))
     return Idea(game.rules, game.players, game.sides, mover, hands,
                 tuple(ranks_of(state[TABLE])), values, order, lines, tuple(declared), replies,
