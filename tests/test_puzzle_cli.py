@@ -250,3 +250,16 @@ def test_quiz_and_sheet_leave_out_an_unreadable_line(tmp_path, puzzle_file):
     svg = tmp_path / "s.svg"
     r = run(["puzzles", "sheet", str(bad), "-o", str(svg)])
     assert r.exit_code == 1 and svg.exists() and "line 4, hands" in r.stderr
+
+
+def test_check_refuses_a_bm_naming_several_plays(tmp_path):
+    """A puzzle has one best play: ``bm 3 4`` is refused even though 3 is
+    the best (it was verified on its first card alone)."""
+    line = "2.3.7.12 1.3.4/5.7.12/1.1 - S rules=french taken=9,6,13 last=S prev=3"
+    f = tmp_path / "multi.txt"
+    f.write_text(f"{line} ; bm 3 4\n{line} ; bm 3\n")
+    r = run(["puzzles", "check", str(f)])
+    assert r.exit_code == 1
+    assert r.stderr.strip().splitlines() == [
+        f"{f}: line 1, bm: a puzzle names its one best play, not 2 (3 4)"]
+    assert "1 of 2 lines verified" in r.stdout

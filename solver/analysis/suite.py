@@ -18,7 +18,8 @@ def _ranks(text: str) -> set[int]:
 def verdicts(a: Analysis) -> list[tuple[str, bool, str]]:
     """``(opcode, agrees, sentence)`` for each of ``bm``, ``am``, ``v`` on
     the line. ``bm`` agrees when every best play of the engine is listed;
-    ``am`` when none is; ``v`` when the value is equal to the decimals the
+    ``am`` when none is; ``vv`` (three players) when every entry of the
+    value's vector is, as ``v``; ``v`` when the value is equal to the decimals the
     operand is written with (:func:`written_to`: ``v 3.059524`` agrees with
     3.0595238..., the JSON's six decimals; ``v 3`` with 3 alone, to 1e-9)
     or within 2.58 standard errors (sampled, 99%). A malformed operand is a
@@ -43,9 +44,32 @@ def verdicts(a: Analysis) -> list[tuple[str, bool, str]]:
                     tol = max(tol, 2.58 * a.stderr)
                 ok = abs(a.value - want) <= tol
                 out.append((op, ok, f"v {operand}: {'agrees' if ok else 'disagrees'} (engine: {a.value:+g})"))
+            elif op == "vv":
+                out.append(_vector_verdict(a, operand))
         except (CardError, ValueError) as e:
             out.append((op, False, f"{op} {operand}: cannot be read ({e})"))
     return out
+
+
+def _vector_verdict(a, operand: str) -> tuple[str, bool, str]:
+    """``vv`` (three players): the value's vector, one entry a seat, each
+    equal to the decimals it is written with (within 2.58 standard errors
+    when sampled)."""
+    if a.values is None:
+        return ("vv", False, f"vv {operand}: disagrees (a vector is for three players; this "
+                             f"line has {a.position.players})")
+    texts = operand.split()
+    engine = " ".join(f"{x:g}" for x in a.values)
+    if len(texts) != len(a.values):
+        return ("vv", False, f"vv {operand}: disagrees (one entry a seat: {len(a.values)}, "
+                             f"engine: {engine})")
+    ok = True
+    for text, x in zip(texts, a.values):
+        tol = max(1e-9, written_to(text))
+        if a.stderr is not None:
+            tol = max(tol, 2.58 * a.stderr)
+        ok = ok and abs(float(text) - x) <= tol
+    return ("vv", ok, f"vv {operand}: {'agrees' if ok else 'disagrees'} (engine: {engine})")
 
 
 def written_to(number: str) -> float:

@@ -414,6 +414,9 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
     bm, v = pos.opcode("bm"), pos.opcode("v")
     if bm is None:
         problems.append(Problem("bm", "missing: a puzzle names its one best play"))
+    elif len(bm.split()) > 1:
+        problems.append(Problem("bm", f"a puzzle names its one best play, not {len(bm.split())} "
+                                      f"({bm})"))
     if not is_perfect_information(pos):
         problems.append(Problem("position", "the exact method needs every card known "
                                              "(known stock order, no '?')"))
