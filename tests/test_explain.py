@@ -24,6 +24,10 @@ HIT = "1.2 2.4/4 - S taken=17,18 last=N prev=2"
 BAIT = "3.6.10.12 1.5.5/5.10 - S taken=17,14 last=N"
 SHOW = "3 5.12/11 - S show=5:2@N taken=17,19 last=N"
 FOUR = "7.11 3/6/3.5/3.5 - N rules=pagat taken=23,9 last=E"
+#: a deal to come whose hands give N a Ronda of 1s (two players) or of 6s
+#: (three): the tally counts the new deal's declarations
+DEAL2 = "10.5.2 10/11 1.1.4.7.6.6 S taken=15,14 last=N"
+DEAL3 = "10.5.2 10.4/11.3/11.7 1.2.4.7.6.10.6.4.6 S rules=french taken=12,5,5 last=N"
 
 
 def shipped() -> list:
@@ -33,13 +37,30 @@ def shipped() -> list:
     return out
 
 
-@pytest.mark.parametrize("line", [HIT, BAIT, SHOW])
+@pytest.mark.parametrize("line", [HIT, BAIT, SHOW, DEAL2])
 def test_each_line_adds_up_to_the_reference_value(line):
     pos = parse_position(line)
     _g, _s, idea = idea_for(pos)
     ref = reference(line)
     for move in idea.order:
         assert line_tally(idea, move, pos).net(idea.side) == ref[RANKS[move]]
+
+
+def test_three_player_lines_with_a_new_deal_add_up_seat_by_seat():
+    """Each seat's tally along each line (its items, the new deal's
+    declaration among them, and its cards over 20) is its entry of the
+    plain max^n vector (tests/reference3.py); the text names the
+    declaration."""
+    import reference3 as R
+    from test_threep_cli import ref_state
+    pos = parse_position(DEAL3)
+    _g, _s, idea = idea_for(pos)
+    ref, _ = R.move_values(pos.rules, ref_state(pos))
+    for move in idea.order:
+        t = line_tally(idea, move, pos)
+        assert [t.own(k) for k in range(3)] == ref[RANKS[move]]
+    assert "new deal (declarations: N +1)" in examine(pos).explanation
+    assert "N capture +1, hit +1, declaration +1" in examine(pos).explanation
 
 
 def test_four_player_lines_add_up():

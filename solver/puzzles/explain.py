@@ -108,6 +108,10 @@ def ply_text(idea: Idea, ply: Ply, names: tuple[str, ...], first: bool = False) 
                 else f"; {who_sweeps} {verb} the last card")
     if ev & EV_DEAL:
         out += "; new deal"
+        scored = [f"{_side_name(idea, side)} +{pts}" for side, pts in enumerate(ply.declared)
+                  if pts]
+        if scored:
+            out += f" (declarations: {', '.join(scored)})"
     return out
 
 
@@ -178,6 +182,9 @@ def tally(idea: Idea, plies: Iterable[Ply], piles: Iterable[int]) -> Tally:
             pile[p.side] += 1
         elif ev & EV_CAPTURE:
             pile[p.side] += len(p.taken) + 1
+        for side, pts in enumerate(p.declared):
+            if pts:
+                items[side].append(("declaration", pts))
         if ev & EV_END and p.sweep_side >= 0:
             pile[p.sweep_side] += p.sweep
             if rules.last_capture_bonus:

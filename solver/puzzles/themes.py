@@ -51,8 +51,8 @@ from typing import Callable, Sequence
 
 from ..engine.core import play_points
 from ..engine.hand import LAST, SEAT, SHOW, TABLE, Hand, State
-from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_END, EV_HIT,
-                              EV_MISSA, ranks_of)
+from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
+                              EV_MISSA, declaration_points, ranks_of)
 from ..rules import Rules
 from ..search.compiled import Searcher
 
@@ -78,7 +78,11 @@ class Ply:
     - ``stolen``: Ronda voleur, the opponent piles the play took whole,
       ``(side, cards)`` with their size before the play (their top is the
       rank played; an answer's is the hitter's pile, the shown cards on
-      top); empty otherwise.
+      top); empty otherwise;
+    - ``declared``: when the play ended a deal and the next was dealt
+      (``EV_DEAL``), the points each side scored for that deal's
+      declarations (:func:`solver.engine.scoring.declaration_points`, as
+      the engine scores them); empty otherwise.
     """
 
     seat: int
@@ -92,6 +96,7 @@ class Ply:
     sweep: int = 0
     sweep_side: int = -1
     stolen: tuple[tuple[int, int], ...] = ()
+    declared: tuple[int, ...] = ()
 
     @property
     def lays(self) -> bool:
@@ -220,8 +225,12 @@ def replay(game: Hand, state: State, moves: Sequence[int]) -> tuple[Ply, ...]:
                 left = table + ((((table >> (4 * m)) & 15) + 1) << (4 * m))
             sweep, sweep_side = left.bit_count(), child[LAST]
         hand_after = tuple(ranks_of(state[1 + seat] - _one_card(state, seat, m)))
+        declared: tuple[int, ...] = ()
+        if ev & EV_DEAL:
+            declared = tuple(declaration_points(
+                game.rules, [ranks_of(child[1 + s]) for s in range(game.players)], game.sides))
         plies.append(Ply(seat, game.sides[seat], m, ev, gain, tuple(ranks_of(table)),
-                         taken, hand_after, sweep, sweep_side, stolen))
+                         taken, hand_after, sweep, sweep_side, stolen, declared))
         state = child
     return tuple(plies)
 
