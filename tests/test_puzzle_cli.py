@@ -222,6 +222,10 @@ def test_three_player_quiz_judges_by_the_max_n_values(tmp_path):
     out = " ".join(r.stdout.split())
     assert "score: 1 of 3" in out and "right: 12" not in out
     assert "not 12: the answer is 5" in out and "not 3: the answer is 4" in out
+    # 3 scores S as much as 4 (reference: 1 and 1), the tie rule picks 4
+    assert ("not 3: the answer is 4; 3 scores as much for you (+1), but the answer leaves "
+            "the other two less (the tie rule)") in out
+    assert "not 12: the answer is 5;" not in out     # 12 scores S less (1 against 4)
     assert "right: 5" in out
     assert ("warning: the line's bm (12) is not the engine's best (5): the answer is judged "
             "by the exact values (S's entry of the max^n vectors") in out

@@ -323,9 +323,26 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
                       highlight=False)
             _explain(con, pos, rank)
             return "right"
-        con.print(f"[bold red]not {rank}: the answer is {bm}[/]", highlight=False)
+        con.print(f"[bold red]not {rank}: the answer is {bm}[/]" + _same_for_you(pos, rank),
+                  highlight=False)
         _explain(con, pos, rank)
         return "wrong"
+
+
+def _same_for_you(pos, rank: int) -> str:
+    """Three players: why a play that scores the mover as much as the
+    answer is still not it (the max^n tie rule's next step), or ""."""
+    if pos.players != 3:
+        return ""
+    try:
+        ev = exact_values(pos)
+    except (ValueError, NotationError):
+        return ""
+    mine = [v for text, v in ev.moves.items() if parse_card(text).rank == rank]
+    if not mine or abs(mine[0] - ev.value) > 1e-9:
+        return ""
+    return (f"; {rank} scores as much for you ({ev.value:+g}), but the answer leaves "
+            "the other two less (the tie rule)")
 
 
 def _read(prompt: str) -> str:
