@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -43,7 +44,7 @@ from ..cards import RANKS
 from ..engine.compile import CompileError, compile_known, is_perfect_information, pile_margin
 from ..engine.hand import Hand as Game, State
 from ..engine.scoring import EV_ANSWER10, EV_ANSWER5, EV_HIT
-from ..notation import NotationError, format_position, parse_file
+from ..notation import NotationError, format_position, parse_file, parse_position
 from ..position import Position
 from .explain import explain, themes_of as tag_cache
 from .themes import THEMES, Idea, idea_of
@@ -717,9 +718,17 @@ def exact_values(pos: Position) -> ExactValues:
     four players as a puzzle's (:func:`examine`), three players the
     mover's entry of the max^n vectors
     (:func:`solver.analysis.evaluation.evaluate`, ``method="exact"``).
+    A quiz asks it up to three times a puzzle (the answers it accepts, a
+    wrong answer's tie, the table of values), so the last few positions'
+    are kept (by their canonical line; the result is not to be changed).
     Raises NotAPuzzle, CompileError or ValueError when the position
     cannot be searched exactly."""
-    pos = _bare(pos)
+    return _exact_values(format_position(_bare(pos)))
+
+
+@lru_cache(maxsize=8)
+def _exact_values(line: str) -> ExactValues:
+    pos = parse_position(line)
     if pos.players == 3:
         if not is_perfect_information(pos):
             raise NotAPuzzle("hidden", "a puzzle needs every card known (exact method)")
