@@ -133,9 +133,8 @@ def _warm_search() -> None:
 
 def _warm_samples() -> None:
     """A determinised batch."""
-    from ..engine.sampling import draw_spec
+    from ..engine.sampling import draw_spec, sampled_problem
     from ..notation import parse_position
-    from ..engine.sampling import sampled_problem
     line = parse_position("1.3.10.12 2.2.7/?.?.? ? S declared=N:tringa")
     spec = draw_spec(line)
     sampler = Sampler(spec, 1.0)

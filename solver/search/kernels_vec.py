@@ -47,7 +47,7 @@ from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, 
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
                       C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
                       C_REV, C_SHARED, C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _mix, _outcomes,
-                      _prefetch, _store,
+                      _prefetch, _seal, _store,
                       borrow, bucket, row_state)
 
 _NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
@@ -88,7 +88,7 @@ def _vseal(w1, w2, w3, w4):
     """What a shared table's key word is XORed with: the other four words
     through a full mixing function (as :func:`solver.search.kernels._seal`),
     so that an entry torn by two threads writing one slot never verifies."""
-    return _mix(w1 ^ _mix(w2 ^ _mix(w3 ^ _mix(w4))))
+    return _seal(w1, w2, w3 ^ _mix(w4))
 
 
 @njit(cache=True)

@@ -57,7 +57,9 @@ class VectorSearcher:
         # share the outcome caches' 10% of the budget
         threads = 2 if workers > 1 and search == "maxn" else 1
         rows = int(memory_mb * 0.1 * (1 << 20) / kn.OUTCOME_BYTES / threads) if chance else 1
-        self.O = kn.new_outcome_cache(rows, (1 << 14) if chance else 2)
+        def outcome_cache():
+            return kn.new_outcome_cache(rows, (1 << 14) if chance else 2)
+        self.O = outcome_cache()
         self.grown = 0
         self._set_grow()
         self.helper = None
@@ -67,8 +69,7 @@ class VectorSearcher:
             C2[kn.C_SHARED] = 1
             C2[kn.C_REV] = 1
             C2[kn.C_TTMIN] = self.C[kn.C_TTMIN]
-            self.helper = (*kv.new_vscratch(), C2,
-                           kn.new_outcome_cache(rows, (1 << 14) if chance else 2))
+            self.helper = (*kv.new_vscratch(), C2, outcome_cache())
 
     def _tables(self, n: int) -> None:
         self.VT = kv.new_vector_table(n)
