@@ -38,11 +38,7 @@ def verdicts(a: Analysis) -> list[tuple[str, bool, str]]:
                 ok = not (best_ranks & _ranks(operand))
                 out.append((op, ok, f"am {operand}: {'agrees' if ok else 'disagrees'} (engine: {engine})"))
             elif op == "v":
-                want = float(operand)
-                tol = max(1e-9, written_to(operand))
-                if a.stderr is not None:
-                    tol = max(tol, 2.58 * a.stderr)
-                ok = abs(a.value - want) <= tol
+                ok = _agrees(operand, a.value, a.stderr)
                 out.append((op, ok, f"v {operand}: {'agrees' if ok else 'disagrees'} (engine: {a.value:+g})"))
             elif op == "vv":
                 out.append(_vector_verdict(a, operand))
@@ -63,13 +59,18 @@ def _vector_verdict(a, operand: str) -> tuple[str, bool, str]:
     if len(texts) != len(a.values):
         return ("vv", False, f"vv {operand}: disagrees (one entry a seat: {len(a.values)}, "
                              f"engine: {engine})")
-    ok = True
-    for text, x in zip(texts, a.values):
-        tol = max(1e-9, written_to(text))
-        if a.stderr is not None:
-            tol = max(tol, 2.58 * a.stderr)
-        ok = ok and abs(float(text) - x) <= tol
+    ok = all(_agrees(text, x, a.stderr) for text, x in zip(texts, a.values))
     return ("vv", ok, f"vv {operand}: {'agrees' if ok else 'disagrees'} (engine: {engine})")
+
+
+def _agrees(text: str, value: float, stderr: float | None) -> bool:
+    """``text`` (a number as written) agrees with ``value``: equal to the
+    decimals it is written with, or within 2.58 standard errors (99%)
+    when ``value`` is sampled. ValueError when ``text`` is not a number."""
+    tol = max(1e-9, written_to(text))
+    if stderr is not None:
+        tol = max(tol, 2.58 * stderr)
+    return abs(float(text) - value) <= tol
 
 
 def written_to(number: str) -> float:
