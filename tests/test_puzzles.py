@@ -135,3 +135,36 @@ def test_check_text_reports_lines():
     assert str(results[1].problems[0]).startswith("hands: rank 8 does not exist")
     assert str(results[2].problems[0]) == "v: the value is +4, not 5"
     assert DEFAULT_MARGIN == 2.0
+
+
+# by hand: LINE, S's 7 hits N's 7 (+1) and wins the last hit (+1) and the
+# count (22 cards: +2), +4; the 2 only lays, 0. HIT3 (three players): S's
+# 7 hits E's 7, vector (4, 0, 0); the 2 leaves S 2.
+@pytest.mark.parametrize("line, card, values", [
+    ("1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N ; bm 7", "2", {"7": 4, "2": 0}),
+    ("7 7.2/5.4/3 - S rules=french prev=7 taken=12,12,10 last=E ; bm 7", "2",
+     {"7": 4, "2": 2}),
+])
+def test_web_answer_searches_the_puzzle_once(monkeypatch, line, card, values):
+    """One answer of /api/puzzles/answer (its task) runs the puzzle's
+    search once: the puzzle, the values it judges by and the played line
+    all read the same idea (it searched three times)."""
+    import solver.puzzles.maxn as maxn
+    import solver.puzzles.puzzle as puzzle
+    from solver.web.tasks import answer_puzzle
+    calls = []
+
+    def spy(module, name):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, **k: (calls.append(name), real(*a, **k))[1])
+    spy(puzzle, "idea_of")
+    spy(maxn, "idea_of_maxn")
+    spy(puzzle, "evaluate")
+    spy(puzzle, "depth_needed")
+    for kept in ("_idea_for", "_exact_values"):     # the positions kept by earlier tests
+        if hasattr(puzzle, kept):
+            getattr(puzzle, kept).cache_clear()
+    doc = answer_puzzle(line, card)
+    assert {m["move"]: m["value"] for m in doc["moves"]} == values
+    assert doc["right"] is False and doc["best"] == "7"
+    assert len([c for c in calls if c != "depth_needed"]) == 1 and calls.count("depth_needed") <= 1

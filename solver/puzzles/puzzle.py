@@ -296,10 +296,20 @@ def idea_for(pos: Position) -> tuple[Game, State, Idea]:
     """The game, state and :class:`~solver.puzzles.themes.Idea` of a position.
 
     Three players: the max^n idea (:func:`solver.puzzles.maxn.idea_of_maxn`).
+    The idea is the puzzle's search, and one question asks it several
+    times (the web's answer: the puzzle, the values it judges by, the
+    played line), so the last few positions' are kept, by their canonical
+    line without opcodes (the result is not to be changed).
     Raises NotAPuzzle (``hidden``) unless every card is known, and
     CompileError for a position the search does not take."""
     if not is_perfect_information(pos):
         raise NotAPuzzle("hidden", "a puzzle needs every card known (exact method)")
+    return _idea_for(format_position(_bare(pos)))
+
+
+@lru_cache(maxsize=8)
+def _idea_for(line: str) -> tuple[Game, State, Idea]:
+    pos = parse_position(line)
     game, state = compile_known(pos)
     if game.nsides == 3:
         from .maxn import idea_of_maxn
@@ -328,9 +338,21 @@ def examine(pos: Position, source: str | None = None) -> Puzzle:
         themes=list(themes), level=difficulty(depth, tempting), depth=depth,
         tempting=tempting, pv=[str(RANKS[p.rank]) for p in idea.pv.plies],
         explanation=explain(idea, pos), source=source,
-        moves={move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order}, kind=kind,
-        vectors={move_text(pos, m): [float(x) for x in idea.vectors[m]] for m in idea.order
-                 if m in idea.vectors})
+        moves=_move_values(pos, idea), kind=kind, vectors=_move_vectors(pos, idea))
+
+
+def _move_values(pos: Position, idea: Idea) -> dict[str, float]:
+    """Card text -> the mover's value in points of every play, best first."""
+    from ..analysis.evaluation import move_text
+    base = pile_margin(pos)
+    return {move_text(pos, m): (idea.values[m] + base) / 2 for m in idea.order}
+
+
+def _move_vectors(pos: Position, idea: Idea) -> dict[str, list[float]]:
+    """Three players: card text -> every play's max^n vector; else empty."""
+    from ..analysis.evaluation import move_text
+    return {move_text(pos, m): [float(x) for x in idea.vectors[m]] for m in idea.order
+            if m in idea.vectors}
 
 
 def make_puzzle(pos: Position, margin: float = DEFAULT_MARGIN, theme: str | None = None,
@@ -714,30 +736,23 @@ class ExactValues:
 
 
 def exact_values(pos: Position) -> ExactValues:
-    """The exact value of every play of ``pos`` (opcodes ignored): two or
-    four players as a puzzle's (:func:`examine`), three players the
-    mover's entry of the max^n vectors
-    (:func:`solver.analysis.evaluation.evaluate`, ``method="exact"``).
-    A quiz asks it up to three times a puzzle (the answers it accepts, a
-    wrong answer's tie, the table of values), so the last few positions'
-    are kept (by their canonical line; the result is not to be changed).
-    Raises NotAPuzzle, CompileError or ValueError when the position
-    cannot be searched exactly."""
-    return _exact_values(format_position(_bare(pos)))
-
-
-@lru_cache(maxsize=8)
-def _exact_values(line: str) -> ExactValues:
-    pos = parse_position(line)
-    if pos.players == 3:
-        if not is_perfect_information(pos):
-            raise NotAPuzzle("hidden", "a puzzle needs every card known (exact method)")
-        a = evaluate(pos, method="exact")
-        return ExactValues({mv.move: mv.value for mv in a.moves}, list(a.best),
-                           {mv.move: list(mv.values or []) for mv in a.moves})
-    p = examine(pos)
-    top = max(p.moves.values())
-    return ExactValues(dict(p.moves), [m for m, v in p.moves.items() if top - v <= 1e-9])
+    """The exact value of every play of ``pos`` (opcodes ignored), read
+    from its puzzle idea (:func:`idea_for`, which is kept: a quiz asks
+    the values up to three times a puzzle, the web's answer also the
+    puzzle itself): two or four players as a puzzle's (:func:`examine`),
+    three players the mover's entry of the max^n vectors, the best by the
+    max^n tie rule (:func:`solver.search.vectors.ties`), as ``ronda-solve``
+    lists them. Raises NotAPuzzle, CompileError or ValueError when the
+    position cannot be searched exactly."""
+    from ..analysis.evaluation import move_text
+    _game, _state, idea = idea_for(pos)
+    moves = _move_values(pos, idea)
+    if idea.vectors:
+        from ..search.vectors import ties
+        best = [move_text(pos, m) for m in ties(idea.vectors, idea.side)]
+        return ExactValues(moves, best, _move_vectors(pos, idea))
+    top = max(moves.values())
+    return ExactValues(moves, [m for m, v in moves.items() if top - v <= 1e-9])
 
 
 def answer_ranks(pos: Position) -> tuple[set[int], str | None]:

@@ -229,6 +229,18 @@ def ranked(vectors: dict, side: int) -> list[int]:
     return sorted(vectors, key=lambda m: _key(vectors[m], side, m), reverse=True)
 
 
+def ties(vectors: dict, side: int) -> list[int]:
+    """The moves the max^n rule ranks level with its choice but for the
+    move (the same own entry, the same sum of the others), in its order.
+
+    >>> ties({0: (2, 3, 1), 4: (2, 1, 1), 7: (2, 0, 2), 9: (1, 0, 0)}, 0)
+    [4, 7]
+    """
+    order = ranked(vectors, side)
+    top = _key(vectors[order[0]], side, 0)[:2]
+    return [m for m in order if _key(vectors[m], side, m)[:2] == top]
+
+
 def paranoid_choice(vectors: dict, scalars: dict, side: int, root: int) -> int:
     """The paranoid policy's move for ``side`` (root ``root``): the root's
     side the highest paranoid value (ties by the max^n rule), an opponent
