@@ -236,6 +236,23 @@ def preset(name: str) -> Rules:
             f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
 
 
+def check_players(rules: Rules, players: int) -> None:
+    """Raise RulesError unless ``rules`` has a game for ``players`` players:
+    the one line the commands, the composer and the web board all give.
+
+    >>> check_players(PRESETS["lmodire"], 3)
+    Traceback (most recent call last):
+    ...
+    solver.rules.RulesError: rules: lmodire is for 2 players, not 3 (presets for 3 players: french)
+    """
+    if players in rules.players:
+        return
+    allowed = ", ".join(str(p) for p in rules.players)
+    has = [name for name, r in PRESETS.items() if players in r.players]
+    hint = f" (presets for {players} players: {', '.join(has)})" if has else ""
+    raise RulesError(f"rules: {rules.name} is for {allowed} players, not {players}{hint}")
+
+
 def deal_sizes(rules: Rules, players: int) -> tuple[int, ...]:
     """Cards each player receives on each deal of a hand, in order.
 

@@ -44,7 +44,8 @@ def test_play_to_stdout_and_bad_players():
     assert r.stderr == ("error: unknown player 'bogus' (kinds: random, greedy, greedy:P, mc:N, "
                         "engine:K, engine:Ts, deal:Ts, human)\n")
     r = run(["play", "greedy", "greedy", "greedy"])
-    assert r.exit_code == 2 and r.stderr == "error: rules lmodire are for 2 players, not 3\n"
+    assert r.exit_code == 2 and r.stderr == \
+        "error: rules: lmodire is for 2 players, not 3 (presets for 3 players: french)\n"
 
 
 def test_arena_json():

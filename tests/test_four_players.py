@@ -184,7 +184,8 @@ def test_play_with_four_seats_writes_four_player_records(tmp_path):
     assert {row["player"] for row in doc["players"]} == {"greedy+greedy", "random+random"}
     assert sum(row["won"] for row in doc["players"]) == 2
     r = run(["play", "greedy", "random", "greedy", "random", "--rules", "lmodire"])
-    assert r.exit_code == 2 and r.stderr == "error: rules lmodire are for 2 players, not 4\n"
+    assert r.exit_code == 2 and r.stderr == ("error: rules: lmodire is for 2 players, not 4 "
+                                             "(presets for 4 players: pagat, french, online)\n")
 
 
 def test_arena_four_players_command():
@@ -224,7 +225,7 @@ def test_composed_four_player_candidates_are_legal(rules):
                 assert pos.prev is not None
                 assert pos.prev.rank in [c.rank for c in pos.hands[0]]
                 assert sizes[3] == k - 1
-    with pytest.raises(ValueError, match="no four-player game"):
+    with pytest.raises(ValueError, match=r"rules: lmodire is for 2 players, not 4 \(presets"):
         next(compose("hit", rules_name="lmodire", players=4))
 
 
@@ -270,7 +271,7 @@ def test_generate_command_composes_four_player_puzzles(tmp_path):
     assert len(lines) == 2 and all(pos.players == 4 for _n, pos in lines)
     assert all("missa" in pos.opcode("themes").split() for _n, pos in lines)
     r = run(["puzzles", "generate", "--rules", "lmodire", "--players", "4", "--count", "1"])
-    assert r.exit_code == 2 and "no four-player game" in r.output
+    assert r.exit_code == 2 and "lmodire is for 2 players, not 4" in r.output
     assert PRESETS["pagat"].players == (2, 4)
 
 

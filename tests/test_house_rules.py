@@ -332,3 +332,24 @@ def test_online_deal_outcomes_count_permutations():
             assert decl == [6, 0]
             seen = True
     assert seen
+
+
+# lmodire deals two players only; french is the one preset with three, and
+# pagat, french and online have four (docs/rules.md)
+@pytest.mark.parametrize("players, message", [
+    (3, "rules: lmodire is for 2 players, not 3 (presets for 3 players: french)"),
+    (4, "rules: lmodire is for 2 players, not 4 (presets for 4 players: pagat, french, online)"),
+])
+def test_a_preset_without_the_players_is_one_message_everywhere(players, message):
+    """The composer, the batch commands' rule system (``batch selfplay``,
+    ``met``) and the web board's new game say the same line."""
+    from solver.games.live import SetupError, Setup
+    from solver.puzzles.compose import compose
+    with pytest.raises(ValueError) as composed:
+        next(compose("hit", rules_name="lmodire", players=players))
+    r = CliRunner().invoke(main, ["met", "--rules", "lmodire", "--players", str(players)])
+    with pytest.raises(SetupError) as web:
+        Setup("lmodire", players, ("human",) + ("3",) * (players - 1)).check_new()
+    assert str(composed.value) == message
+    assert r.exit_code == 2 and r.output == f"error: {message}\n"
+    assert str(web.value) == message

@@ -73,7 +73,7 @@ def test_met_without_a_table_is_one_line():
                                 "--hands 100000 --limit 61)")
     r = run("met", "--rules", "lmodire", "--players", "4")
     assert r.exit_code == 2 and r.output.strip() == \
-        "error: rules lmodire are for 2 players, not 4"
+        "error: rules: lmodire is for 2 players, not 4 (presets for 4 players: pagat, french, online)"
 
 
 def test_objective_match_with_another_target():

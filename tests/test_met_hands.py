@@ -96,6 +96,6 @@ def test_batch_selfplay_command(tmp_path):
     r = CliRunner().invoke(main, ["batch", "selfplay", "--rules", "lmodire", "--players", "4",
                                   "--db", db])
     assert r.exit_code == 2 and r.output.strip() == \
-        "error: rules lmodire are for 2 players, not 4"
+        "error: rules: lmodire is for 2 players, not 4 (presets for 4 players: pagat, french, online)"
     r = CliRunner().invoke(main, ["batch", "selfplay", "--set", "hit", "--db", db])
     assert r.exit_code == 2 and r.output.strip() == "error: --set: 'hit' is not NAME=VALUE"

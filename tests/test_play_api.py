@@ -147,7 +147,8 @@ def test_default_seats_follow_players_and_levels_may_be_numbers(client):
     r = client.post("/api/play/new", json={"rules": "lmodire", "players": 3,
                                            "seats": ["human", 3, 3]})
     assert r.status_code == 400
-    assert r.json()["error"] == "rules: lmodire is for 2 players, not 3"
+    assert r.json()["error"] == \
+        "rules: lmodire is for 2 players, not 3 (presets for 3 players: french)"
     r = client.post("/api/play/new", json={"seats": ["human", True]})
     assert r.status_code == 422 and r.json() == {"error": "seats.1: Input should be a valid string"}
 

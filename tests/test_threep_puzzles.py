@@ -185,7 +185,7 @@ def test_three_player_cli_generate_and_check(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--players", "3"], "rules=lmodire has no three-player game (presets with one: french)"),
+    (["--players", "3"], "rules: lmodire is for 2 players, not 3 (presets for 3 players: french)"),
     (["--players", "3", "--rules", "french", "--theme", "answer5"],
      "no answer5 puzzle: rules=french has no answer for 5"),
     (["--players", "3", "--rules", "french", "--source", "mined", "--theme", "bait"],

@@ -186,12 +186,10 @@ def _system(rules_name: str, settings: tuple[str, ...], players: int) -> str:
     """The rule system text of a preset and ``NAME=VALUE`` settings; ValueError
     naming a bad one, or a player count the preset does not know."""
     from ..match_equity.system import system_of
-    from ..rules import preset
+    from ..rules import check_players, preset
     from .params import settings_of
     rules = preset(rules_name).with_overrides(settings_of(settings))
-    if players not in rules.players:
-        raise ValueError(f"rules {rules_name} are for "
-                         f"{', '.join(map(str, rules.players))} players, not {players}")
+    check_players(rules, players)
     return system_of(rules)
 
 

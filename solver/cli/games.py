@@ -30,7 +30,7 @@ from ..engine.compile import CompileError
 from ..runtime.interrupt import Signals
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..games.record import GameRecord, RecordError, dumps_all, from_match, parse_games
-from ..rules import PRESETS, preset
+from ..rules import PRESETS, RulesError, check_players, preset
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -128,9 +128,10 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
             make_player(spec)
         except ValueError as err:
             _fail(str(err), 2)
-    if len(players) not in rules.players:
-        _fail(f"rules {rules.name} are for {', '.join(map(str, rules.players))} players, "
-              f"not {len(players)}", 2)
+    try:
+        check_players(rules, len(players))
+    except RulesError as e:
+        _fail(str(e), 2)
     out = _check_output(output, force)
     with Signals() as sig:
         logs, quit_ = _play(players, games, rules, seed, no_swap, quiet, sig)

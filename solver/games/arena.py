@@ -37,7 +37,7 @@ from .match import deal_hand, hand_rng, play_hand
 from ..position import side_of
 from .players import make_player
 from ..position import SEAT_NAMES
-from ..rules import PRESETS, Rules
+from ..rules import PRESETS, Rules, check_players
 from ..runtime.workers import process_pool
 
 Z_95 = 1.959963984540054
@@ -301,9 +301,7 @@ def iter_games(specs: list[str], *, games: int = 1, rules: Rules | None = None,
 
     rules = rules or PRESETS["lmodire"]
     p = len(specs)
-    if p not in rules.players:
-        raise ValueError(f"rules {rules.name} are for {', '.join(map(str, rules.players))} "
-                         f"players, not {p}")
+    check_players(rules, p)
     for s in specs:
         make_player(s)
     return _games(play_match, rules, specs, games, seed, swap, on_play)

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from ..cards import RANKS, Card, CardError, format_cards, parse_card
 from ..notation import format_position
 from ..position import SEAT_NAMES, n_sides, side_names, side_of
-from ..rules import PRESETS, Rules, RulesError, preset
+from ..rules import PRESETS, Rules, RulesError, check_players, preset
 from .levels import LEVELS, decision_seed, level
 from .match import HandState, PlayError, PlayEvent, deal_hand, hand_rng
 from .record import DealRecord, GameRecord, HandRecord, Play, check
@@ -120,10 +120,11 @@ class Setup:
             rules = preset(words[0]) if words else None
         except RulesError:
             return          # validate() names the problem
-        if rules is not None and self.players not in rules.players:
-            allowed = ", ".join(str(p) for p in rules.players)
-            raise SetupError(f"rules: {rules.name} is for {allowed} players, not "
-                             f"{self.players}")
+        if rules is not None:
+            try:
+                check_players(rules, self.players)
+            except RulesError as e:
+                raise SetupError(str(e)) from None
 
     def validate(self) -> Rules:
         """Check the setup; returns its Rules. Raises SetupError."""

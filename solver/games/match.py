@@ -45,7 +45,7 @@ from ..engine.scoring import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_E
                               event_points, ranks_of)
 from ..position import (DealHistory, Declaration, Position, Show, n_sides, seat_names,
                        side_names, side_of)
-from ..rules import PRESETS, Rules, deal_sizes
+from ..rules import PRESETS, Rules, RulesError, check_players, deal_sizes
 from ..runtime import clock
 
 #: fields of a core state (solver.engine.hand; the core itself is loaded
@@ -713,9 +713,10 @@ def play_match(rules: Rules, agents: Sequence[Player], *, seed: int | str = 0,
     ``max_hands`` hands with no winner. ``on_play(hand_state, event)``
     after every play (:func:`play_hand`)."""
     players = len(agents)
-    if players not in rules.players:
-        raise PlayError(f"rules {rules.name} are for "
-                        f"{', '.join(map(str, rules.players))} players, not {players}")
+    try:
+        check_players(rules, players)
+    except RulesError as e:
+        raise PlayError(str(e)) from None
     dealer = players - 1 if first_dealer is None else first_dealer % players
     score = list(start_score) if start_score is not None else [0] * n_sides(players)
     rngs = [random.Random(f"ronda/{seed}/seat/{s}/{agents[s].name}") for s in range(players)]

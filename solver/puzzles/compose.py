@@ -61,7 +61,7 @@ from ..cards import Card, RANKS
 from ..engine.scoring import best_declaration, TRINGA
 from ..notation import NotationError, format_position, parse_position
 from ..position import Declaration, Position, Show
-from ..rules import PRESETS, deal_sizes, preset
+from ..rules import check_players, deal_sizes, preset
 from .themes import THEMES
 
 NR = len(RANKS)
@@ -643,11 +643,7 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
     rules = preset(rules_name)
     if players not in (2, 3, 4):
         raise ValueError(f"composed puzzles have 2, 3 or 4 players, not {players}")
-    if players not in rules.players:
-        word = {2: "two", 3: "three", 4: "four"}[players]
-        has = [n for n, r in PRESETS.items() if players in r.players]
-        raise ValueError(f"rules={rules_name} has no {word}-player game "
-                         f"(presets with one: {', '.join(has)})")
+    check_players(rules, players)
     if rules.deal_size != 3 or rules.table_cards != 4:
         raise ValueError(f"rules={rules_name} deals {deal_sizes(rules, players)[-1]} cards a "
                          f"player last and {rules.table_cards} to the table: the composer "

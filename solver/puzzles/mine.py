@@ -32,7 +32,7 @@ from ..engine.hand import LAST, PREV, SEAT, SHOW, STOCK, TABLE, Hand
 from ..engine.scoring import TRINGA, best_declaration, ranks_of
 from ..notation import NotationError
 from ..position import Declaration, Position, Show
-from ..rules import Rules, deal_sizes, preset
+from ..rules import Rules, check_players, deal_sizes, preset
 
 NR = len(RANKS)
 POLICIES = ("greedy", "random")
@@ -148,9 +148,7 @@ def mine(seed: int = 0, rules_name: str = "lmodire", policy: str = "greedy",
     Raises ValueError when the preset does not allow ``players``."""
     from .compose import candidate_line
     rules = preset(rules_name)
-    if players not in rules.players:
-        raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
-                         f"(the preset allows {', '.join(map(str, rules.players))})")
+    check_players(rules, players)
     rng = random.Random(f"mine:{seed}:{rules_name}:{policy}:{players}")
     n = 0
     game = 0
@@ -182,9 +180,7 @@ def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
     from ..games.match import HandState, deal_hand, hand_rng
     from ..games.players import make_player
     rules = preset(rules_name)
-    if players not in rules.players:
-        raise ValueError(f"rules={rules_name} with {players} players cannot be mined "
-                         f"(the preset allows {', '.join(map(str, rules.players))})")
+    check_players(rules, players)
     specs = [s for s in agents.split(",") if s.strip()]
     if len(specs) == 1:
         specs = specs * players
