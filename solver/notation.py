@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from .cards import RANK_INDEX, RANKS, SUITS, Card
 from .position import (
@@ -222,6 +222,18 @@ def _tops(text: str, players: int, field: str = "tops") -> tuple[Card | None, ..
     return tuple(None if t == "-" else _card(t, field) for t in parts)
 
 
+def _no_top_on_nothing(field: str, tops: tuple[Card | None, ...], piles: Sequence[int],
+                       players: int, sizes: str) -> None:
+    """Refuse a pile top (``tops=``, or ``hist=``'s at the deal's start) on
+    a side whose pile has no card; ``sizes`` says where the sizes were read
+    (``(taken=0,36)``)."""
+    sides = side_names(players)
+    for side, (top, size) in enumerate(zip(tops, piles)):
+        if top is not None and size == 0:
+            raise NotationError(field, f"{sides[side]}'s pile has no card {sizes}, "
+                                       f"so no top {top}")
+
+
 def _hist(text: str, players: int) -> DealHistory:
     """Read ``hist=TABLE:PLAYS``: the table when the deal was dealt, then the
     plays as ``seat``+``card`` joined by commas (``-`` for none); Ronda
@@ -244,11 +256,7 @@ def _hist(text: str, players: int) -> DealHistory:
         if len(piles) != len(tops) or any(not 0 <= n <= 40 for n in piles):
             raise NotationError("hist", f"expected {len(tops)} pile sizes from 0 to 40, "
                                         f"got {fields[3]!r}")
-        sides = side_names(players)
-        for side, (top, size) in enumerate(zip(tops, piles)):
-            if top is not None and size == 0:
-                raise NotationError("hist", f"{sides[side]}'s pile has no card at the deal's "
-                                            f"start (size 0), so no top {top}")
+        _no_top_on_nothing("hist", tops, piles, players, "at the deal's start (size 0)")
     table = _cards(table_text, "hist")
     plays: list[tuple[int, Card]] = []
     if plays_text != "-":
@@ -728,6 +736,7 @@ def _check_tops(pos: Position, counts: Counter[int]) -> None:
     sides = side_names(p)
     taken_text = (f"taken={','.join(map(str, piles))}" if pos.taken is not None
                   else "taken= is absent (0 each)")
+    _no_top_on_nothing("tops", pos.tops, piles, p, f"({taken_text})")
     left = list(pos.gone) if pos.gone is not None else None
     suited = {c for c in pos.table + pos.stock if c.suit is not None}
     suited |= {c for h in pos.hands for c in h if c is not None and c.suit is not None}
@@ -735,9 +744,6 @@ def _check_tops(pos: Position, counts: Counter[int]) -> None:
     for side, top in enumerate(pos.tops):
         if top is None:
             continue
-        if piles[side] == 0:
-            raise NotationError(
-                "tops", f"{sides[side]}'s pile has no card ({taken_text}), so no top {top}")
         if left is not None:
             for i, c in enumerate(left):
                 if _same(top, c):

@@ -159,3 +159,23 @@ def test_a_bad_tops_part_of_hist_is_a_hist_error() -> None:
         parse_position(line.format("-,6"))
     assert str(err.value) == ("hist: N's pile has no card at the deal's start (size 0), "
                               "so no top 6")
+
+
+def test_a_top_on_an_empty_pile_is_one_check(monkeypatch) -> None:
+    """tops= (the pile sizes of taken=) and hist='s tops at the deal's
+    start (its own sizes) refuse a top on an empty pile by one check,
+    each naming its field and where the size was read."""
+    import solver.notation as notation
+    seen = []
+    real = notation._no_top_on_nothing
+    monkeypatch.setattr(notation, "_no_top_on_nothing",
+                        lambda field, *a: (seen.append(field), real(field, *a))[1])
+    with pytest.raises(NotationError) as tops:
+        parse_position("6.7 5/4 - S rules=french voleur=yes taken=0,36 last=N tops=5,-")
+    with pytest.raises(NotationError) as hist:
+        parse_position("11c.12e.7b 6b.2c/?.? ? S rules=french voleur=yes dealer=N score=1,1 "
+                       "taken=0,3 last=N gone=1o.1e.1b tops=-,1b "
+                       "hist=1o.11c.12e.7b:S1e,N1b:-,6:0,0")
+    assert str(tops.value) == "tops: S's pile has no card (taken=0,36), so no top 5"
+    assert str(hist.value) == "hist: N's pile has no card at the deal's start (size 0), so no top 6"
+    assert seen == ["tops", "hist"]
