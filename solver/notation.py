@@ -103,6 +103,24 @@ class NotationError(ValueError):
         return f"{where}{self.field}: {self.problem}"
 
 
+def field_error(e: BaseException, text: str | None = None) -> str:
+    """An error of a position as one ``field: problem`` line: an error
+    that carries its field (``field`` and ``problem``, as NotationError
+    and a refused table's SearchMemoryError, ``memory: ...``) names it,
+    any other is the position's (``position: ``, then ``text``, by
+    default the error's message).
+
+    >>> field_error(NotationError("prev", "5 is not on the table", 3))
+    'prev: 5 is not on the table'
+    >>> field_error(ValueError("the hand is over"))
+    'position: the hand is over'
+    """
+    field, problem = getattr(e, "field", None), getattr(e, "problem", None)
+    if field and problem is not None:
+        return f"{field}: {problem}"
+    return f"position: {e if text is None else text}"
+
+
 # ---------------------------------------------------------------------------
 # Small readers. Each raises NotationError(field, problem) without a line;
 # parse_position adds the line number.

@@ -267,3 +267,22 @@ def test_a_table_the_system_refuses_is_one_error_line_and_the_file_goes_on(
     assert doc["errors"][0]["error"].startswith("memory: the system refused the ")
     assert doc["errors"][0]["error"].endswith("MB of a search table (cannot allocate memory): "
                                               "lower --memory")
+
+
+def test_an_error_that_names_its_field_is_not_the_positions(monkeypatch):
+    """The web's analysis words a refused table as the command line does,
+    under its own field (``line 1, memory: ...``; it was ``line 1,
+    position: memory: ...``); an error without a field is the position's."""
+    import errno
+    import mmap
+    from solver.web.tasks import analyse
+
+    def refuse(*_a, **_k):
+        raise OSError(errno.ENOMEM, "Cannot allocate memory")
+    monkeypatch.setattr(mmap, "mmap", refuse)
+    shuffled = "1.5.11 5/12/2 ~1.1.3.4.5.6.7.10.11 S rules=french taken=9,8,8 last=E"
+    doc = analyse(shuffled, memory_mb=4000)
+    assert len(doc["errors"]) == 1 and doc["positions"] == []
+    assert doc["errors"][0]["error"].startswith("line 1, memory: the system refused the ")
+    over = analyse("5.6 5.7/3.3 - S", method="equilibrium")
+    assert over["errors"][0]["error"].startswith("line 1, position: ")

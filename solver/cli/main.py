@@ -250,7 +250,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                                "or --cluster")
     from rich.console import Console
     from rich.text import Text
-    from ..notation import NotationError, parse_lines
+    from ..notation import NotationError, field_error, parse_lines
     from ..search.pimc import default_workers
     out = Console(soft_wrap=False)
     err = Console(stderr=True, soft_wrap=True)
@@ -284,14 +284,13 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                 for lineno, item in parse_lines(f):
                     if isinstance(item, NotationError):
                         # JSON gives the line in its own key, not again in the text
-                        error({"file": name, "line": lineno,
-                               "error": f"{item.field}: {item.problem}"}, f"{name}: {item}")
+                        error({"file": name, "line": lineno, "error": field_error(item)},
+                              f"{name}: {item}")
                         continue
                     from ..analysis.document import analysis_json
                     from ..analysis.suite import verdicts
                     from ..engine.compile import CompileError
                     from ..match_equity.objective import analyse
-                    from ..search.memory import SearchMemoryError
                     from .render import analysis_renderable, sampling_progress
                     try:
                         with sampling_progress(err, samples) as progress:
@@ -301,10 +300,8 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                                         inference=inference, search=search,
                                         cluster=cluster, fast=fast)
                     except (CompileError, ValueError) as e:
-                        # a refused table names its own field (memory: ...)
-                        what = "" if isinstance(e, SearchMemoryError) else "position: "
-                        error({"file": name, "line": lineno, "error": f"{what}{e}"},
-                              f"{name}: line {lineno}, {what}{e}")
+                        error({"file": name, "line": lineno, "error": field_error(e)},
+                              f"{name}: line {lineno}, {field_error(e)}")
                         continue
                     checks = verdicts(a)
                     agree += sum(1 for _op, ok, _s in checks if ok)

@@ -30,7 +30,16 @@ SMALL_PAGES_BYTES = 128 << 20
 class SearchMemoryError(ValueError):
     """The system would not give a table the memory the budget allows
     (``--memory`` over what the machine can map): one line for the user,
-    as any other error of a position."""
+    as any other error of a position, naming its field (``memory``)."""
+
+    field = "memory"
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.problem}"
 
 
 def zeroed(shape: tuple[int, ...], dtype) -> np.ndarray:
@@ -45,7 +54,7 @@ def zeroed(shape: tuple[int, ...], dtype) -> np.ndarray:
         mm = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     except (OSError, MemoryError) as e:
         why = getattr(e, "strerror", None) or "out of memory"
-        raise SearchMemoryError(f"memory: the system refused the {nbytes / 2 ** 20:,.0f} MB "
+        raise SearchMemoryError(f"the system refused the {nbytes / 2 ** 20:,.0f} MB "
                                 f"of a search table ({why.lower()}): lower --memory") from None
     mm.madvise(mmap.MADV_NOHUGEPAGE)
     return np.frombuffer(mm, dtype=dtype).reshape(shape)

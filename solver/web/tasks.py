@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..notation import NotationError, parse_position
+from ..notation import NotationError, field_error, parse_position
 from ..numbers import plain, tidy
 from ..position import seat_names
 
@@ -62,7 +62,7 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
                    inference=inference, search=search)
     except (CompileError, ValueError) as e:
         return {"positions": [], "errors": [{"file": "-", "line": 1,
-                                             "error": f"line 1, position: {one_line(e)}"}]}
+                                             "error": f"line 1, {field_error(e, one_line(e))}"}]}
     if a.partial:
         raise KeyboardInterrupt("cancelled")
     doc = analysis_json(a, 1, exact)
