@@ -150,3 +150,78 @@ def test_each_play_reports_its_searchs_time():
     searched = [p for p in plays if not p["forced"]]
     assert searched and all(p["seconds"] > 0 for p in searched)
     assert all(p["seconds"] == 0 for p in plays if p["forced"]) and len(searched) < len(plays)
+
+
+def _cli(*args):
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    return CliRunner().invoke(main, list(args))
+
+
+def test_annotate_time_bounds_a_big_three_player_hand(tmp_path):
+    """--time on a three-player house-rule hand (4 cards a deal: its whole-
+    hand searches took minutes, 224 s for two hands): each play's search
+    and each deal's luck keep near the budget, and the JSON and the text
+    say what was cut short: plays ``cut`` (a one-ply or cut sampling
+    answer), the deals drawn, the deals whose luck counts declarations
+    only."""
+    import json
+    import time
+    game = tmp_path / "big.txt"
+    r = _cli("play", "greedy", "greedy", "greedy", "--rules", "french", "--set", "deal_size=4",
+             "--target", "1", "--seed", "3", "-q", "-o", str(game))
+    assert r.exit_code == 0, r.output
+    t0 = time.perf_counter()
+    r = _cli("annotate", "--view", "full", "--time", "0.1", "--luck-samples", "8", "-q", "--json",
+             str(game))
+    wall = time.perf_counter() - t0
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)["games"][0]
+    chosen = [p for p in doc["plays"] if not p["forced"]]
+    # a budget per play, per deal's luck and for the opening, three times over,
+    # and ten seconds for the rest
+    assert wall < 10 + 3 * 0.1 * (len(chosen) + len(doc["luck"]) + 1)
+    assert doc["time"] == 0.1 and doc["luck_samples"] == 8
+    cut = [p for p in chosen if p["cut"]]
+    assert cut and all(p["method"] in ("one-ply", "determinised") for p in cut)
+    assert all(p["seconds"] < 1 for p in chosen)
+    assert all(1 <= d["draws"] <= 8 for d in doc["luck"])
+    assert not all(d["searched"] for d in doc["luck"])     # the first deals' value is too big
+    r = _cli("annotate", "--view", "full", "--time", "0.1", "--luck-samples", "8", "-q",
+             str(game))
+    text = " ".join(r.output.split())
+    import re       # another run: its searches may stop elsewhere
+    assert re.search(rf"--time 0.1 s a play and a deal's luck: [0-9]+ of {len(chosen)} plays "
+                     r"cut short \(~: an estimate\)", text)
+    assert "~" in r.output and "luck counts their declarations only" in text
+
+
+def test_annotate_without_time_says_nothing_of_it():
+    """The default (no --time) document and text are as before: no time,
+    cut, draws or searched key, no budget line."""
+    import json
+    path = str(Path(__file__).parent.parent / "positions" / "games" / "french-3p.txt")
+    doc = json.loads(_cli("annotate", "--view", "full", "--luck-samples", "2", "-q", "--json",
+                          path).output)["games"][0]
+    assert not {"time", "opening_draws", "luck_samples"} & set(doc)
+    assert all("cut" not in p for p in doc["plays"])
+    assert all(set(d) == {"hand", "deal", "leader", "luck", "stderr"} for d in doc["luck"])
+    text = _cli("annotate", "--view", "full", "--luck-samples", "2", "-q", path).output
+    assert "--time" not in text and "~" not in text
+
+
+def test_deal_luck_draws_within_its_seconds():
+    """A deal's luck stops drawing when its seconds run out (two draws at
+    least), or, when they do not allow two searched draws, counts the
+    declarations only (all its draws, no search); without seconds it
+    makes them all, as before."""
+    from solver.games.annotate import deal_luck, luck_task
+    from solver.games.record import parse_games
+    path = Path(__file__).parent.parent / "positions" / "games" / "planted-mistake.txt"
+    g = parse_games(path.read_text())[0]
+    task = next(luck_task(step.state) for step in Replay(g)
+                if step.number == 1 and step.state.deal_no == 2)
+    full = deal_luck(task, 40, "s")
+    assert full[2] == 40 and full[3] is True
+    quick = deal_luck(task, 40, "s", seconds=1e-6)
+    assert (2 <= quick[2] < 40 and quick[3] is True) or (quick[2] == 40 and quick[3] is False)

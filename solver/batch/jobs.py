@@ -9,7 +9,8 @@ import time
 from ..games.record import GameRecord, dumps
 
 #: options of ``annotate`` a batch passes through (the rest are fixed)
-ANNOTATE_OPTIONS = ("view", "samples", "seed", "method", "luck_samples", "thresholds")
+ANNOTATE_OPTIONS = ("view", "samples", "seed", "method", "luck_samples", "thresholds",
+                    "time_budget")
 
 
 def annotate_options(options: dict) -> dict:

@@ -16,6 +16,7 @@ from rich.table import Table
 from ..numbers import tidy
 from ..batch.inputs import InputError, files_of, games_of
 from ..batch.store import Store, StoreError
+from .params import POSITIVE
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 DEFAULT_DB = "ronda-analysis.db"
@@ -69,8 +70,10 @@ def _common(f):
 @click.option("--method", default="auto", show_default=True)
 @click.option("--luck-samples", type=click.IntRange(0), default=24, show_default=True)
 @click.option("--thresholds", default=None, help="Losses for ?!, ? and ?? (as annotate).")
+@click.option("--time", "time_budget", type=POSITIVE, default=None,
+              help="Seconds a play's evaluation and a deal's luck may take (as annotate).")
 def annotate_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quiet, view,
-                 samples, seed, method, luck_samples, thresholds) -> None:
+                 samples, seed, method, luck_samples, thresholds, time_budget) -> None:
     """Annotate every game of PATHS (files, directories of *.txt, globs) as
     `ronda-solve annotate` does, on a Dask cluster; each result goes to the
     store as its game finishes. Evaluations already in the store are not
@@ -86,6 +89,8 @@ def annotate_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quie
             _fail(f"--thresholds: {e}")
     options = {"view": view, "samples": samples, "seed": seed, "method": method,
                "luck_samples": luck_samples, "thresholds": thresholds or ""}
+    if time_budget is not None:     # a batch without it keeps its stored options
+        options["time_budget"] = time_budget
     _run("annotate", paths, options, db, scheduler, workers, resume, as_json, quiet, dashboard)
 
 

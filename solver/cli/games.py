@@ -23,7 +23,7 @@ import time
 import click
 from rich.console import Console
 
-from .params import InputFile, read_input, settings_of
+from .params import POSITIVE, InputFile, read_input, settings_of
 from ..numbers import tidy
 from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
@@ -257,6 +257,11 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_s
                    "1,2,4 in the full view].")
 @click.option("--luck-samples", type=click.IntRange(0), default=24, show_default=True,
               help="Draws a deal for the luck of the deal (0: no luck).")
+@click.option("--time", "time_budget", type=POSITIVE, default=None,
+              help="Seconds a play's evaluation may take, as ronda-solve --time (every "
+                   "search stops there), and a deal's luck may draw for (fewer draws); "
+                   "the output says what it cut short [default: 10 a play, the luck "
+                   "unbounded].")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes (the result does not depend on it).")
 @click.option("--record", "as_record", is_flag=True,
@@ -271,8 +276,9 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_s
               help="match: mark plays by the loss of match-winning chance where the match "
                    "can end in the hand (docs/match.md); --thresholds then takes three "
                    "probabilities [default: 0.02,0.04,0.08].")
-def annotate_command(game, view, samples, seed, method, thresholds, luck_samples, jobs,
-                     as_record, output, force, as_json, all_plays, quiet, objective) -> None:
+def annotate_command(game, view, samples, seed, method, thresholds, luck_samples, time_budget,
+                     jobs, as_record, output, force, as_json, all_plays, quiet,
+                     objective) -> None:
     """Evaluate every play of the games in GAME (a record file, `-` for
     stdin): value, best play, loss, marks ?! ? ??, match-deciding plays,
     a summary per player with the luck of the deal."""
@@ -314,13 +320,14 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
                     continue
                 if objective == "match":
                     if _annotate_match(item, i, name, view, samples, seed, marks, as_json,
-                                       as_record, all_plays, len(items), docs, done, console):
+                                       as_record, all_plays, len(items), docs, done, console,
+                                       time_budget):
                         failed = True
                     continue
                 try:
                     an = annotate(item, view=view, samples=samples, seed=seed, method=method,
                                   thresholds=marks, luck_samples=luck_samples, jobs=jobs,
-                                  progress=_progress(quiet, f"game {i}: evaluations"))
+                                  time_budget=time_budget, progress=_progress(quiet, f"game {i}: evaluations"))
                 except (CompileError, ValueError) as err:
                     click.echo(f"error: {name}: game {i}: {err}", err=True)
                     failed = True
@@ -347,13 +354,14 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
 
 
 def _annotate_match(item, i, name, view, samples, seed, marks, as_json, as_record, all_plays,
-                    n_items, docs, done, console) -> bool:
+                    n_items, docs, done, console, time_budget=None) -> bool:
     """annotate --objective match for one game; True when it failed."""
     from ..match_equity.annotate import annotate_match
     from .render_match import match_annotation_json, match_annotation_renderable
     try:
         an = annotate_match(item, view=view, samples=min(samples, 16), seed=seed,
-                            thresholds=marks)
+                            thresholds=marks,
+                            **({} if time_budget is None else {"time_budget": time_budget}))
     except (CompileError, ValueError) as err:
         click.echo(f"error: {name}: game {i}: {err}", err=True)
         return True

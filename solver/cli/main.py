@@ -21,28 +21,11 @@ from ..analysis.methods import METHODS, OBJECTIVES
 from ..runtime.interrupt import (Signals, exit_if_interrupted, exit_if_signalled,
                                  exit_interrupted)
 from ..runtime.streams import stream_error
-from .params import InputFile
+from .params import POSITIVE, InputFile
 
 # What a command needs is imported when it runs (and the other commands'
 # modules when they are named): `--version`, `--help`, `met`, `db` and a
 # line that does not parse never load the compiled core (docs/performance.md).
-
-
-class Positive(click.FloatRange):
-    """A positive, finite number (``nan`` and ``inf`` are refused)."""
-
-    name = "positive number"
-
-    def convert(self, value, param, ctx):
-        """The float, or a usage error naming the option."""
-        import math
-        v = super().convert(value, param, ctx)
-        if not math.isfinite(v):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        return v
-
-
-POSITIVE = Positive(0, min_open=True)
 
 
 #: the commands defined in other modules, loaded when named: name ->

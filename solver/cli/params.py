@@ -7,6 +7,23 @@ import click
 from ..runtime.streams import stdin_closed
 
 
+class Positive(click.FloatRange):
+    """A positive, finite number (``nan`` and ``inf`` are refused)."""
+
+    name = "positive number"
+
+    def convert(self, value, param, ctx):
+        """The float, or a usage error naming the option."""
+        import math
+        v = super().convert(value, param, ctx)
+        if not math.isfinite(v):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return v
+
+
+POSITIVE = Positive(0, min_open=True)
+
+
 class InputFile(click.File):
     """``click.File`` for reading, whose ``-`` (standard input) is refused
     with a usage error when the process has no standard input

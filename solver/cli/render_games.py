@@ -71,8 +71,9 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
                 continue
             style = MARK_STYLE.get(n.mark, "")
             named = shown_loss(n.loss)     # another best only for a loss that shows
+            cut = "~" if n.cut and an.time_budget is not None else ""
             t.add_row(f"{n.deal}.{n.number}", names[n.seat], Text(n.card + n.mark, style=style),
-                      f"{n.value:+.2f}", (n.best or "") if named else "",
+                      f"{cut}{n.value:+.2f}", (n.best or "") if named else "",
                       f"{n.best_value:+.2f}" if named else "",
                       Text(f"{n.loss:.2f}", style=style) if named else "",
                       n.match_note)
@@ -82,7 +83,34 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
     parts.append(summary_table(an))
     if g.players == 4:
         parts.append(side_table(an))
+    if an.time_budget is not None:
+        parts.append(Text(budget_line(an)))
     return full_width(*parts)
+
+
+def budget_line(an: Annotation) -> str:
+    """What ``--time`` cut short: the plays whose search it stopped (their
+    values estimates, ``~`` in the tables) and the deals the luck drew
+    (``--time 2 s a play and a deal's luck: 1 of 20 plays cut short (~: an
+    estimate); the luck drew 3 to 24 of 24 deals a deal (the new hand's
+    expectation 10 of 48)``).
+    """
+    plays = sum(1 for n in an.notes if not n.forced)
+    text = (f"--time {an.time_budget:g} s a play and a deal's luck: "
+            f"{len(an.cut_plays())} of {plays} plays cut short (~: an estimate)")
+    drawn = [d.draws for d in an.luck if d.draws is not None]
+    if drawn:
+        low, high = min(drawn), max(drawn)
+        span = f"{low}" if low == high else f"{low} to {high}"
+        text += f"; the luck drew {span} of {an.luck_samples} deals a deal"
+        if an.opening_draws is not None:
+            text += (f" (the new hand's expectation {an.opening_draws} of "
+                     f"{2 * an.luck_samples})")
+    short = sum(1 for d in an.luck if not d.searched)
+    if short:
+        text += (f"; {short} of {len(an.luck)} deals' luck counts their declarations only "
+                 "(their value could not be searched in the time)")
+    return text
 
 
 def summary_table(an: Annotation) -> Table:

@@ -66,7 +66,8 @@ from ..notation import format_position
 from ..numbers import tidy
 from ..position import seat_names, side_names, side_of
 from .record import GameRecord, Replay
-from ..search.compiled import exact_value
+from ..search.budget import SearchAborted
+from ..search.compiled import Searcher, exact_value
 
 VIEWS = ("player", "full")
 
@@ -137,7 +138,9 @@ class PlayNote:
     ``"misses win"`` or ``"lets win"`` and ``match_note`` in words;
     ``moves`` every play ``(card, value)``, best first, and
     ``move_stderr`` their standard errors (None when exact); ``method``;
-    ``samples``; ``seconds``."""
+    ``samples``; ``seconds``; ``cut``: the time budget stopped its search
+    short (sampling cut, or no search finished: one ply), so its values
+    are estimates."""
 
     hand: int
     deal: int
@@ -161,18 +164,25 @@ class PlayNote:
     seconds: float = 0.0
     #: the loss is not established beyond the estimate's error (no mark)
     close: bool = False
+    cut: bool = False
 
 
 @dataclass
 class DealLuck:
     """The luck of one deal: ``hand``, ``deal``, ``leader`` seat,
-    ``luck`` per side in points, ``stderr`` of the estimate."""
+    ``luck`` per side in points, ``stderr`` of the estimate, ``draws``
+    the deals drawn for it (fewer than asked when the time budget ran
+    out; None for a result stored without its count); ``searched``
+    False: the time budget left no room for the deal's value, so its
+    luck counts the declarations only."""
 
     hand: int
     deal: int
     leader: int
     luck: list[float]
     stderr: float
+    draws: int | None = None
+    searched: bool = True
 
 
 @dataclass
@@ -180,7 +190,10 @@ class Annotation:
     """An annotated game: the ``record`` (a copy with marks and
     ``[%eval ...]`` comments), the ``notes`` per play, the ``luck`` per
     deal, the ``view``, ``samples``, ``seed``, ``thresholds``, final
-    ``score`` and ``points`` per side, ``seconds``."""
+    ``score`` and ``points`` per side, ``seconds``; with a time budget
+    (``time_budget`` seconds a play, and a deal's luck) ``luck_samples``
+    the draws asked a deal and ``opening_draws`` those the expectation of
+    a new hand made."""
 
     record: GameRecord
     notes: list[PlayNote]
@@ -191,6 +204,13 @@ class Annotation:
     thresholds: Thresholds
     score: list[int]
     seconds: float = 0.0
+    time_budget: float | None = None
+    luck_samples: int = 0
+    opening_draws: int | None = None
+
+    def cut_plays(self) -> list[PlayNote]:
+        """The plays whose search the time budget stopped short."""
+        return [n for n in self.notes if n.cut]
 
     def summary(self) -> list[dict]:
         """Per seat: ``seat``, ``player``, ``plays`` (with a choice),
@@ -413,25 +433,33 @@ def luck_task(hs: HandState) -> LuckTask:
 
 
 def _deal_value(t: LuckTask, table: list[int], hands: list[list[int]], stock: list[int],
-                last: int):
+                last: int, deadline: float | None = None, searched: bool = True):
     """Two sides: half-points for the leader's side, the declarations of
     the deal ``hands`` plus the exact value of the position after it
     (``stock`` in dealing order). Three players: each seat's points, the
-    declarations plus the max^n vector after the deal."""
+    declarations plus the max^n vector after the deal. Not ``searched``:
+    the declarations only (another ``f`` of the control variate, as
+    valid). Raises SearchAborted past ``deadline`` (None: none)."""
     three = t.players == 3
     sides = [s if three else s % 2 for s in range(t.players)]
     decl = declaration_points(t.rules, hands, sides)  # type: ignore[arg-type]
     ls = sides[t.leader]
+    if not searched:
+        return list(decl) if three else 2 * (decl[ls] - decl[1 - ls])
     game = Hand(t.rules, t.players, t.leader, stock)  # type: ignore[arg-type]
     state = game.initial_state(table, hands, t.leader, last=last, piles=t.piles or None,
                                tops=t.tops or None)
     if three:
         from ..search.vectors import exact_vector
-        v = exact_vector(game.P, game.D, state)
+        v = exact_vector(game.P, game.D, state, deadline)
         return [decl[k] + v[k] for k in range(3)]
     if game.is_terminal(state):
         return 2 * (decl[ls] - decl[1 - ls])
-    return 2 * (decl[ls] - decl[1 - ls]) + exact_value(game.P, game.D, state)
+    if deadline is None:
+        value = exact_value(game.P, game.D, state)
+    else:       # exact_value has no deadline: a searcher of this call's own
+        value = Searcher(game.P, game.D, 8.0).value(state, deadline=deadline)
+    return 2 * (decl[ls] - decl[1 - ls]) + value
 
 
 def _split(cards: list[int], size: int, players: int, leader: int) -> list[list[int]]:
@@ -451,30 +479,85 @@ def _mean_var(xs: list):
     return m, (sum((x - m) ** 2 for x in xs) / (len(xs) - 1) if len(xs) > 1 else 0.0)
 
 
-def opening_expectation(t: LuckTask, samples: int, seed: str) -> tuple[float, float]:
-    """``(mean, variance of one sample)`` in half-points for the leader's
-    side of a whole new hand (table and first deal drawn, declarations
-    included): the expectation before the first deal, the same for every
-    hand of a game."""
-    rng = random.Random(seed)
+def _draws(samples: int, seconds: float | None):
+    """The draws to make, numbered from 0: ``samples`` of them, or fewer
+    when ``seconds`` (None: no limit) would be overrun: no draw is begun
+    that the mean time of the draws so far says would end past it (two
+    draws at least, for a variance)."""
+    t0 = time.perf_counter()
+    for i in range(samples):
+        if seconds is not None and i >= 2:
+            spent = time.perf_counter() - t0
+            if spent + spent / i > seconds:
+                return
+        yield i
+
+
+def _new_hands(t: LuckTask, rng: random.Random, draws, searched: bool = True,
+               deadline: float | None = None):
+    """``f`` (:func:`_deal_value`) of whole new hands, table and first
+    deal drawn from ``rng``, one a number of ``draws``."""
     size = t.sizes[0]
-    xs = []
-    for _ in range(samples):
+    for _ in draws:
         tab, st = deal_hand(t.rules, t.players, rng)  # type: ignore[arg-type]
         cards = [c.index for c in st]
-        xs.append(_deal_value(t, [c.index for c in tab], _split(cards, size, t.players, t.leader),
-                              cards[size * t.players:], -1))
-    return _mean_var(xs)
+        yield _deal_value(t, [c.index for c in tab], _split(cards, size, t.players, t.leader),
+                          cards[size * t.players:], -1, deadline, searched)
 
 
-def deal_luck(t: LuckTask, samples: int, seed: str,
-              opening: tuple[float, float] | None = None) -> tuple[float, float]:
-    """``(luck, stderr)`` in points for the leader's side of a deal (three
-    players: a list, each seat's own points, and the leader's stderr): the
-    expected value with the dealt hands known (the rest of the stock
-    shuffled ``samples`` times; exact for the last deal) less the
-    expectation over deals drawn from the unseen cards (``samples``
-    draws; for the first deal ``opening``, see :func:`opening_expectation`)."""
+def opening_expectation(t: LuckTask, samples: int, seed: str,
+                        seconds: float | None = None) -> tuple:
+    """``(mean, variance of one sample, draws)`` in half-points for the
+    leader's side of a whole new hand (table and first deal drawn,
+    declarations included): the expectation before the first deal, the
+    same for every hand of a game; ``samples`` hands drawn, fewer when
+    ``seconds`` run out (:func:`_draws`; a search they stop ends the
+    drawing; with fewer than two hands drawn the mean is None, and the
+    first deals' luck counts their declarations only)."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    xs: list = []
+    try:
+        for x in _new_hands(t, random.Random(seed), _draws(samples, seconds),
+                            deadline=deadline):
+            xs.append(x)
+    except SearchAborted:
+        pass
+    if seconds is not None and len(xs) < 2:
+        return None, None, len(xs)
+    return (*_mean_var(xs), len(xs))
+
+
+def deal_luck(t: LuckTask, samples: int, seed: str, opening: tuple | None = None,
+              seconds: float | None = None) -> tuple:
+    """``(luck, stderr, draws, searched)`` in points for the leader's side
+    of a deal (three players: a list, each seat's own points, and the
+    leader's stderr): the expected value with the dealt hands known (the
+    rest of the stock shuffled ``samples`` times; exact for the last deal)
+    less the expectation over deals drawn from the unseen cards
+    (``samples`` draws; for the first deal ``opening``, see
+    :func:`opening_expectation`).
+
+    ``seconds`` (None: no limit): the draws stop when they run out
+    (:func:`_draws`), and a search they stop ends them; ``draws`` says how
+    many were made. When too few were (one deal with its cards known and,
+    after the first deal, two drawn; or the opening's mean is missing),
+    the deal's luck counts its declarations only (``searched`` False:
+    another ``f``, as valid, over all ``samples`` draws, which take no
+    search)."""
+    if seconds is None:
+        return _deal_luck(t, samples, seed, opening, None, True)
+    deadline = time.perf_counter() + seconds
+    if t.deal_no > 1 or (opening is not None and opening[0] is not None):
+        out = _deal_luck(t, samples, seed, opening, seconds, True, deadline)
+        if out is not None:
+            return out
+    return _deal_luck(t, samples, seed, None, None, False)
+
+
+def _deal_luck(t: LuckTask, samples: int, seed: str, opening: tuple | None,
+               seconds: float | None, searched: bool, deadline: float | None = None):
+    """:func:`deal_luck` with the value searched or not; None when a
+    search stopped at ``deadline`` before enough draws were made."""
     rng = random.Random(seed)
     p = t.players
     size = t.sizes[t.deal_no - 1]
@@ -485,29 +568,39 @@ def deal_luck(t: LuckTask, samples: int, seed: str,
     for h in t.dealt:
         for r in h:
             rest.remove(r)
-    before, after = [], []
-    for i in range(samples):
-        if t.deal_no > 1:
-            cards = pool[:]
-            rng.shuffle(cards)
-            before.append(_deal_value(t, t.table, _split(cards, size, p, t.leader),
-                                      cards[size * p:], t.last))
-        if rest or not i:       # the last deal: one exact value
-            stock = rest[:]
-            rng.shuffle(stock)
-            after.append(_deal_value(t, t.table, t.dealt, stock, t.last))
+    before: list = []
+    after: list = []
+    try:
+        for i in _draws(samples, seconds):
+            if t.deal_no > 1:
+                cards = pool[:]
+                rng.shuffle(cards)
+                before.append(_deal_value(t, t.table, _split(cards, size, p, t.leader),
+                                          cards[size * p:], t.last, deadline, searched))
+            if rest or not i:       # the last deal: one exact value
+                stock = rest[:]
+                rng.shuffle(stock)
+                after.append(_deal_value(t, t.table, t.dealt, stock, t.last, deadline,
+                                         searched))
+    except SearchAborted:
+        if not after or (t.deal_no > 1 and len(before) < 2):
+            return None
+    draws = len(before) if t.deal_no > 1 else len(after)
     ma, va = _mean_var(after)
-    if t.deal_no == 1:
-        assert opening is not None
+    if t.deal_no == 1 and opening is not None:
         mb, vb = opening[0], ([0.0] * 3 if t.players == 3 else 0.0)
+    elif t.deal_no == 1:        # not searched: the new hands' declarations, drawn here
+        xs = list(_new_hands(t, rng, range(2 * samples), searched=False))
+        mb, vb = _mean_var(xs)
+        vb = [v / len(xs) for v in vb] if t.players == 3 else vb / len(xs)
     else:
         mb, vb = _mean_var(before)
         vb = [v / len(before) for v in vb] if t.players == 3 else vb / len(before)
     if t.players == 3:      # points per seat; the stderr of the leader's
         luck = [a - b for a, b in zip(ma, mb)]
         k = t.leader
-        return luck, math.sqrt(vb[k] + va[k] / len(after))
-    return (ma - mb) / 2, math.sqrt(vb + va / len(after)) / 2
+        return luck, math.sqrt(vb[k] + va[k] / len(after)), draws, searched
+    return (ma - mb) / 2, math.sqrt(vb + va / len(after)) / 2, draws, searched
 
 
 # --- the annotator ---------------------------------------------------------------
@@ -532,20 +625,24 @@ def close_moves(a) -> list[str] | None:
 
 
 def _eval_job(args) -> tuple:
-    pos, method, samples, seed = args
-    a = evaluate(pos, method=method, samples=samples, seed=seed)
+    """One play's evaluation; ``args`` end with the time budget when one
+    was given (else evaluate's own)."""
+    pos, method, samples, seed, *budget = args
+    a = evaluate(pos, method=method, samples=samples, seed=seed,
+                 **({"time_budget": budget[0]} if budget else {}))
     if a.partial:           # the search was interrupted: stop the annotation too
         raise KeyboardInterrupt("search interrupted")
     return (a.method, a.samples, [(mv.rank, mv.move, mv.value, mv.stderr) for mv in a.moves],
-            close_moves(a), a.seconds)
+            close_moves(a), a.seconds, a.stopped == "time" or a.method == "one-ply")
 
 
-def _luck_job(args) -> tuple[float, float]:
-    task, samples, seed, opening = args
-    return deal_luck(task, samples, seed, opening)
+def _luck_job(args) -> tuple:
+    """One deal's luck: ``(task, samples, seed, opening[, seconds])``."""
+    return deal_luck(*args)
 
 
-def _opening_job(args) -> tuple[float, float]:
+def _opening_job(args) -> tuple:
+    """``(task, samples, seed[, seconds])``."""
     return opening_expectation(*args)
 
 
@@ -556,8 +653,8 @@ def job_key(kind: str, args: tuple) -> str:
     position line, which carries the rules, the method, the samples and
     the seed)."""
     if kind == "eval":
-        pos, method, samples, seed = args
-        body = [format_position(pos), method, samples, seed]
+        pos, method, samples, seed, *budget = args
+        body = [format_position(pos), method, samples, seed, *budget]
     else:
         body = [repr(a) for a in args]
     return json.dumps([__version__, kind, *body], separators=(",", ":"))
@@ -565,7 +662,7 @@ def job_key(kind: str, args: tuple) -> str:
 
 def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed: int = 0,
              method: str = "auto", thresholds: Thresholds | None = None,
-             luck_samples: int = 24, jobs: int = 1,
+             luck_samples: int = 24, jobs: int = 1, time_budget: float | None = None,
              progress: Callable[[int, int], None] | None = None,
              cache: dict | None = None, computed: dict | None = None,
              plan_only: bool = False):
@@ -579,7 +676,11 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     view's DEFAULT_THRESHOLDS);
     ``luck_samples``: draws per deal for the luck (0: no luck; three
     players: each seat's own points); ``jobs``:
-    worker processes; ``progress(done, total)`` as evaluations finish.
+    worker processes; ``time_budget``: seconds each play's evaluation
+    may take (``evaluate``'s ``time_budget``, as ``ronda-solve --time``;
+    None: evaluate's default) and each deal's luck, and the expectation
+    of a new hand, may draw for (fewer draws when they run out; None: no
+    limit); ``progress(done, total)`` as evaluations finish.
 
     ``cache``: results of earlier search jobs by :func:`job_key` (an
     analysis store's hits): those jobs are not searched again;
@@ -597,6 +698,7 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     if game.players not in (2, 3, 4):
         raise ValueError(f"annotate takes 2, 3 or 4 players, not {game.players}")
     thresholds = thresholds or DEFAULT_THRESHOLDS[view]
+    budget = () if time_budget is None else (time_budget,)   # the jobs' last argument
     t0 = time.perf_counter()
     record = copy.deepcopy(game)
     replay = Replay(record)
@@ -623,7 +725,7 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
             note.forced = True
             continue
         pos = hs.view() if view == "player" else hs.full_position()
-        evals.append((pos, method, samples, seed * 1000003 + step.index))
+        evals.append((pos, method, samples, seed * 1000003 + step.index, *budget))
         plays.append((note, step.play, card.index))
         if not plan_only:
             note.match, note.match_note = match_check(hs, card.index, view, samples, rng,
@@ -640,19 +742,20 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     opening_args = None
     if lucks:
         first = next(t for t, _n, _s in lucks if t.deal_no == 1)
-        opening_args = (first, 2 * luck_samples, f"opening/{seed}")
+        opening_args = (first, 2 * luck_samples, f"opening/{seed}", *budget)
     eval_keys = [job_key("eval", a) for a in evals]
     opening_key = job_key("opening", opening_args) if opening_args else None
-    luck_keys = [job_key("luck", (*a, opening_args)) for a in lucks]
+    luck_keys = [job_key("luck", (*a, opening_args, *budget)) for a in lucks]
     if plan_only:
         return eval_keys + ([opening_key] if opening_key else []) + luck_keys
     cache = cache or {}
     if computed is None:
         computed = {}
+    shape = (view, samples, seed, thresholds, t0, time_budget, luck_samples)
     if cache:
         return _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks,
                                 luck_keys, luck_where, opening_args, opening_key, cache,
-                                computed, view, samples, seed, thresholds, t0, tick)
+                                computed, shape, tick)
     if jobs > 1 and total:
         from ..runtime.workers import process_pool
         with process_pool(jobs) as pool:
@@ -661,7 +764,7 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
             for f in futures:
                 f.add_done_callback(tick)
             opening = opening_f.result() if opening_f else None
-            luck_f = [pool.submit(_luck_job, (*a, opening)) for a in lucks]
+            luck_f = [pool.submit(_luck_job, (*a, opening, *budget)) for a in lucks]
             for f in luck_f:
                 f.add_done_callback(tick)
             results = [f.result() for f in futures]
@@ -674,19 +777,18 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
         opening = _opening_job(opening_args) if opening_args else None
         luck_results = []
         for a in lucks:
-            luck_results.append(_luck_job((*a, opening)))
+            luck_results.append(_luck_job((*a, opening, *budget)))
             tick()
     computed.update(zip(eval_keys, results))
     if opening_key is not None:
         computed[opening_key] = opening
     computed.update(zip(luck_keys, luck_results))
     return _finish(record, replay, notes, plays, results, luck_where, luck_results,
-                   view, samples, seed, thresholds, t0)
+                   opening, shape)
 
 
 def _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks, luck_keys,
-                     luck_where, opening_args, opening_key, cache, computed, view, samples,
-                     seed, thresholds, t0, tick):
+                     luck_where, opening_args, opening_key, cache, computed, shape, tick):
     """annotate's searches, one process, each job looked up in ``cache``
     first; what is searched goes to ``computed``."""
     def run(key, fn, args):
@@ -702,21 +804,27 @@ def _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks, luck
         tick()
     opening = run(opening_key, _opening_job, opening_args) if opening_args else None
     luck_results = []
+    budget = () if shape[5] is None else (shape[5],)
     for key, a in zip(luck_keys, lucks):
-        luck_results.append(run(key, _luck_job, (*a, opening)))
+        luck_results.append(run(key, _luck_job, (*a, opening, *budget)))
         tick()
     return _finish(record, replay, notes, plays, results, luck_where, luck_results,
-                   view, samples, seed, thresholds, t0)
+                   opening, shape)
 
 
-def _finish(record, replay, notes, plays, results, luck_where, luck_results, view, samples,
-            seed, thresholds, t0) -> Annotation:
-    """annotate's last step: notes, marks and the annotated record."""
+def _finish(record, replay, notes, plays, results, luck_where, luck_results, opening,
+            shape) -> Annotation:
+    """annotate's last step: notes, marks and the annotated record.
+    ``shape``: view, samples, seed, thresholds, t0, time_budget,
+    luck_samples. A result stored by an earlier version may lack its
+    last entries (seconds, cut, draws)."""
+    view, samples, seed, thresholds, t0, time_budget, luck_samples = shape
     for (note, play, rank), res in zip(plays, results):
         meth, nsamples, moves = res[:3]
         close = res[3] if len(res) > 3 else None
         # the search's own time (a result stored before it was kept: 0)
         note.seconds = res[4] if len(res) > 4 else 0.0
+        note.cut = bool(res[5]) if len(res) > 5 else False
         by_rank = {r: (text, v, se) for r, text, v, se in moves}
         text, made, se = by_rank[rank]
         best = moves[0]
@@ -732,26 +840,32 @@ def _finish(record, replay, notes, plays, results, luck_where, luck_results, vie
         play.comments = [c for c in play.comments if "[%eval" not in c]
         play.comments.append(machine_comment(note, record.players))
     luck = []
-    for (h, d, leader, ls), (lk, se) in zip(luck_where, luck_results):
+    for (h, d, leader, ls), res in zip(luck_where, luck_results):
+        lk, se = res[:2]
         if isinstance(lk, list):        # three players: each seat's own
             per_side = list(lk)
         else:
             per_side = [0.0, 0.0]
             per_side[ls], per_side[1 - ls] = lk, -lk
-        luck.append(DealLuck(h, d, leader, per_side, se))
+        luck.append(DealLuck(h, d, leader, per_side, se, res[2] if len(res) > 2 else None,
+                             res[3] if len(res) > 3 else True))
     tag = (f"ronda-solver {__version__}, view {view}"
            + (f", {samples} determinisations" if view == "player" else "") + f", seed {seed}")
     record.tags["Annotator"] = tag
     record.tags["EvalView"] = eval_view(record.players)
     return Annotation(record, notes, luck, view, samples, seed, thresholds,
-                      list(replay.score), time.perf_counter() - t0)
+                      list(replay.score), time.perf_counter() - t0, time_budget, luck_samples,
+                      opening[2] if opening is not None and len(opening) > 2 else None)
 
 
 def annotation_json(an: Annotation) -> dict:
-    """The JSON document of an annotation (see docs/games.md)."""
+    """The JSON document of an annotation (see docs/games.md). With a
+    time budget also ``time``, each play's ``cut``, each deal's luck
+    ``draws`` and ``searched``, ``luck_samples`` and ``opening_draws``."""
     g = an.record
     names = seat_names(g.players)
     sides = side_names(g.players)
+    timed = an.time_budget is not None
     return tidy({
         "objective": "points",
         "tags": dict(g.tags),
@@ -769,11 +883,16 @@ def annotation_json(an: Annotation) -> dict:
                       zip(n.moves, n.move_stderr or [None] * len(n.moves))],
             "method": n.method,
             "samples": n.samples, "seconds": round(n.seconds, 4),
+            **({"cut": n.cut} if timed else {}),
         } for n in an.notes],
         "luck": [{"hand": d.hand, "deal": d.deal, "leader": names[d.leader],
-                  "luck": dict(zip(sides, d.luck)), "stderr": d.stderr} for d in an.luck],
+                  "luck": dict(zip(sides, d.luck)), "stderr": d.stderr,
+                  **({"draws": d.draws, "searched": d.searched} if timed else {})}
+                 for d in an.luck],
         "players": an.summary(),
         **({"sides": an.side_summary()} if g.players == 4 else {}),
         "luck_stderr": an.luck_stderr(),
+        **({"time": an.time_budget, "luck_samples": an.luck_samples,
+            "opening_draws": an.opening_draws} if timed else {}),
         "seconds": round(an.seconds, 3),
     })

@@ -441,13 +441,15 @@ def _own_cores() -> int:
     return os.cpu_count() or 1
 
 
-def exact_vector(P: np.ndarray, D: np.ndarray, st) -> tuple[float, ...]:
+def exact_vector(P: np.ndarray, D: np.ndarray, st,
+                 deadline: float | None = None) -> tuple[float, ...]:
     """The max^n vector of a perfect-information (or small chance) state
     of three sides (the mover's choice by the tie rule; zeros at the end
     of the hand), on a per-thread searcher reused across calls (a new
     table generation each call; two threads when the process has the
     machine to itself, :func:`_own_cores`): for callers that solve many
-    positions (the luck of the deal). No deadline."""
+    positions (the luck of the deal). Raises SearchAborted past
+    ``deadline`` (None: none)."""
     from ..engine.core import P_SIDE, is_terminal
     if is_terminal(P, st):
         return (0.0, 0.0, 0.0)
@@ -455,5 +457,5 @@ def exact_vector(P: np.ndarray, D: np.ndarray, st) -> tuple[float, ...]:
     if s is None or s.P is not P:
         s = _local.searcher = VectorSearcher(P, D, 32.0, workers=_own_cores())
     s.D = D
-    values = s.root_values(st)
+    values = s.root_values(st, deadline)
     return values[choose(values, int(P[P_SIDE + st[5]]))]
