@@ -198,3 +198,27 @@ def test_a_table_on_small_pages_gives_the_same_values(monkeypatch):
     assert big.stats()["tt_capacity"] == entries
     assert not huge_pages(big.TT)
     assert huge_pages(Searcher(game.P, game.D, 8.0).TT)
+
+
+@pytest.mark.parametrize("preset,players", [("lmodire", 2), ("french", 2), ("french", 4)])
+def test_expectimax_with_the_hashes_passed_down_equals_plain_expectimax(preset, players):
+    """A table over kernels.PREFETCH_ENTRIES: each node hashes its children
+    (a chance node its next outcomes) for the prefetch and passes the hashes
+    down; the values are the plain reference's, one thread and two alike."""
+    from solver.search import kernels as kn
+    rng = random.Random(f"em-keys-{preset}-{players}")
+    for _ in range(3):
+        game, state, args, kw, taken = small_chance_position(rng, preset, players)
+        got = []
+        for workers in (1, 2):
+            s = Searcher(game.P, game.D, 64.0, workers)
+            s.TT, s.TF = kn.new_table(1 << 19)
+            assert s.TT.shape[0] > kn.PREFETCH_ENTRIES
+            s._set_grow()
+            got.append(s.root_values(state))
+        assert got[0] == got[1]
+        slow = reference_general(*args, **kw)
+        base = taken[0] - taken[1]
+        assert {RANKS[m] for m in got[0]} == set(slow)
+        for m, v in got[0].items():
+            assert abs((v + base) / 2 - slow[RANKS[m]]) <= 1e-9

@@ -303,3 +303,68 @@ def test_voleur_budgets_and_methods():
         assert "expectimax" in a.note
     with pytest.raises(CompileError, match="the equilibrium needs the mover's hand known"):
         evaluate(pos, method="equilibrium")
+
+
+def _prefetching(game, workers: int = 1) -> Searcher:
+    """A searcher whose table is large enough (2^19 entries, over
+    kernels.PREFETCH_ENTRIES) that each node hashes its children for the
+    prefetch of their buckets and passes the hashes down (a small position's
+    table stays under it and never takes that path)."""
+    from solver.search import kernels as kn
+    s = Searcher(game.P, game.D, 64.0, workers)
+    s.TT, s.TF = kn.new_table(1 << 19)
+    assert s.TT.shape[0] > kn.PREFETCH_ENTRIES
+    s._set_grow()
+    return s
+
+
+@pytest.mark.parametrize("preset", ["french", "lmodire"])
+def test_voleur_expectimax_with_the_hashes_passed_down_equals_plain_expectimax(preset):
+    """The children's hashes computed by the parent for the prefetch (and a
+    chance node's for its next outcomes) are the ones each child's search
+    probes and stores with: a large table gives the plain reference's
+    values, one thread and two (the helper solving outcomes) bit for bit
+    alike."""
+    rng = random.Random(f"voleur-keys-{preset}")
+    done = 0
+    while done < 10:
+        pos = random_voleur(rng, 2, preset)
+        rules, table, hands, stock, turn, prev, show, last, taken, tops = pos
+        if not stock or len(hands[turn]) > 2:
+            continue
+        game, state, base = engine_state(*pos, shuffled=True)
+        got = _prefetching(game).root_values(state)
+        assert _prefetching(game, 2).root_values(state) == got
+        want = reference_general(
+            rules, [RANKS[r] for r in table], [[RANKS[r] for r in h] for h in hands],
+            [RANKS[r] for r in stock], turn, 0,
+            prev=None if prev is None else RANKS[prev],
+            show=None if show is None else (RANKS[show[0]], show[1]),
+            last_side=last, taken=taken,
+            tops=tuple(None if t < 0 else RANKS[t] for t in tops), shuffled=True)
+        assert {RANKS[m] for m in got} == set(want)
+        for m in got:
+            assert abs((got[m] + base) / 2 - want[RANKS[m]]) < 1e-9, pos
+        done += 1
+
+
+def test_voleur12_two_workers_give_one_workers_values_bit_for_bit():
+    """bench_systems.py's voleur12 positions (12 unseen, start of deal 4 of
+    6): two workers (a helper solving the outcomes of the chance node the
+    search is in, one shared table of 2^21 entries) give exactly the values
+    of one worker, and so do the points objective's expectimax on the same
+    hands."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+    from bench_systems import _problem, at_deal
+    for rules in (voleur_rules("french"), PRESETS["french"]):
+        for seed in (0, 1):
+            hs = at_deal(rules, 2, f"v12-{seed}", 4)
+            prob = _problem(hs.full_position(), shuffled=True)
+            one = Searcher(prob.P, prob.D, 2048.0, 1)
+            values = one.root_values(prob.st)
+            assert one.stats()["tt_capacity"] == 1 << 21
+            two = Searcher(prob.P, prob.D, 2048.0, 2)
+            assert two.root_values(prob.st) == values
+            assert two.stats()["threads"] == 2

@@ -46,11 +46,19 @@ ALL_MOVES = (1 << 10) - 1
 FIRST_TABLE_ENTRIES = 1 << 16
 #: an expectimax search of at least this many cards still to play (12
 #: unseen cards and two hands of 3) starts with a table of
-#: ``LARGE_FIRST_ENTRIES`` (32 MB, committed only as written): growing
-#: there restarts the search and loses the entries replaced meanwhile
-#: (em12: 14% fewer nodes, docs/performance.md)
+#: ``LARGE_FIRST_ENTRIES`` (64 MB, committed only as written, on huge
+#: pages): growing there restarts the search and loses the entries
+#: replaced meanwhile, and the rehash runs on one thread while the others
+#: wait (em12: 14% fewer nodes than 2^16 growing; voleur12, which stores
+#: up to 2.5 million entries, 20% less CPU than 2^20 on the positions that
+#: grew; docs/performance.md)
 LARGE_WORK = 18
-LARGE_FIRST_ENTRIES = 1 << 20
+LARGE_FIRST_ENTRIES = 1 << 21
+#: from this many cards to play (18 unseen and two hands) the table grows
+#: to the budget's gigabytes anyway: it starts at ``HUGE_FIRST_ENTRIES``
+#: (32 MB), as measured at 18 unseen (docs/performance.md)
+HUGE_WORK = 24
+HUGE_FIRST_ENTRIES = 1 << 20
 
 
 #: the groups of kernels :func:`ensure_compiled` loads: ``exact`` (an
@@ -342,11 +350,14 @@ class Searcher:
         """Before the first search of a large expectimax: start with a
         larger table (nothing stored yet, so nothing to move)."""
         from ..engine.core import work_left
-        if (self.chance and self.grown == 0 and self.TT.shape[0] < LARGE_FIRST_ENTRIES
-                and self.max_entries >= LARGE_FIRST_ENTRIES
+        work = int(work_left(self.P, st))
+        first = min(LARGE_FIRST_ENTRIES if work < HUGE_WORK else HUGE_FIRST_ENTRIES,
+                    self.max_entries)
+        if (self.chance and self.grown == 0 and self.TT.shape[0] < first
+                and first >= HUGE_FIRST_ENTRIES
                 and all(int(C[kn.C_STORED]) == 0 for C in self._counters())
-                and int(work_left(self.P, st)) >= LARGE_WORK):
-            self.TT, self.TF = kn.new_table(LARGE_FIRST_ENTRIES)
+                and work >= LARGE_WORK):
+            self.TT, self.TF = kn.new_table(first)
             self._set_grow()
 
     def root_values(self, st, deadline: float | None = None) -> dict[int, float]:

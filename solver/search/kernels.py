@@ -42,7 +42,7 @@ from numba.core.extending import intrinsic
 from ..engine import endgame
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
-from ..engine.core import (DR_GAIN, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
+from ..engine.core import (DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
                            NSTATE, chance_bounds, deal_table, dealt_child, gen_children,
                            has_chance, is_chance, is_last_deal, is_terminal, play, state_key,
                            work_left)
@@ -144,10 +144,17 @@ def new_table(entries: int) -> tuple[np.ndarray, np.ndarray]:
     return TT, TT.view(np.float64)
 
 
+#: columns of the children scratch after a child row: the child's two table
+#: hashes (:func:`solver.engine.core.state_key`) as its parent computed them
+#: for the prefetch of its bucket, passed down so that the child does not
+#: hash itself again (a chance node keeps its next outcomes' hashes in its
+#: own ply's rows, which it does not otherwise use)
+K_KEY = K_COLS
+
+
 def new_scratch() -> np.ndarray:
     """Per-ply scratch for the children rows (and their order, row MAX_MOVES)."""
-    from ..engine.core import K_COLS
-    return np.zeros((MAXPLY, MAX_MOVES + 1, max(K_COLS, MAX_MOVES)), dtype=np.int64)
+    return np.zeros((MAXPLY, MAX_MOVES + 1, max(K_KEY + 2, MAX_MOVES)), dtype=np.int64)
 
 
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -404,9 +411,23 @@ PREFETCH_AHEAD = 8
 
 @njit(cache=True)
 def _prefetch_child(P, TT, st, rows, i):
-    """Ask for the table bucket of the chance node ``st``'s outcome ``i``."""
-    ck, _c = state_key(dealt_child(P, st, rows, i))
+    """Ask for the table bucket of the chance node ``st``'s outcome ``i``;
+    its hashes, for the outcome's own search."""
+    ck, cc = state_key(dealt_child(P, st, rows, i))
     _prefetch(TT, bucket(TT, ck))
+    return ck, cc
+
+
+@njit(cache=True)
+def _keep_key(K, ply, r, key, chk):
+    """Keep a child's hashes in column ``K_KEY`` of its scratch row."""
+    K[ply, r, K_KEY] = np.int64(key)
+    K[ply, r, K_KEY + 1] = np.int64(chk)
+
+
+@njit(cache=True)
+def _kept_key(K, ply, r):
+    return np.uint64(K[ply, r, K_KEY]), np.uint64(K[ply, r, K_KEY + 1])
 
 
 @njit(cache=True)
@@ -502,14 +523,19 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
 
 SIG = ("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], uint64[:, ::1], float64[:, ::1], "
        "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], int64, UniTuple(int64, 11), "
-       "float64, float64)")
+       "float64, float64, uint64, uint64)")
+
+#: the hashes argument of :func:`negamax` when the caller has none
+NOKEY = np.uint64(0)
 
 
 @njit(SIG, cache=True)
-def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
+def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
     """The value of ``st`` for the side to move, fail-soft: exact inside
     ``(alpha, beta)``, a bound on the right side outside. A chance node
-    averages its outcomes (Ballard's Star1 with the game's sure bounds)."""
+    averages its outcomes (Ballard's Star1 with the game's sure bounds).
+    ``hk, hc``: the state's two hashes (:func:`solver.engine.core.state_key`)
+    when the caller computed them, else both 0 (``NOKEY``)."""
     if C[C_ABORT] != 0:
         return 0.0
     chance = is_chance(P, st)
@@ -531,7 +557,11 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
     chk = np.uint64(0)
     slot = 0
     if use_tt:
-        key, chk = state_key(st)
+        if hk != 0 or hc != 0:
+            key = hk
+            chk = hc
+        else:
+            key, chk = state_key(st)
         chk = chk >> _S32
         slot = bucket(TT, key)
         gen = np.uint64(C[C_GEN])
@@ -615,13 +645,21 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
         # outcomes' children while this one is searched (most of them are
         # table hits, each a cache miss otherwise)
         ahead = PREFETCH_AHEAD if TT.shape[0] > PREFETCH_ENTRIES else 0
+        # (the hashes of the outcomes asked for kept in this ply's rows,
+        # outcome i in row i % ahead, for the outcome's search)
         for i in range(min(k, ahead)):
-            _prefetch_child(P, TT, st, rows, start + i)
+            ck, cc = _prefetch_child(P, TT, st, rows, start + i)
+            _keep_key(K, ply, i, ck, cc)
         for i in range(k):
             if post:
                 C[C_BNEXT] = i
-            if i + ahead < k and ahead > 0:
-                _prefetch_child(P, TT, st, rows, start + i + ahead)
+            nk = NOKEY
+            nc = NOKEY
+            if ahead > 0:
+                nk, nc = _kept_key(K, ply, i % ahead)
+                if i + ahead < k:
+                    ck, cc = _prefetch_child(P, TT, st, rows, start + i + ahead)
+                    _keep_key(K, ply, i % ahead, ck, cc)
             p = probs[start + i]
             g = float(rows[start + i, DR_GAIN])
             rest -= p
@@ -661,7 +699,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             child = dealt_child(P, st, rows, start + i)
             # searched a margin wider, judged in its own frame
             cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, ply + 1, child, lo_c - MARGIN,
-                         hi_c + MARGIN)
+                         hi_c + MARGIN, nk, nc)
             if C[C_ABORT] != 0:
                 if post:
                     _unpost(C)
@@ -710,15 +748,20 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
     # together, so that their misses overlap instead of stalling one child
     # after another (12% less time a node at 12 and 18 unseen,
     # docs/performance.md)
-    for j in range(n if TT.shape[0] > PREFETCH_ENTRIES else 0):
+    # (each child's hashes kept for its own search: NOKEY where not hashed)
+    pf = TT.shape[0] > PREFETCH_ENTRIES
+    for j in range(n if pf else 0):
         r = K[ply, pr, j]
+        ck = NOKEY
+        cc = NOKEY
         if K[ply, r, K_KIND] != KIND_LEAF:
             ch = row_state(K, ply, r)
             wc = work_left(P, ch)
             if is_chance(P, ch) or (wc > C[C_TTMIN] and not (
                     wc <= C[C_LEAN] and is_last_deal(P, ch))):
-                ck, _c = state_key(ch)
+                ck, cc = state_key(ch)
                 _prefetch(TT, bucket(TT, ck))
+        _keep_key(K, ply, r, ck, cc)
     alpha0 = alpha
     margin = MARGIN if has_chance(P) else 0.0
     best = -INF
@@ -734,8 +777,12 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta):
             # margin wider and is judged against the one it needs
             c_lo = gain - beta
             c_hi = gain - alpha
+            nk = NOKEY
+            nc = NOKEY
+            if pf:
+                nk, nc = _kept_key(K, ply, r)
             cv = negamax(P, D, K, TT, TF, C, OK, OP, OR, ply + 1, child, c_lo - margin,
-                         c_hi + margin)
+                         c_hi + margin, nk, nc)
             if C[C_ABORT] != 0:
                 return 0.0
             v = gain - cv
@@ -774,7 +821,7 @@ def value(P, D, K, TT, TF, C, OK, OP, OR, st, alpha, beta):
         return 0.0
     P, D, K, TT, TF, C = borrow(P), borrow(D), borrow(K), borrow(TT), borrow(TF), borrow(C)
     OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
-    return negamax(P, D, K, TT, TF, C, OK, OP, OR, 0, st, alpha, beta)
+    return negamax(P, D, K, TT, TF, C, OK, OP, OR, 0, st, alpha, beta, NOKEY, NOKEY)
 
 
 @njit(cache=True, nogil=True)
@@ -796,7 +843,7 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
             out[m] = gain
         else:
             child = row_state(K, 0, i)
-            v = negamax(P, D, K, TT, TF, C, OK, OP, OR, 1, child, -INF, INF)
+            v = negamax(P, D, K, TT, TF, C, OK, OP, OR, 1, child, -INF, INF, NOKEY, NOKEY)
             if C[C_ABORT] != 0:
                 return n
             out[m] = gain - v

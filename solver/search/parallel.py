@@ -76,7 +76,7 @@ def serve(P, D, K, TT, TF, C, OK, OP, OR, M):
             gi = float(rows[start + j, DR_GAIN])
             child = dealt_child(P, st, rows, start + j)
             negamax(P, D, K, TT, TF, C, OK, OP, OR, 1, child, big_l - gi - MARGIN,
-                    big_u - gi + MARGIN)
+                    big_u - gi + MARGIN, kn.NOKEY, kn.NOKEY)
             if C[C_ABORT] != 0:
                 break
             j -= 1
