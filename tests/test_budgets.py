@@ -154,6 +154,31 @@ def test_counters_stop_a_kernel_at_once():
     assert s.C[kn.C_ABORT] == 0
 
 
+def test_exact_value_keeps_a_deadline_and_stays_usable():
+    """The shared per-thread searcher of ``exact_value`` (the luck of the
+    deal under ``annotate --time``) stops at its deadline, and the next
+    call on it gives the plain reference's value (tests/reference.py)."""
+    import random
+
+    from reference import reference_general
+    from test_expectimax import small_chance_position
+
+    from solver.engine.compile import compile_shuffled
+    from solver.search.compiled import SearchAborted, exact_value
+    big, big_state = compile_shuffled(parse_position(UNSEEN_18))
+    t0 = time.monotonic()
+    with pytest.raises(SearchAborted):
+        exact_value(big.P, big.D, big_state, time.perf_counter() + 0.2)
+    assert time.monotonic() - t0 < 0.8
+    rng = random.Random("exact-value-deadline")
+    for _ in range(3):
+        game, state, args, kw, taken = small_chance_position(rng, "lmodire", 2)
+        slow = reference_general(*args, **kw)       # points, in the reference's unit
+        best = max(2 * v - (taken[0] - taken[1]) for v in slow.values())
+        assert exact_value(game.P, game.D, state, time.perf_counter() + 60) == \
+            pytest.approx(best, abs=1e-9)
+
+
 # --- every rule system and objective ------------------------------------------
 
 #: three players at the start of a hand, every card known (a whole hand)

@@ -67,7 +67,7 @@ from ..numbers import tidy
 from ..position import seat_names, side_names, side_of
 from .record import GameRecord, Replay
 from ..search.budget import SearchAborted
-from ..search.compiled import Searcher, exact_value
+from ..search.compiled import exact_value
 
 VIEWS = ("player", "full")
 
@@ -455,11 +455,7 @@ def _deal_value(t: LuckTask, table: list[int], hands: list[list[int]], stock: li
         return [decl[k] + v[k] for k in range(3)]
     if game.is_terminal(state):
         return 2 * (decl[ls] - decl[1 - ls])
-    if deadline is None:
-        value = exact_value(game.P, game.D, state)
-    else:       # exact_value has no deadline: a searcher of this call's own
-        value = Searcher(game.P, game.D, 8.0).value(state, deadline=deadline)
-    return 2 * (decl[ls] - decl[1 - ls]) + value
+    return 2 * (decl[ls] - decl[1 - ls]) + exact_value(game.P, game.D, state, deadline)
 
 
 def _split(cards: list[int], size: int, players: int, leader: int) -> list[list[int]]:

@@ -726,11 +726,12 @@ def _separated(result: SampleResult, z: float) -> bool:
 _local = threading.local()
 
 
-def exact_value(P: np.ndarray, D: np.ndarray, st) -> float:
+def exact_value(P: np.ndarray, D: np.ndarray, st, deadline: float | None = None) -> float:
     """The exact value of a perfect-information (or small chance) state,
     on a per-thread searcher reused across calls (a new table generation
     each call, 8 MB): for callers that solve many small positions (the
-    luck of the deal, puzzles). No deadline."""
+    luck of the deal, puzzles). Raises SearchAborted past ``deadline``
+    (None: none); the searcher stays usable."""
     s = getattr(_local, "searcher", None)
     if s is None:
         s = _local.searcher = Searcher(P, D, 8.0)
@@ -745,4 +746,4 @@ def exact_value(P: np.ndarray, D: np.ndarray, st) -> float:
     if s.C[kn.C_GEN] >= kn.MAX_GEN:
         s.TT[:] = 0
         s.C[kn.C_GEN] = 1
-    return s.value(st)
+    return s.value(st, deadline=deadline)
