@@ -276,6 +276,14 @@ def won_by(P, x):
     else -1."""
     T = P[P_TARGET]
     n = P[P_NSIDES]
+    if n == 2:          # the match objective's case, on every scoring play
+        a = score_of(x, 0)
+        b = score_of(x, 1)
+        if a > b:
+            return 0 if a >= T else -1
+        if b > a:
+            return 1 if b >= T else -1
+        return -1
     best = -1
     top = -1
     tied = False
