@@ -276,6 +276,14 @@ def won_by(P, x):
     else -1."""
     T = P[P_TARGET]
     n = P[P_NSIDES]
+    if n == 2:          # the match objective's case, on every scoring play
+        a = score_of(x, 0)
+        b = score_of(x, 1)
+        if a > b:
+            return 0 if a >= T else -1
+        if b > a:
+            return 1 if b >= T else -1
+        return -1
     best = -1
     top = -1
     tied = False
@@ -1257,10 +1265,28 @@ def chance_bounds(P, st):
     the side to move (every card left, every missa and hit the ranks still
     allow, the best declaration of each deal; Ronda voleur: a stolen card
     moves two half-points, so the piles count twice more; the match
-    objective: an equity, within +-``EQ_SCALE``)."""
+    objective: the least and the most equity of the final scores each side
+    can still reach, :func:`match_bounds`)."""
     if P[P_MATCH] != 0:
-        return -float(EQ_SCALE), float(EQ_SCALE)
+        return match_bounds(P, st)
+    points = side_points_bound(P, st)
     t = st[0]
+    stock = st[9]
+    n_stock = popcount(stock)
+    plays = popcount(st[1]) + popcount(st[2]) + popcount(st[3]) + popcount(st[4]) + n_stock
+    hi = popcount(t) + plays + 2 * points
+    if P[P_VOLEUR] != 0:
+        hi += 2 * (pile_of(st[10], 0) + pile_of(st[10], 1))
+    return -float(hi), float(hi)
+
+
+@njit(cache=True)
+def side_points_bound(P, st):
+    """The most points (the plays' events, the declarations of the deals to
+    come, the last capture's bonus; not the card count) one side can still
+    score in the hand from the chance node ``st`` (a shuffled stock's card
+    set): every hit and answer the ranks still allow, a missa and a capture
+    point on each of the side's plays, the best declaration of each deal."""
     stock = st[9]
     n_stock = popcount(stock)
     points = 0
@@ -1282,10 +1308,57 @@ def chance_bounds(P, st):
         deals_left += 1
     decl = P[P_DECL_MAX] * deals_left
     points += (P[P_MISSA] + P[P_CAPTURE]) * ((plays + 1) // 2) + decl + P[P_BONUS]
-    hi = popcount(t) + plays + 2 * points
+    return points
+
+
+@njit(cache=True)
+def match_bounds(P, st):
+    """Sure bounds ``(lo, hi)`` on the value of the match objective's
+    chance node ``st`` for the side to move (two sides): the scores only
+    grow, side ``k`` by at most :func:`side_points_bound` plus its card
+    count (its pile and every card not yet won, over 20; Ronda voleur: both
+    piles, a steal takes the other's), so every line ends at scores in a
+    rectangle above the current ones (the immediate win check stops lines
+    inside it), and its value is the least and the most
+    :func:`leaf_value` there. A side reaching the target counts as a
+    match won (or a tie, beyond the table); ``+-EQ_SCALE`` when the
+    match is decided already."""
+    x = st[10]
+    T = P[P_TARGET]
+    a0 = score_of(x, 0)
+    b0 = score_of(x, 1)
+    if a0 >= T or b0 >= T:
+        return -float(EQ_SCALE), float(EQ_SCALE)
+    pts = side_points_bound(P, st)
+    left = (popcount(st[0]) + popcount(st[1]) + popcount(st[2]) + popcount(st[3])
+            + popcount(st[4]) + popcount(st[9]))
     if P[P_VOLEUR] != 0:
-        hi += 2 * (pile_of(st[10], 0) + pile_of(st[10], 1))
-    return -float(hi), float(hi)
+        p0 = pile_of(x, 0) + pile_of(x, 1)
+        p1 = p0
+    else:
+        p0 = pile_of(x, 0)
+        p1 = pile_of(x, 1)
+    a1 = a0 + pts + max(0, p0 + left - 20)
+    b1 = b0 + pts + max(0, p1 + left - 20)
+    if a1 >= T and b1 >= T:     # either side can win: no tighter bound
+        return -float(EQ_SCALE), float(EQ_SCALE)
+    lo = EQ_SCALE
+    hi = -EQ_SCALE
+    # the scores under the target: the table
+    for a in range(a0, min(a1, T - 1) + 1):
+        for b in range(b0, min(b1, T - 1) + 1):
+            v = leaf_value(P, with_score(with_score(x, 0, a), 1, b), 0)
+            if v < lo:
+                lo = v
+            if v > hi:
+                hi = v
+    if a1 >= T:         # side 0 at the target, side 1 under it: won
+        hi = EQ_SCALE
+    if b1 >= T:
+        lo = -EQ_SCALE
+    if P[P_SIDE + st[5]] != 0:
+        return -float(hi), float(-lo)
+    return float(lo), float(hi)
 
 
 # --- keys for the transposition table ---------------------------------------------

@@ -29,6 +29,12 @@ MAX_LEAN_MOVES = NRANKS
 #: beyond every value of the match objective (an equity times ``EQ_SCALE``,
 #: 2**40)
 MATCH_INF = 1 << 50
+#: :func:`match_value` keeps the children it searches in rows ``LEAN_ROW``
+#: on of its ply's scratch (rows 0-2 hold the move order), this many of
+#: them (a last-deal hand holds fewer cards; past them a child is played
+#: again)
+LEAN_ROW = 3
+LEAN_SLOTS = 8
 
 
 @njit(cache=True)
@@ -161,7 +167,9 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
     kernel's), a line ending where the hand ends or where the immediate win
     check ends the match, its value the match-equity table's at the final
     scores (:func:`solver.engine.core.leaf_value`); fail-soft in ``(alpha,
-    beta)``. ``S[ply, 0..2, :MAX_LEAN_MOVES]`` scratch. Moves in the
+    beta)``. ``S[ply, 0..2, :MAX_LEAN_MOVES]`` scratch, the children that
+    are searched kept in rows ``LEAN_ROW..`` of ``S[ply]`` (not played
+    again). Moves in the
     general kernel's order (:func:`solver.engine.core.gen_children_match`):
     the points ordering guess, then a leaf's value, then the higher rank."""
     seat = st[5]
@@ -195,6 +203,13 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
                     order = gain - 3
         if leaf and v > top:
             top = v
+        # a child to search kept in its row (slot n; none past the rows)
+        slot = LEAN_SLOTS
+        if (not leaf and n < LEAN_SLOTS and LEAN_ROW + n < S.shape[1]
+                and S.shape[2] >= len(child)):
+            slot = n
+            for q in range(len(child)):
+                S[ply, LEAN_ROW + slot, q] = child[q]
         # sorted descending on (order, value, rank)
         j = n
         while j > 0 and (S[ply, 0, j - 1] < order or (S[ply, 0, j - 1] == order and (
@@ -206,17 +221,24 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
             j -= 1
         S[ply, 0, j] = order
         S[ply, 1, j] = v
-        S[ply, 2, j] = m | (leaf << 8)
+        S[ply, 2, j] = m | (leaf << 8) | (slot << 9)
         n += 1
     if tail:            # every child's value is known: no second pass
         return top
     best = -MATCH_INF
     for i in range(n):
         w = S[ply, 2, i]
-        if w >> 8:
+        if (w >> 8) & 1:
             v = S[ply, 1, i]
         else:
-            child, _g, _ev = play_general(P, D, st, w & 255)
+            slot = w >> 9
+            if slot < LEAN_SLOTS:
+                r = LEAN_ROW + slot
+                child = (S[ply, r, 0], S[ply, r, 1], S[ply, r, 2], S[ply, r, 3], S[ply, r, 4],
+                         S[ply, r, 5], S[ply, r, 6], S[ply, r, 7], S[ply, r, 8], S[ply, r, 9],
+                         S[ply, r, 10])
+            else:
+                child, _g, _ev = play_general(P, D, st, w & 255)
             v = -match_value(P, D, S, C, count, ply + 1, child, -beta, -alpha)
         if v > best:
             best = v
