@@ -266,11 +266,12 @@ def _hist(text: str, players: int) -> DealHistory:
     tops = piles = None
     if len(fields) == 4:
         tops = _tops(fields[2], players, "hist")
-        try:
-            piles = tuple(int(v) for v in fields[3].split(","))
-        except ValueError:
+        sizes = fields[3].split(",")
+        # as taken= reads them: digits only (int() also took +26, 2_6, ２６)
+        if not all(_INT_RE.fullmatch(v) and len(v) <= 9 for v in sizes):
             raise NotationError("hist", f"the piles at the deal's start are numbers, "
-                                        f"not {fields[3]!r}") from None
+                                        f"not {_short(fields[3])}")
+        piles = tuple(int(v) for v in sizes)
         if len(piles) != len(tops) or any(not 0 <= n <= 40 for n in piles):
             raise NotationError("hist", f"expected {len(tops)} pile sizes from 0 to 40, "
                                         f"got {fields[3]!r}")

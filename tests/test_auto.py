@@ -118,3 +118,17 @@ def test_the_expectimax_guess_stops_counting_past_its_cap():
     full, why, at_least = estimate_expectimax(last)
     assert estimate_expectimax(last, cap=10 * full) == (full, why, False)
     assert "9 unseen cards, 1 deal to come, about" in why
+
+
+def test_the_expectimax_guess_takes_a_huge_cap():
+    """``--time 1e308`` is a finite positive number the options accept:
+    the guess's cap is then 0.6e308 and the outcomes it allows overflow
+    to infinity, which must still give the uncapped guess (it raised
+    OverflowError: cannot convert float infinity to integer, a traceback
+    from ``ronda-solve --time 1e308`` and ``annotate --time 1e308``)."""
+    from solver.analysis.evaluation import estimate_expectimax
+    last = parse_position("1.5.11 5/12/2 ~1.1.3.4.5.6.7.10.11 S rules=french taken=9,8,8 last=E")
+    assert estimate_expectimax(last, cap=1e308) == estimate_expectimax(last)
+    two = parse_position("1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N "
+                         "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12")
+    assert estimate_expectimax(two, cap=1e308) == estimate_expectimax(two)

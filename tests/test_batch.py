@@ -195,3 +195,28 @@ def test_batch_annotate_runs_a_three_player_game(tmp_path):
     alone = annotation_json(annotate(parse_games(game.read_text())[0], view="full", seed=3,
                                      luck_samples=2))
     assert _comparable(doc)["plays"] == _comparable(alone)["plays"]
+
+
+def test_batch_annotate_with_a_time_budget_stores_its_games(tmp_path):
+    """``batch annotate --time S``: an evaluation's job key then ends with
+    the budget, which the store's key reader took for a seventh field it
+    did not expect (ValueError: too many values to unpack, a traceback
+    and no game stored). The game is stored, with its time, each play's
+    cut and the evaluations' positions, methods, samples and seeds."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    game = Path("positions/games/french-3p.txt")
+    db = tmp_path / "timed.db"
+    r = CliRunner().invoke(main, ["batch", "annotate", str(game), "--db", str(db),
+                                  "--workers", "1", "--view", "full", "--seed", "3",
+                                  "--luck-samples", "0", "--time", "5", "-q"])
+    assert r.exit_code == 0, r.output
+    rows = _stored(db)
+    assert len(rows) == 1
+    doc = rows[0][2]
+    assert doc["time"] == 5 and all("cut" in p for p in doc["plays"])
+    evals = sqlite3.connect(db).execute(
+        "SELECT position, method, samples, seed FROM evaluations WHERE kind='eval'").fetchall()
+    chosen = [p for p in doc["plays"] if not p["forced"]]
+    assert len(evals) == len(chosen)
+    assert all(pos and method == "auto" and samples == 32 for pos, method, samples, _s in evals)

@@ -353,3 +353,20 @@ def test_a_preset_without_the_players_is_one_message_everywhere(players, message
     assert str(composed.value) == message
     assert r.exit_code == 2 and r.output == f"error: {message}\n"
     assert str(web.value) == message
+
+
+@pytest.mark.parametrize("players, message", [
+    (3, "rules: lmodire is for 2 players, not 3 (presets for 3 players: french)"),
+    (4, "rules: lmodire is for 2 players, not 4 (presets for 4 players: pagat, french, online)"),
+])
+def test_the_arena_says_the_preset_line_too(players, message):
+    """``arena --players 3`` with a two-player preset says the one line the
+    other commands say (it said 'the arena takes 2 or 3 players, or 4 in
+    partnerships, that lmodire allows (2)')."""
+    from solver.games.arena import run_arena
+    with pytest.raises(ValueError) as direct:
+        run_arena("greedy", "greedy", pairs=1, players=players)
+    r = CliRunner().invoke(main, ["arena", "greedy", "greedy", "--players", str(players),
+                                  "--pairs", "1"])
+    assert str(direct.value) == message
+    assert r.exit_code == 2 and r.output == f"error: {message}\n"

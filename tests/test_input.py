@@ -73,6 +73,30 @@ def test_nan_and_infinite_budgets_are_refused():
             assert code == 2, (opt, value)
 
 
+SHUFFLED = ("1.4.11 2.6.12/3.3.10 ~5.7.7.10.12.11 S taken=13,12 last=N "
+            "gone=1.1.1.2.2.2.3.3.4.4.4.5.5.5.6.6.6.7.7.10.10.11.11.12.12")
+
+
+@pytest.mark.parametrize("value", ["1e20", "1e308"])
+def test_a_memory_budget_past_64_bits_is_one_usage_line(value):
+    """``--memory 1e20`` (or 1e308) is a finite positive number, but the
+    tables' sizes computed from it overflow 64 bits: it gave a traceback
+    (OverflowError) on a position with a shuffled stock; now one usage
+    line naming --memory, exit 2."""
+    code, out = run(["--memory", value, "-"], SHUFFLED + "\n")
+    assert code == 2 and "Traceback" not in out
+    assert "'--memory'" in out and "at most 1,099,511,627,776 MB" in out
+
+
+def test_the_largest_memory_budget_is_an_answer_or_one_line():
+    """At the bound, the system refuses the table: one error line naming
+    the memory, exit 1 (not a traceback)."""
+    code, out = run(["--memory", str(1 << 40), "-"], SHUFFLED + "\n")
+    assert "Traceback" not in out
+    assert code == 0 or (code == 1 and out.strip().endswith("lower --memory")
+                         and "line 1, memory: " in out)
+
+
 def test_lines_are_answered_as_they_arrive():
     """With a pipe kept open, the first line's answer comes before end of
     input (--jsonl streams one object a line)."""

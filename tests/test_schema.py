@@ -282,3 +282,29 @@ def test_readme_option_table_lists_every_solve_option():
     answer = json.loads((SCHEMA / "solve.json").read_text())["$defs"]["answer"]
     for key in answer["properties"]:
         assert f"`{key}`" in json_row, key
+
+
+def test_annotate_match_objective_says_what_the_time_cut():
+    """``annotate --objective match --time S``: the budget reaches every
+    play's match search, so the output says what it cut, as the points
+    annotation does: ``cut`` on each evaluated play and ``time`` in the
+    JSON, a ``~`` before a cut play's chance and a line counting them (it
+    said nothing: sampling stopped at 1 of 16 draws was marked as
+    established); without --time neither field is written."""
+    import re
+    game = str(GAMES / "end-of-match.txt")
+    args = ("annotate", "--objective", "match", "--view", "player", "--time", "0.001", "-q")
+    doc = cli_json(*args, "--json", game)
+    check(doc, "annotate.json")
+    g = doc["games"][0]
+    evaluated = [p for p in g["plays"] if p["status"] == "evaluated"]
+    assert g["time"] == 0.001 and evaluated
+    assert all(isinstance(p["cut"], bool) for p in evaluated)
+    text = run(*args, "--all", game).stdout
+    m = re.search(r"--time 0\.001 s a play: (\d+) of (\d+) evaluated plays cut short "
+                  r"\(~: an estimate\)", " ".join(text.split()))
+    assert m and int(m.group(1)) <= int(m.group(2))
+    assert text.count("~") - 1 == int(m.group(1))     # the rows marked, and the legend
+    plain = cli_json("annotate", "--objective", "match", "--view", "full", "--json", "-q", game)
+    assert "time" not in plain["games"][0]
+    assert all("cut" not in p for p in plain["games"][0]["plays"])

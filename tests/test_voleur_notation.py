@@ -179,3 +179,18 @@ def test_a_top_on_an_empty_pile_is_one_check(monkeypatch) -> None:
     assert str(tops.value) == "tops: S's pile has no card (taken=0,36), so no top 5"
     assert str(hist.value) == "hist: N's pile has no card at the deal's start (size 0), so no top 6"
     assert seen == ["tops", "hist"]
+
+
+@pytest.mark.parametrize("sizes", ["10,+26", "10,2_6", "10,\uff12\uff16", "10,026"])
+def test_the_pile_sizes_of_hist_are_digits_as_taken_reads_them(sizes) -> None:
+    """hist='s pile sizes at the deal's start are read as taken= reads its
+    sizes (digits, no sign, no leading zero): int() took '+26', '2_6',
+    fullwidth digits and '026', which taken= refuses."""
+    line = ("6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=-,5 "
+            f"hist=6.7:-:-,5:{sizes}")
+    with pytest.raises(NotationError) as err:
+        parse_position(line)
+    assert str(err.value).startswith("hist: the piles at the deal's start are numbers, not ")
+    with pytest.raises(NotationError) as taken:
+        parse_position(f"6.7 5/4 - S rules=french voleur=yes taken={sizes} last=N tops=-,5")
+    assert str(taken.value).startswith("taken: ")

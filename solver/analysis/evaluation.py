@@ -185,7 +185,9 @@ def estimate_expectimax(pos: Position, cap: float | None = None) -> CostGuess:
             rest |= ((1 << left[r]) - 1) << (4 * r)
         limit = 10 ** 5
         if cap is not None:     # outcomes past which the guess is over cap
-            limit = max(1, min(limit, int(cap / (SECONDS_PER_NODE * nodes * factor)) + 1))
+            # in floats first: a huge cap (--time 1e308) makes the quotient
+            # infinite, which int() refuses
+            limit = max(1, int(min(limit, cap / (SECONDS_PER_NODE * nodes * factor) + 1)))
         k = outcome_count(P, rest, limit)
         nodes *= k * factor
         if cap is not None and nodes * SECONDS_PER_NODE > cap:

@@ -369,10 +369,12 @@ def _quote(path: Path) -> str:
 
 
 def _key_parts(key: str) -> tuple[str, str | None, str | None, int | None, int | None]:
-    """``(kind, position, method, samples, seed)`` from a job key."""
+    """``(kind, position, method, samples, seed)`` from a job key (an
+    evaluation's key ends with its time budget when one was given:
+    ``annotate --time``)."""
     parts = json.loads(key)
     kind = parts[1]
     if kind == "eval":
-        _v, _k, position, method, samples, seed = parts
+        _v, _k, position, method, samples, seed, *_budget = parts
         return kind, position, method, samples, seed
     return kind, None, None, None, None

@@ -360,8 +360,7 @@ def _annotate_match(item, i, name, view, samples, seed, marks, as_json, as_recor
     from .render_match import match_annotation_json, match_annotation_renderable
     try:
         an = annotate_match(item, view=view, samples=min(samples, 16), seed=seed,
-                            thresholds=marks,
-                            **({} if time_budget is None else {"time_budget": time_budget}))
+                            thresholds=marks, time_budget=time_budget)
     except (CompileError, ValueError) as err:
         click.echo(f"error: {name}: game {i}: {err}", err=True)
         return True

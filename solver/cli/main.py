@@ -21,7 +21,7 @@ from ..analysis.methods import METHODS, OBJECTIVES
 from ..runtime.interrupt import (Signals, exit_if_interrupted, exit_if_signalled,
                                  exit_interrupted)
 from ..runtime.streams import stream_error
-from .params import POSITIVE, InputFile
+from .params import MEGABYTES, POSITIVE, InputFile
 
 # What a command needs is imported when it runs (and the other commands'
 # modules when they are named): `--version`, `--help`, `met`, `db` and a
@@ -182,7 +182,7 @@ def main() -> None:
                    "[default: the machine's cores].")
 @click.option("--time", "time_budget", type=POSITIVE, default=10.0,
               show_default=True, help="Seconds a position may take, whatever the method.")
-@click.option("--memory", "memory_mb", type=POSITIVE, default=2048.0,
+@click.option("--memory", "memory_mb", type=MEGABYTES, default=2048.0,
               show_default=True, help="MB the search's tables may take, whatever the method.")
 @click.option("--inference/--no-inference", default=True, show_default=True,
               help="Weigh the determinisations by the other seats' plays this deal (hist=).")

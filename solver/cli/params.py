@@ -23,6 +23,30 @@ class Positive(click.FloatRange):
 
 POSITIVE = Positive(0, min_open=True)
 
+#: the largest ``--memory`` (MB) taken: 2**40 MB, 2**60 bytes, which every
+#: table size computed from it still counts in 64 bits (a larger budget,
+#: 1e20 or 1e308, overflowed them: a traceback, not an answer)
+MAX_MEMORY_MB = 1 << 40
+
+
+class Megabytes(Positive):
+    """A memory budget in MB: positive, finite and at most
+    :data:`MAX_MEMORY_MB` (the system refuses far less anyway, which the
+    search then says in one line)."""
+
+    name = "megabytes"
+
+    def convert(self, value, param, ctx):
+        """The float, or a usage error naming the option."""
+        v = super().convert(value, param, ctx)
+        if v > MAX_MEMORY_MB:
+            self.fail(f"{value!r} MB is more than a search table can address "
+                      f"(at most {MAX_MEMORY_MB:,} MB)", param, ctx)
+        return v
+
+
+MEGABYTES = Megabytes(0, min_open=True)
+
 
 class InputFile(click.File):
     """``click.File`` for reading, whose ``-`` (standard input) is refused

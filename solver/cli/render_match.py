@@ -156,7 +156,8 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
             continue
         shown += 1
         t.add_row(f"{n.hand}.{n.deal}.{n.number}", names[n.seat], n.card,
-                  _pct(n.chance), f"{n.best} {_pct(n.best_chance)}",
+                  ("~" if n.cut and an.time_budget is not None else "") + _pct(n.chance),
+                  f"{n.best} {_pct(n.best_chance)}",
                   _pct(n.loss) if n.loss else "", n.mark,
                   style="bold red" if n.mark == "??" else None)
     t.caption = ("play: hand.deal.play; win match: the mover's side's chance of winning "
@@ -195,7 +196,23 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
                 f"{an.table.hands:,} hands of {an.table.player}; {an.seconds:.1f} s",
                 style="dim")
     from .render_games import full_width
+    if an.time_budget is not None:
+        return full_width(t, h, s, note, Text(match_budget_line(an)))
     return full_width(t, h, s, note)
+
+
+def match_budget_line(an) -> str:
+    """What ``--time`` cut short in a match annotation: the evaluated plays
+    whose sampling it stopped (their chances estimates, ``~``) and those
+    whose search did not finish at all (too big)."""
+    evaluated = [n for n in an.notes if n.status == "evaluated"]
+    cut = sum(1 for n in evaluated if n.cut)
+    big = sum(1 for n in an.notes if n.status == "too big")
+    text = (f"--time {an.time_budget:g} s a play: {cut} of {len(evaluated)} evaluated plays "
+            "cut short (~: an estimate)")
+    if big:
+        text += f"; {big} not evaluated (too big for the time)"
+    return text
 
 
 def match_annotation_json(an) -> dict:
@@ -215,12 +232,14 @@ def match_annotation_json(an) -> dict:
         "plays": [{"hand": n.hand, "deal": n.deal, "play": n.number, "seat": names[n.seat],
                    "card": n.card, "status": n.status, "chance": r(n.chance),
                    "best": n.best, "best_chance": r(n.best_chance), "loss": r(n.loss),
-                   "mark": n.mark, "moves": [{"move": m, "chance": r(c)} for m, c in n.moves]}
+                   "mark": n.mark, "moves": [{"move": m, "chance": r(c)} for m, c in n.moves],
+                   **({"cut": n.cut} if an.time_budget is not None else {})}
                   for n in an.notes],
         "hands": [{"hand": x.hand, "score_before": x.score_before, "score_after": x.score_after,
                    "before": r(x.before), "after": r(x.after), "swing": r(x.swing)}
                   for x in an.hands],
         "players": [{k: (r(v) if isinstance(v, float) else v) for k, v in row.items()}
                     for row in an.summary()],
+        **({"time": an.time_budget} if an.time_budget is not None else {}),
         "seconds": round(an.seconds, 3),
     })

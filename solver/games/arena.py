@@ -222,9 +222,9 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
     a bad spec or player count."""
     rules = rules or PRESETS["lmodire"]
     make_player(a), make_player(b)
-    if players not in (2, 3, 4) or players not in rules.players:
-        raise ValueError(f"the arena takes 2 or 3 players, or 4 in partnerships, that "
-                         f"{rules.name} allows ({', '.join(map(str, rules.players))})")
+    if players not in (2, 3, 4):
+        raise ValueError(f"the arena takes 2 or 3 players, or 4 in partnerships, not {players}")
+    check_players(rules, players)       # the one message (a RulesError is a ValueError)
     result = ArenaResult(a, b, rules, players, seed)
     t0 = time.perf_counter()
     if players == 3:

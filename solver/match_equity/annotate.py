@@ -95,6 +95,8 @@ class MatchNote:
     loss: float = 0.0
     mark: str = ""
     moves: list = field(default_factory=list)
+    #: the time budget stopped its sampling short: its chances are estimates
+    cut: bool = False
 
 
 @dataclass
@@ -127,6 +129,8 @@ class MatchAnnotation:
     view: str
     thresholds: MatchThresholds
     seconds: float
+    #: ``--time``: the seconds a play's match search was given (None: not given)
+    time_budget: float | None = None
 
     def summary(self) -> list[dict]:
         """Per seat: ``seat``, ``player``, ``evaluated`` plays, ``out_of_reach``,
@@ -176,11 +180,12 @@ def _swing(table: MatchTable, hs, players: int) -> tuple[float, float]:
 
 def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, seed: int = 0,
                    thresholds: MatchThresholds = MATCH_THRESHOLDS,
-                   time_budget: float = 10.0) -> MatchAnnotation:
+                   time_budget: float | None = None) -> MatchAnnotation:
     """Annotate ``game`` in match terms (see the module docstring).
     ``view``: ``full`` (every card known, exact) or ``player`` (the
     mover's view, ``samples`` determinisations with ``seed``);
-    ``time_budget``: seconds a play's match search may take.
+    ``time_budget``: seconds a play's match search may take (None: 10,
+    and the annotation does not say what the time cut).
 
     Raises ValueError when no table is shipped for the game's rules,
     players and target, RecordError for a record that does not replay."""
@@ -208,13 +213,15 @@ def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, s
         try:
             a = evaluate_match(pos, method="exact" if view == "full" else "determinised",
                                samples=samples, seed=seed * 1000003 + step.index,
-                               points=False, table=table, time_budget=time_budget)
+                               points=False, table=table,
+                               time_budget=10.0 if time_budget is None else time_budget)
         except SearchTooBig:
             note.status = "too big"
             continue
         played = step.play.card
         got = next(m for m in a.moves if m.rank == played.index)
         note.status = "evaluated"
+        note.cut = a.stopped == "time"
         note.chance, note.best_chance, note.best = got.chance, a.chance, a.moves[0].move
         note.loss = max(0.0, a.chance - got.chance)
         note.mark = thresholds.mark(note.loss)
@@ -232,7 +239,7 @@ def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, s
     game.tags["EvalView"] = "S" if p == 2 else "SN"
     hands = [_hand_swing(table, h, hs, p) for h, hs in enumerate(replay.states, start=1)]
     return MatchAnnotation(game, notes, hands, table, view, thresholds,
-                           time.perf_counter() - t0)
+                           time.perf_counter() - t0, time_budget)
 
 
 def _hand_swing(table: MatchTable, hand: int, hs, players: int) -> HandSwing:

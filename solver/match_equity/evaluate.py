@@ -61,6 +61,9 @@ class MatchAnalysis:
     #: up to the end of the hand, the match's end or the next chance node),
     #: None when sampled
     pv: list[str] | None = None
+    #: why the sampling stopped (``evaluate``'s ``stopped``: "time" when the
+    #: budget cut it short), None when not sampled
+    stopped: str | None = None
 
     @property
     def value(self) -> float:
@@ -361,7 +364,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
                          a.samples, {"rules": table.rules, "players": table.players,
                                      "target": table.target, "hands": table.hands,
                                      "player": table.player},
-                         a.note, pv=a.pv)
+                         a.note, pv=a.pv, stopped=a.stopped)
 
 
 class SearchTooBig(BudgetError):
