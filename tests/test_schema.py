@@ -305,6 +305,9 @@ def test_annotate_match_objective_says_what_the_time_cut():
                   r"\(~: an estimate\)", " ".join(text.split()))
     assert m and int(m.group(1)) <= int(m.group(2))
     assert text.count("~") - 1 == int(m.group(1))     # the rows marked, and the legend
+    record = run(*args, "--record", game).stdout      # the record says it too
+    assert '--time 0.001 s a play"]' in record
+    assert 1 <= record.count("[%cut]") <= len(evaluated)     # another run: its own cuts
     plain = cli_json("annotate", "--objective", "match", "--view", "full", "--json", "-q", game)
     assert "time" not in plain["games"][0]
     assert all("cut" not in p for p in plain["games"][0]["plays"])

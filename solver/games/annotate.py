@@ -296,7 +296,8 @@ def machine_comment(note: PlayNote, players: int = 2) -> str:
     points): ``[%eval V]`` the value of the play made, ``[%best CARD V]``
     the best play when another play would have given up a loss that shows
     at two decimals, ``[%loss L]`` (what the mover gave up, never
-    negative), ``[%se S]`` when sampled, then the match note in words.
+    negative), ``[%se S]`` when sampled, ``[%cut]`` when the time budget
+    stopped its search short (an estimate), then the match note in words.
 
     >>> n = PlayNote(1, 1, 2, 1, "6o", 3, value=-9.0, best_value=-5.0, best="12e", loss=4.0)
     >>> machine_comment(n)
@@ -309,6 +310,8 @@ def machine_comment(note: PlayNote, players: int = 2) -> str:
         parts.append(f"[%loss {note.loss:.2f}]")
     if note.stderr is not None:
         parts.append(f"[%se {note.stderr:.2f}]")
+    if note.cut:
+        parts.append("[%cut]")
     if note.match_note:
         parts.append(note.match_note)
     return " ".join(parts)
@@ -584,7 +587,14 @@ def _deal_luck(t: LuckTask, samples: int, seed: str, opening: tuple | None,
     draws = len(before) if t.deal_no > 1 else len(after)
     ma, va = _mean_var(after)
     if t.deal_no == 1 and opening is not None:
-        mb, vb = opening[0], ([0.0] * 3 if t.players == 3 else 0.0)
+        # the opening's mean is an estimate too (few draws under --time):
+        # its variance over its draws counts in the deal's stderr
+        n = opening[2] if len(opening) > 2 and opening[2] else 0
+        mb = opening[0]
+        if t.players == 3:
+            vb = [v / n for v in opening[1]] if n else [0.0] * 3
+        else:
+            vb = opening[1] / n if n else 0.0
     elif t.deal_no == 1:        # not searched: the new hands' declarations, drawn here
         xs = list(_new_hands(t, rng, range(2 * samples), searched=False))
         mb, vb = _mean_var(xs)
@@ -846,7 +856,8 @@ def _finish(record, replay, notes, plays, results, luck_where, luck_results, ope
         luck.append(DealLuck(h, d, leader, per_side, se, res[2] if len(res) > 2 else None,
                              res[3] if len(res) > 3 else True))
     tag = (f"ronda-solver {__version__}, view {view}"
-           + (f", {samples} determinisations" if view == "player" else "") + f", seed {seed}")
+           + (f", {samples} determinisations" if view == "player" else "") + f", seed {seed}"
+           + (f", --time {tidy(time_budget)} s a play" if time_budget is not None else ""))
     record.tags["Annotator"] = tag
     record.tags["EvalView"] = eval_view(record.players)
     return Annotation(record, notes, luck, view, samples, seed, thresholds,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..numbers import tidy
 from ..position import seat_names, side_names, side_of
 from ..games.record import GameRecord, Replay
 from .evaluate import SearchTooBig, evaluate_match, target_reachable
@@ -234,8 +235,12 @@ def annotate_match(game: GameRecord, *, view: str = "full", samples: int = 16, s
         if note.loss > 0:
             comment += (f" [%mwcbest {note.best} {view0(a.chance):.4f}] "
                         f"[%mwcloss {note.loss:.4f}]")
+        if note.cut:
+            comment += " [%cut]"
         step.play.comments.append(comment)
-    game.tags["Annotator"] = f"ronda-solver match objective, view {view}"
+    game.tags["Annotator"] = (f"ronda-solver match objective, view {view}"
+                              + (f", --time {tidy(time_budget)} s a play"
+                                 if time_budget is not None else ""))
     game.tags["EvalView"] = "S" if p == 2 else "SN"
     hands = [_hand_swing(table, h, hs, p) for h, hs in enumerate(replay.states, start=1)]
     return MatchAnnotation(game, notes, hands, table, view, thresholds,
