@@ -390,3 +390,15 @@ def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path):
     assert r.returncode == 2 and r.stderr.startswith(
         "error: --host 'nosuchhost.invalid' is not an address of this machine (")
     assert r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("option", ["--time", "--memory", "--timeout"])
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_serve_refuses_a_budget_that_is_not_a_finite_number(option, value):
+    """As the other commands' --time and --memory: a usage line naming the
+    option, exit 2, no server (it took ``--time nan`` and served)."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    r = CliRunner().invoke(main, ["serve", option, value, "--port", "0"])
+    assert r.exit_code == 2
+    assert f"Invalid value for '{option}'" in r.output and "server" not in r.output

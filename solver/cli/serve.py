@@ -8,7 +8,10 @@ import signal
 
 import click
 
-POSITIVE = click.FloatRange(0, 1e6, min_open=True)
+from .params import Positive
+
+#: a positive finite number up to a million (``nan`` and ``inf`` refused)
+POSITIVE = Positive(0, 1e6, min_open=True)
 
 
 @click.command("serve", context_settings={"help_option_names": ["-h", "--help"]})
