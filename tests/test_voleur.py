@@ -125,30 +125,44 @@ def test_voleur_engine_equals_reference(preset, players):
     assert steals >= 20        # the positions do exercise steals
 
 
+def _small_shuffled(seed: str, preset: str, count: int):
+    """``count`` random two-player voleur positions with a shuffled stock
+    small enough for the plain reference (two cards or fewer to the
+    mover): ``(pos, game, state, base)``."""
+    rng = random.Random(seed)
+    done = 0
+    while done < count:
+        pos = random_voleur(rng, 2, preset)
+        hands, stock, turn = pos[2], pos[3], pos[4]
+        if not stock or len(hands[turn]) > 2:
+            continue
+        yield (pos, *engine_state(*pos, shuffled=True))
+        done += 1
+
+
+def _agrees_with_plain_expectimax(got, pos, base) -> None:
+    """The searched root values ``got`` (half-points, less ``base``) are
+    the plain reference's expectimax values of ``pos`` (shuffled stock)."""
+    rules, table, hands, stock, turn, prev, show, last, taken, tops = pos
+    want = reference_general(
+        rules, [RANKS[r] for r in table], [[RANKS[r] for r in h] for h in hands],
+        [RANKS[r] for r in stock], turn, 0,
+        prev=None if prev is None else RANKS[prev],
+        show=None if show is None else (RANKS[show[0]], show[1]),
+        last_side=last, taken=taken,
+        tops=tuple(None if t < 0 else RANKS[t] for t in tops), shuffled=True)
+    assert {RANKS[m] for m in got} == set(want)
+    for m in got:
+        assert abs((got[m] + base) / 2 - want[RANKS[m]]) < 1e-9, pos
+
+
 @pytest.mark.parametrize("preset", ["french", "lmodire"])
 def test_voleur_expectimax_equals_plain_expectimax(preset):
     """Shuffled stock: the Star1 expectimax equals plain expectimax over
     every dealing of the stock's cards, the piles carried across the deal."""
-    rng = random.Random(f"voleur-ex-{preset}")
-    done = 0
-    while done < 25:
-        pos = random_voleur(rng, 2, preset)
-        rules, table, hands, stock, turn, prev, show, last, taken, tops = pos
-        if not stock or len(hands[turn]) > 2:
-            continue
-        game, state, base = engine_state(*pos, shuffled=True)
+    for pos, game, state, base in _small_shuffled(f"voleur-ex-{preset}", preset, 25):
         got = Searcher(game.P, game.D, 16.0).root_values(state)
-        want = reference_general(
-            rules, [RANKS[r] for r in table], [[RANKS[r] for r in h] for h in hands],
-            [RANKS[r] for r in stock], turn, 0,
-            prev=None if prev is None else RANKS[prev],
-            show=None if show is None else (RANKS[show[0]], show[1]),
-            last_side=last, taken=taken,
-            tops=tuple(None if t < 0 else RANKS[t] for t in tops), shuffled=True)
-        assert {RANKS[m] for m in got} == set(want)
-        for m in got:
-            assert abs((got[m] + base) / 2 - want[RANKS[m]]) < 1e-9, pos
-        done += 1
+        _agrees_with_plain_expectimax(got, pos, base)
 
 
 # --- the decisions where the sources are silent (docs/rules.md) -------------
@@ -325,27 +339,10 @@ def test_voleur_expectimax_with_the_hashes_passed_down_equals_plain_expectimax(p
     probes and stores with: a large table gives the plain reference's
     values, one thread and two (the helper solving outcomes) bit for bit
     alike."""
-    rng = random.Random(f"voleur-keys-{preset}")
-    done = 0
-    while done < 10:
-        pos = random_voleur(rng, 2, preset)
-        rules, table, hands, stock, turn, prev, show, last, taken, tops = pos
-        if not stock or len(hands[turn]) > 2:
-            continue
-        game, state, base = engine_state(*pos, shuffled=True)
+    for pos, game, state, base in _small_shuffled(f"voleur-keys-{preset}", preset, 10):
         got = _prefetching(game).root_values(state)
         assert _prefetching(game, 2).root_values(state) == got
-        want = reference_general(
-            rules, [RANKS[r] for r in table], [[RANKS[r] for r in h] for h in hands],
-            [RANKS[r] for r in stock], turn, 0,
-            prev=None if prev is None else RANKS[prev],
-            show=None if show is None else (RANKS[show[0]], show[1]),
-            last_side=last, taken=taken,
-            tops=tuple(None if t < 0 else RANKS[t] for t in tops), shuffled=True)
-        assert {RANKS[m] for m in got} == set(want)
-        for m in got:
-            assert abs((got[m] + base) / 2 - want[RANKS[m]]) < 1e-9, pos
-        done += 1
+        _agrees_with_plain_expectimax(got, pos, base)
 
 
 def test_voleur12_two_workers_give_one_workers_values_bit_for_bit():
