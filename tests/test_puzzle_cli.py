@@ -267,3 +267,27 @@ def test_check_refuses_a_bm_naming_several_plays(tmp_path):
     assert r.stderr.strip().splitlines() == [
         f"{f}: line 1, bm: a puzzle names its one best play, not 2 (3 4)"]
     assert "1 of 2 lines verified" in r.stdout
+
+
+def test_check_verifies_the_id_and_the_source(tmp_path):
+    """The labels no search checks: ``id`` is the SHA-1 of the canonical
+    position (a position edited after its id was written keeps a stale
+    one), ``source`` one of the three documented ones."""
+    import hashlib
+    shipped = Path(__file__).parent.parent / "positions" / "puzzles" / "hit.txt"
+    line = next(t for t in shipped.read_text().splitlines() if t and not t.startswith("#"))
+    bare = line.split(";")[0].strip()
+    true_id = hashlib.sha1(bare.encode()).hexdigest()[:7]
+    assert f'id "{true_id}"' in line                  # the shipped line's own id
+    wrong = "0000000" if true_id != "0000000" else "1111111"
+    edited = line.replace(f'id "{true_id}"', f'id "{wrong}"').replace(
+        "source composed", "source book")
+    f = tmp_path / "labels.txt"
+    f.write_text(f"{line}\n{edited}\n")
+    r = run(["puzzles", "check", str(f)])
+    assert r.exit_code == 1
+    assert r.stderr.strip().splitlines() == [
+        f"{f}: line 2, id: the position's id is {true_id}, the line says {wrong}: "
+        f"was the position changed?",
+        f"{f}: line 2, source: unknown source 'book' (sources: composed, selfplay, mined)"]
+    assert "1 of 2 lines verified" in r.stdout

@@ -430,7 +430,8 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
     one best play, ``bm``, beating every other play by at least ``margin``
     points; then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
     ``depth``, ``method``, ``pv`` when present equals what the engine
-    computes now. A plain line (a teacher's ``bm``, with or without ``v``
+    computes now; an ``id`` must be the position's own and a ``source``
+    a known one (:func:`_label_problems`). A plain line (a teacher's ``bm``, with or without ``v``
     and no ``themes``) is verified the same way; the themes the engine
     finds are in ``found``."""
     problems: list[Problem] = []
@@ -440,6 +441,7 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
     elif len(bm.split()) > 1:
         problems.append(Problem("bm", f"a puzzle names its one best play, not {len(bm.split())} "
                                       f"({bm})"))
+    problems += _label_problems(pos)
     if not is_perfect_information(pos):
         problems.append(Problem("position", "the exact method needs every card known "
                                              "(known stock order, no '?')"))
@@ -501,6 +503,24 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
         problems.append(Problem("themes", f"unknown theme {unknown[0]!r} "
                                           f"(themes: {', '.join(THEMES)})"))
     return problems, p
+
+
+def _label_problems(pos: Position) -> list[Problem]:
+    """The labels a search cannot check: ``id`` (when given) must be the
+    position's own (:func:`puzzle_id`: a position edited after its id was
+    written keeps a stale one, the name sheets, the trainer and the
+    output give it),
+    ``source`` (when given) one of :data:`SOURCES`."""
+    out = []
+    have = pos.opcode("id")
+    if have is not None and have.strip() != puzzle_id(pos):
+        out.append(Problem("id", f"the position's id is {puzzle_id(pos)}, the line says "
+                                 f"{have.strip() or '(none)'}: was the position changed?"))
+    source = pos.opcode("source")
+    if source is not None and source.strip() not in SOURCES:
+        out.append(Problem("source", f"unknown source {source.strip()!r} "
+                                     f"(sources: {', '.join(SOURCES)})"))
+    return out
 
 
 def _rank(card_text: str) -> int:
