@@ -120,3 +120,16 @@ def test_match_objective_chooses_the_points_plays_when_the_target_is_out_of_reac
         assert set(a.best) <= points_best, pos
         checked += 1
     assert checked >= 25
+
+
+def test_a_target_one_play_away_is_reachable():
+    """S at 39 of 41 holds a 5 that hits the 5 N just laid and clears the
+    table: the hit (+1) and the missa (+1) end the match at once. Its pile
+    (10) cannot pass 20, so only the points count. target_reachable said
+    no: it derived the points from the chance node's bound with a formula
+    that took about half a point a play off (the pure-Python bound's)."""
+    pos = parse_position("5 5.7/3.3 - S score=39,3 taken=10,25 last=N prev=5")
+    assert target_reachable(pos)
+    a = evaluate_match(pos, method="exact")
+    assert next(m.chance for m in a.moves if m.move == "5") == 1.0
+    assert objective_for(pos, "auto") == "match"

@@ -1312,14 +1312,28 @@ def side_points_bound(P, st):
 
 
 @njit(cache=True)
+def reachable_scores(P, st, a0, b0, k0, k1):
+    """The most the two sides' scores ``a0, b0`` can reach by the end of
+    the hand from ``st`` (a chance node's: the stock as a card set), their
+    piles holding ``k0, k1`` cards: each side :func:`side_points_bound`
+    more, and its card count over 20 with its pile and every card not yet
+    won (Ronda voleur: both piles, a steal takes the other's)."""
+    pts = side_points_bound(P, st)
+    left = (popcount(st[0]) + popcount(st[1]) + popcount(st[2]) + popcount(st[3])
+            + popcount(st[4]) + popcount(st[9]))
+    if P[P_VOLEUR] != 0:
+        k0 = k0 + k1
+        k1 = k0
+    return a0 + pts + max(0, k0 + left - 20), b0 + pts + max(0, k1 + left - 20)
+
+
+@njit(cache=True)
 def match_bounds(P, st):
     """Sure bounds ``(lo, hi)`` on the value of the match objective's
     chance node ``st`` for the side to move (two sides): the scores only
-    grow, side ``k`` by at most :func:`side_points_bound` plus its card
-    count (its pile and every card not yet won, over 20; Ronda voleur: both
-    piles, a steal takes the other's), so every line ends at scores in a
-    rectangle above the current ones (the immediate win check stops lines
-    inside it), and its value is the least and the most
+    grow, each side's to at most :func:`reachable_scores`, so every line
+    ends at scores in a rectangle above the current ones (the immediate
+    win check stops lines inside it), and its value is the least and the most
     :func:`leaf_value` there. A side reaching the target counts as a
     match won (or a tie, beyond the table); ``+-EQ_SCALE`` when the
     match is decided already."""
@@ -1329,17 +1343,7 @@ def match_bounds(P, st):
     b0 = score_of(x, 1)
     if a0 >= T or b0 >= T:
         return -float(EQ_SCALE), float(EQ_SCALE)
-    pts = side_points_bound(P, st)
-    left = (popcount(st[0]) + popcount(st[1]) + popcount(st[2]) + popcount(st[3])
-            + popcount(st[4]) + popcount(st[9]))
-    if P[P_VOLEUR] != 0:
-        p0 = pile_of(x, 0) + pile_of(x, 1)
-        p1 = p0
-    else:
-        p0 = pile_of(x, 0)
-        p1 = pile_of(x, 1)
-    a1 = a0 + pts + max(0, p0 + left - 20)
-    b1 = b0 + pts + max(0, p1 + left - 20)
+    a1, b1 = reachable_scores(P, st, a0, b0, pile_of(x, 0), pile_of(x, 1))
     if a1 >= T and b1 >= T:     # either side can win: no tighter bound
         return -float(EQ_SCALE), float(EQ_SCALE)
     lo = EQ_SCALE

@@ -108,20 +108,13 @@ def target_reachable(pos: Position) -> bool:
             game, st = sampler(pos)(random.Random(0))
     except CompileError:
         return True     # cannot tell: assume it can
-    # the bound of a chance node: its stock as a card set (the order does
-    # not matter to it); half-points: cards left + plays + 2 * points
-    stock = game.stock_left(st)
-    _lo, hi = core.chance_bounds(game.P, st[:9] + (cardset(stock), st[10]))
-    hi = int(hi)
-    if game.P[core.P_VOLEUR]:
-        hi -= 2 * (game.pile(st, 0) + game.pile(st, 1))
-    hands = sum(int(st[1 + s]).bit_count() for s in range(4))
-    cards_left = int(st[0]).bit_count() + hands + len(stock)
-    plays = hands + len(stock)
-    points = (hi - cards_left - plays + 1) // 2
-    taken = pos.pile_sizes()
-    return any(s + points + max(0, k + cards_left - 20) >= pos.rules.target
-               for s, k in zip(pos.scores(), taken))
+    # the most each side's score can reach (the core's bound of a chance
+    # node, the match objective's too: the stock as a card set, whose order
+    # does not matter to it)
+    a0, b0 = pos.scores()
+    k0, k1 = pos.pile_sizes()
+    st = st[:9] + (cardset(game.stock_left(st)), st[10])
+    return max(core.reachable_scores(game.P, st, a0, b0, k0, k1)) >= pos.rules.target
 
 
 def objective_for(pos: Position, objective: str) -> str:
