@@ -327,7 +327,8 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
                 try:
                     an = annotate(item, view=view, samples=samples, seed=seed, method=method,
                                   thresholds=marks, luck_samples=luck_samples, jobs=jobs,
-                                  time_budget=time_budget, progress=_progress(quiet, f"game {i}: evaluations"))
+                                  time_budget=time_budget,
+                                  progress=_progress(quiet, f"game {i}: evaluations"))
                 except (CompileError, ValueError) as err:
                     click.echo(f"error: {name}: game {i}: {err}", err=True)
                     failed = True

@@ -53,7 +53,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .. import __version__
 from ..analysis.evaluation import evaluate
@@ -704,8 +704,9 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     if game.players not in (2, 3, 4):
         raise ValueError(f"annotate takes 2, 3 or 4 players, not {game.players}")
     thresholds = thresholds or DEFAULT_THRESHOLDS[view]
-    budget = () if time_budget is None else (time_budget,)   # the jobs' last argument
-    t0 = time.perf_counter()
+    shape = _Shape(view, samples, seed, thresholds, time.perf_counter(), time_budget,
+                   luck_samples)
+    budget = shape.budget
     record = copy.deepcopy(game)
     replay = Replay(record)
     rng = random.Random(f"annotate/{seed}")
@@ -757,7 +758,6 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
     cache = cache or {}
     if computed is None:
         computed = {}
-    shape = (view, samples, seed, thresholds, t0, time_budget, luck_samples)
     if cache:
         return _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks,
                                 luck_keys, luck_where, opening_args, opening_key, cache,
@@ -793,6 +793,23 @@ def annotate(game: GameRecord, *, view: str = "player", samples: int = 32, seed:
                    opening, shape)
 
 
+class _Shape(NamedTuple):
+    """What an annotation was asked for, and when it began."""
+
+    view: str
+    samples: int
+    seed: int
+    thresholds: Thresholds
+    t0: float
+    time_budget: float | None
+    luck_samples: int
+
+    @property
+    def budget(self) -> tuple:
+        """The search jobs' last argument: the time budget, or none."""
+        return () if self.time_budget is None else (self.time_budget,)
+
+
 def _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks, luck_keys,
                      luck_where, opening_args, opening_key, cache, computed, shape, tick):
     """annotate's searches, one process, each job looked up in ``cache``
@@ -810,9 +827,8 @@ def _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks, luck
         tick()
     opening = run(opening_key, _opening_job, opening_args) if opening_args else None
     luck_results = []
-    budget = () if shape[5] is None else (shape[5],)
     for key, a in zip(luck_keys, lucks):
-        luck_results.append(run(key, _luck_job, (*a, opening, *budget)))
+        luck_results.append(run(key, _luck_job, (*a, opening, *shape.budget)))
         tick()
     return _finish(record, replay, notes, plays, results, luck_where, luck_results,
                    opening, shape)
@@ -820,10 +836,9 @@ def _annotate_cached(record, replay, notes, plays, evals, eval_keys, lucks, luck
 
 def _finish(record, replay, notes, plays, results, luck_where, luck_results, opening,
             shape) -> Annotation:
-    """annotate's last step: notes, marks and the annotated record.
-    ``shape``: view, samples, seed, thresholds, t0, time_budget,
-    luck_samples. A result stored by an earlier version may lack its
-    last entries (seconds, cut, draws)."""
+    """annotate's last step: notes, marks and the annotated record. A
+    result stored by an earlier version may lack its last entries
+    (seconds, cut, draws)."""
     view, samples, seed, thresholds, t0, time_budget, luck_samples = shape
     for (note, play, rank), res in zip(plays, results):
         meth, nsamples, moves = res[:3]

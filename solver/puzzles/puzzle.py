@@ -431,9 +431,9 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
     points; then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
     ``depth``, ``method``, ``pv`` when present equals what the engine
     computes now; an ``id`` must be the position's own and a ``source``
-    a known one (:func:`_label_problems`). A plain line (a teacher's ``bm``, with or without ``v``
-    and no ``themes``) is verified the same way; the themes the engine
-    finds are in ``found``."""
+    a known one (:func:`_label_problems`). A plain line (a teacher's
+    ``bm``, with or without ``v`` and no ``themes``) is verified the same
+    way; the themes the engine finds are in ``found``."""
     problems: list[Problem] = []
     bm, v = pos.opcode("bm"), pos.opcode("v")
     if bm is None:
@@ -507,14 +507,13 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
 
 def _label_problems(pos: Position) -> list[Problem]:
     """The labels a search cannot check: ``id`` (when given) must be the
-    position's own (:func:`puzzle_id`: a position edited after its id was
-    written keeps a stale one, the name sheets, the trainer and the
-    output give it),
-    ``source`` (when given) one of :data:`SOURCES`."""
+    position's own (:func:`puzzle_id`; a position edited after its id was
+    written keeps a stale one, and the sheets, the trainer and the output
+    name the puzzle by it), ``source`` (when given) one of :data:`SOURCES`."""
     out = []
-    have = pos.opcode("id")
-    if have is not None and have.strip() != puzzle_id(pos):
-        out.append(Problem("id", f"the position's id is {puzzle_id(pos)}, the line says "
+    have, own = pos.opcode("id"), puzzle_id(pos)
+    if have is not None and have.strip() != own:
+        out.append(Problem("id", f"the position's id is {own}, the line says "
                                  f"{have.strip() or '(none)'}: was the position changed?"))
     source = pos.opcode("source")
     if source is not None and source.strip() not in SOURCES:
