@@ -193,3 +193,26 @@ def test_expectimax_of_a_written_stock_order_is_the_exact_search():
     assert named.method == "exact" and "no chance node left" in named.note
     assert named.value == exact.value == 5 and named.best == exact.best == ["1", "3", "12"]
     assert {m.move: m.value for m in named.moves} == {m.move: m.value for m in exact.moves}
+
+
+def test_a_single_sample_claims_no_precision_and_shows_its_ties():
+    # one determinisation has no standard error: the line said "±0 (99%)",
+    # a precision it does not have, and a play of the same value went unsaid
+    a = evaluate(parse_position(HIDDEN), method="determinised", samples=1)
+    assert a.samples == 1 and a.stderr is None
+    line = summary_line(a)
+    assert "±" not in line
+    assert line.startswith("estimate from 1 sample of the hidden cards (no error measured")
+    ties = [mv.move for mv in a.moves if mv.value == a.value]
+    assert len(ties) > 1            # this position's one sample values 1 and 6 alike
+    assert close_plays(a) == ties
+    assert line.endswith(" and ".join([", ".join(ties[:-1]), ties[-1]]) + " are close")
+
+
+def test_the_fast_mode_has_no_best_in_column():
+    # the fast mode's draws give no "best in" rate: its column was empty and
+    # its legend printed anyway
+    r = run("--method", "expectimax", "--fast", "4", "-", stdin=SHUFFLED)
+    assert r.exit_code == 0, r.output
+    assert "FAST MODE" in r.stdout and "± s.e." in r.stdout
+    assert "best in" not in r.stdout and LEGEND["best in"] not in r.stdout

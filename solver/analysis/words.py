@@ -52,6 +52,11 @@ def close_plays(a: Analysis) -> list[str]:
                     out.append(mv.move)
         return out if len(out) > 1 else []
     out = list(a.best)
+    if a.stderr is None and a.method in ("determinised", "expectimax-fast"):
+        # one sample (or draw): no error to tell plays apart, but a play
+        # whose value is the best's is at least as good as the best
+        out += [mv.move for mv in a.moves
+                if mv.move not in out and abs(mv.value - a.value) <= 1e-9]
     if a.stderr is not None and a.stopped != "separated":   # separated: by its paired test
         top = a.moves[0]
         for mv in a.moves[1:]:
@@ -68,6 +73,11 @@ def close_plays(a: Analysis) -> list[str]:
     return out if len(out) > 1 else []
 
 
+#: said of an estimate with no standard error (a single sample or draw):
+#: "±0" would claim a precision it does not have
+_NO_ERROR = " (no error measured: at least 2 are needed)"
+
+
 def _kind(a: Analysis) -> str:
     """What kind of answer, and its precision."""
     hidden = any(c is None for h in a.position.hands for c in h)
@@ -77,8 +87,11 @@ def _kind(a: Analysis) -> str:
             kind = "exact chance of winning the match (every card known)"
         elif a.match_method == "expectimax":
             kind = "exact chance of winning the match over the deals to come"
+        elif a.chance_stderr is None:
+            kind = (f"estimated chance from {_count(a.match_samples or 0, 'sample')} of "
+                    f"the unseen cards{_NO_ERROR}")
         else:
-            se = a.chance_stderr or 0.0
+            se = a.chance_stderr
             kind = (f"estimated chance ±{100 * Z_CI99 * se:.1f}% (99%) from "
                     f"{_count(a.match_samples or 0, 'sample')} of the unseen cards")
         if a.stderr:
@@ -92,7 +105,10 @@ def _kind(a: Analysis) -> str:
     if a.method == "expectimax":
         return "exact expectation over the deals to come"
     if a.method == "expectimax-fast":
-        return (f"FAST MODE estimate ±{Z_CI99 * (a.stderr or 0.0):.2g} (99%) from "
+        if a.stderr is None:
+            return (f"FAST MODE estimate from {_count(a.samples or 0, 'draw')} of the next "
+                    f"deal, later deals exact{_NO_ERROR}")
+        return (f"FAST MODE estimate ±{Z_CI99 * a.stderr:.2g} (99%) from "
                 f"{_count(a.samples or 0, 'draw')} of the next deal, later deals exact")
     if a.method == "equilibrium":
         return f"exact for what {seat} knows (the other hand unseen; the last two deals)"
@@ -104,9 +120,10 @@ def _kind(a: Analysis) -> str:
             return (f"this deal exact for {what}; the deals to come a learned value "
                     f"(±{2 * err:.2g} between two plays)")
         return f"this deal exact for {what}; the deals to come exact"
-    se = a.stderr or 0.0
     what = "the hidden cards" if hidden else "the stock order"
-    return (f"estimate ±{Z_CI99 * se:.2g} (99%) from {_count(a.samples or 0, 'sample')} "
+    if a.stderr is None:
+        return f"estimate from {_count(a.samples or 0, 'sample')} of {what}{_NO_ERROR}"
+    return (f"estimate ±{Z_CI99 * a.stderr:.2g} (99%) from {_count(a.samples or 0, 'sample')} "
             f"of {what}")
 
 

@@ -88,7 +88,9 @@ def table_columns(a: Analysis, exact: bool = False) -> list[str]:
     if exact and exact_values(a):
         cols.append("exact")
     if a.stderr is not None or a.method == "determinised":
-        cols += ["± s.e.", "best in"]
+        cols.append("± s.e.")
+        if any(mv.best_rate is not None for mv in a.moves):
+            cols.append("best in")      # not the fast mode's draws: no rate to show
     cols += ["loss", "effect"]
     return cols
 
