@@ -15,6 +15,7 @@ documents is a field of :class:`Rules`. A position may name a preset
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 
@@ -121,6 +122,9 @@ class Rules:
             raise RulesError(f"target must be at least 1 point, not {self.target}")
         if not 1 <= len(self.hit) <= 3 or any(h < 0 for h in self.hit):
             raise RulesError(f"hit takes 1 to 3 non-negative values, not {self.hit!r}")
+        for name in _POINTS:
+            if getattr(self, name) < 0:
+                raise RulesError(f"{name} is points won, 0 or more, not {getattr(self, name)}")
         if not self.players or any(p not in (2, 3, 4) for p in self.players):
             raise RulesError(f"players must be among 2, 3, 4, not {self.players!r}")
         if self.first_deal_4p not in (3, 4):
@@ -191,8 +195,16 @@ def _parse_value(key: str, text: str) -> object:
 MAX_RULE_VALUE = 100_000
 
 
+#: the parameters that are points a side wins (``hit`` is checked apart):
+#: a negative value is no rule, and the words would print it as "+-1"
+_POINTS = ("ronda", "tringa", "declare_contested", "missa", "capture_point",
+           "last_capture_bonus")
+
+
 def _small(key: str, text: str) -> int:
-    if len(text.strip().lstrip("+-")) > 6:
+    # ASCII digits only, as score= and taken= read them: int() alone would
+    # also take "1_0" (10) and other scripts' digits ("٣")
+    if not re.fullmatch(r"\s*[+-]?[0-9]{1,6}\s*", text):
         raise ValueError
     v = int(text)
     if abs(v) > MAX_RULE_VALUE:

@@ -223,6 +223,14 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12 ? S target=x", "target: parameter target cannot be 'x'"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=0", "target: target must be at least 1 point, not 0"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=-5", "target: target must be at least 1 point, not -5"),
+    # whole numbers in ASCII digits, as score= reads them (int() took both)
+    ("1.3.5.11 2.2.7/4.6.12 ? S target=1_0", "target: parameter target cannot be '1_0'"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S target=\u0663", "target: parameter target cannot be '\u0663'"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S hit=1,\u0665", "hit: parameter hit cannot be '1,\u0665'"),
+    # points won are never negative (capture_point=-1 was played, "+-1 capture")
+    ("1.3.5.11 2.2.7/4.6.12 ? S capture_point=-1",
+     "capture_point: capture_point is points won, 0 or more, not -1"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S rules=french ronda=-2", "ronda: ronda is points won, 0 or more, not -2"),
     ("1.3.5.11 2.2.7/4.6.12 ? S hit=1,5,10,20",
      "hit: hit takes 1 to 3 non-negative values, not (1, 5, 10, 20)"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.1 ? S",
