@@ -229,6 +229,13 @@ def test_web_api_answers():
                   "web.json#/$defs/position")
         check(client.post("/api/play", json={"line": EXACT, "moves": ["7", "12", "2"]}).json(),
               "web.json#/$defs/play")
+        # to the hand's end (its line null, the final board), and over a deal
+        check(client.post("/api/play", json={"line": EXACT,
+                                             "moves": ["7", "12", "2", "7", "7", "1"]}).json(),
+              "web.json#/$defs/play")
+        check(client.post("/api/play", json={"line": "3.6.10 -/5 1.1.4.2.2.7 N taken=15,15 "
+                                                     "last=S", "moves": ["5", "1"]}).json(),
+              "web.json#/$defs/play")
         for body in ({"line": EXACT + " score=38,40"}, {"line": THREE_EXACT},
                      {"line": HIDDEN, "method": "determinised", "samples": 30},
                      {"line": BAD}):

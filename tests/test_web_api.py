@@ -132,7 +132,10 @@ def test_plays_follow_the_pv(client):
     assert [p["line"] for p in doc["plays"]][:2] == [
         "1 7.2/7.12 - N score=1,0 taken=17,18 last=S show=7:2",
         "1.12 7.2/7 - S score=1,0 taken=17,18 last=S prev=12"]
-    assert doc["stopped"] == "play: this is the last card of the hand"
+    # the hand's last card ends the hand: no line, the final score
+    assert doc["stopped"] is None
+    assert doc["plays"][-1]["line"] is None
+    assert doc["plays"][-1]["over"] == "the hand is over: the final score S 4, N 0"
 
 
 def test_openapi_documents_the_api(client):

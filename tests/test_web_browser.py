@@ -307,3 +307,42 @@ def test_the_api_docs_render_without_internet(server, page):
     page.wait_for_selector(".opblock", timeout=30_000)
     assert page.locator(".opblock").count() >= 10
     assert asked and all(url.startswith(server) for url in asked), asked
+
+
+def test_board_plays_over_a_deal_and_to_the_hands_end(server, page):
+    """A known stock: the principal variation is stepped over the deal's
+    end (the next deal dealt from the stock, the declarations scored) to
+    the hand's last card, nothing left greyed; a click on N's play deals
+    the next deal on the board and analyses it; and the hand's last card,
+    clicked, shows the hand's end and its final score."""
+    line = "3.6.10 -/5 1.1.4.2.2.7 N taken=15,15 last=S"
+    page.goto(server + "/board?line=" + line.replace(" ", "+"))
+    page.wait_for_selector("#moves tbody tr")
+    want = _cli("--json", "-", stdin=line)["positions"][0]
+    page.wait_for_function(f"document.querySelectorAll('#pv .ply').length === {len(want['pv'])}")
+    assert page.query_selector_all("#pv .ply.rest") == []
+    assert page.inner_text("#pvnote").startswith("the hand is over: the final score S ")
+    for _ in want["pv"]:
+        page.click("#pv-fwd")
+    assert page.inner_text("#pvboard .facts") == page.inner_text("#pvnote")
+    # N's 5 ends the deal: S leads the next one, N's Ronda of 2s scored
+    page.click("#moves tr[data-move='5']")
+    page.wait_for_function("document.querySelector('#line').value.startsWith('3.6.10.5 ')")
+    assert page.input_value("#line") == ("3.6.10.5 1.1.4/2.2.7 - S score=0,1 taken=15,15 last=S "
+                                         "declared=S:ronda1,N:ronda2")
+    page.wait_for_selector("#moves tbody tr")
+    # the hand's last card
+    page.fill("#line", "1.12 7/12 - S taken=18,18 last=N")
+    page.click("#load")
+    page.wait_for_function("document.querySelector('#line').value.startsWith('1.12 7/12')")
+    page.click("#analyse")
+    page.wait_for_selector("#moves tr[data-move='7']")
+    page.click("#moves tr[data-move='7']")
+    page.wait_for_function("document.querySelector('#line').value.endsWith('prev=7')")
+    page.wait_for_selector("#moves tr[data-move='12']")
+    page.click("#moves tr[data-move='12']")
+    page.wait_for_function("document.querySelector('#answer').textContent.includes('over')")
+    # N takes the 12, sweeps the 1 and the 7: 22 cards, +2
+    assert page.inner_text("#answer") == ("N:12 x12.12 · the hand is over: the final score "
+                                          "S 0, N 2")
+    assert page.query_selector_all("#moves tbody tr") == []

@@ -179,7 +179,10 @@ def position(body: Line) -> dict:
 @router.post("/play", summary="Make plays from a position")
 def play(body: Plays) -> dict:
     """The positions after each of ``moves`` (``plays``), and why the rest
-    could not be made (``stopped``: the end of the deal or of the hand)."""
+    could not be made (``stopped``: the end of a deal whose next deal is
+    not known, a move after the end of the hand). With a known stock a
+    deal's last card deals the next deal; the hand's last card has no
+    ``line``, its ``board`` is the hand's end, ``over`` the final score."""
     try:
         plays, stopped = play_line(body.line, body.moves)
     except NotationError as e:

@@ -17,7 +17,7 @@ from copy import deepcopy
 
 from ..cards import RANKS, SUITS, Card
 from ..notation import format_position, parse_position, unwritten_piles
-from ..position import Position, Show, seat_names, side_names
+from ..position import DealHistory, Declaration, Position, Show, seat_names, side_names
 from ..puzzles.sheet import CARD_H, CARD_W, _facts, card_svg
 
 
@@ -83,51 +83,87 @@ def card_svgs() -> dict[str, str]:
     return out
 
 
-def play(pos: Position, card_text: str) -> tuple[Position, str]:
-    """The position after the mover plays the card ``card_text`` (a rank,
-    or a card of its hand) and what the play did (the analysis's effect
-    text), read back by the strict parser. Plays within a deal only: the
-    last card of a deal raises ValueError (the next deal is not on the
-    line, or its declarations would have to be scored by hand). A line
-    without ``taken=`` whose piles are not written keeps them unwritten:
-    the captured cards join them."""
-    from ..analysis.effects import describe
+def _find(pos: Position, card_text: str) -> int:
+    """The index in the mover's hand of the card ``card_text`` (a rank, or
+    a card of its hand); ValueError naming the seat when it holds none."""
     from ..cards import parse_card
-    from ..engine.compile import (compile_known, compile_shuffled, hand_state,
-                                  is_perfect_information, sampler)
-    from ..engine.hand import PREV, SEAT, SHOW
-    from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END,
-                                  event_points, ranks_of)
-    import random
     want = parse_card(card_text)
-    seat = pos.turn
-    names = seat_names(pos.players)
-    hand = pos.hands[seat]
+    hand = pos.hands[pos.turn]
     i = next((k for k, c in enumerate(hand) if c is not None and c.rank == want.rank
               and (want.suit is None or c.suit == want.suit)), None)
     if i is None:
-        raise ValueError(f"play: {names[seat]} holds no {card_text}")
+        raise ValueError(f"play: {seat_names(pos.players)[pos.turn]} holds no {card_text}")
+    return i
+
+
+def _score_text(pos: Position, score) -> str:
+    return ", ".join(f"{s} {n}" for s, n in zip(side_names(pos.players), score))
+
+
+def play(pos: Position, card_text: str) -> tuple[Position, str]:
+    """The position after the mover plays the card ``card_text`` (a rank,
+    or a card of its hand) and what the play did (the analysis's effect
+    text), read back by the strict parser.
+
+    The last card of a deal deals the next one when the stock's order is
+    known (every card known): the next hands from the stock as the rules
+    deal them (the leader first), the declarations written (``declared=``)
+    and scored as the core scores them
+    (:meth:`~solver.engine.hand.Hand.points`), the leader to play. With a
+    shuffled or hidden stock the next deal is not known: ValueError. The
+    last card of the hand raises :class:`HandOver` (its effect, the final
+    board and score: :func:`finish`). A line without ``taken=`` whose
+    piles are not written keeps them unwritten: the captured cards join
+    them."""
+    new, effect, end = _play(pos, card_text)
+    if end is not None:
+        raise HandOver(effect, end[0], end[1])
+    return new, effect
+
+
+class HandOver(ValueError):
+    """The play was the hand's last card: ``effect`` what it did,
+    ``final`` the hand's end (hands, table and stock empty, the table swept
+    to the last capturer, the final piles and score: not a position line),
+    ``note`` one line saying the hand is over and the final score."""
+
+    def __init__(self, effect: str, final: Position, note: str) -> None:
+        super().__init__(f"play: {note}")
+        self.effect = effect
+        self.final = final
+        self.note = note
+
+
+def _play(pos: Position, card_text: str):
+    from ..analysis.effects import describe
+    from ..engine.compile import (compile_known, compile_shuffled, hand_state,
+                                  is_perfect_information, sampler)
+    from ..engine.hand import PREV, SEAT, SHOW
+    from ..engine.scoring import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, ranks_of
+    import random
+    i = _find(pos, card_text)
+    seat = pos.turn
+    known = is_perfect_information(pos)
     # the piles and tops are tracked by the core, whatever the rules
-    if is_perfect_information(pos):
+    if known:
         game, state = compile_known(pos, track=True)
     elif all(c is not None for h in pos.hands for c in h):
         game, state = compile_shuffled(pos, track=True)
     else:
         game, state = sampler(pos, build=lambda p, h, s: hand_state(p, h, s, track=True))(
             random.Random(0))
-    r = want.index
+    r = pos.hands[seat][i].index
     robbed = game.robbed(state, r)
     child, _gain, ev = game.play(state, r)
     effect = describe(game, state, r)
-    if ev & EV_END:
-        raise ValueError("play: this is the last card of the hand")
-    if ev & EV_DEAL:
+    if ev & EV_DEAL and not known:
         raise ValueError("play: this is the last card of the deal; write the next deal's "
                          "position to go on")
     new = deepcopy(pos)
     new.ops = []
     card = new.hands[seat].pop(i)
     side = game.sides[seat]
+    unwritten = unwritten_piles(pos)
     captured: list[Card] = []
     if ev & (EV_ANSWER5 | EV_ANSWER10):
         new.last = seat
@@ -147,14 +183,20 @@ def play(pos: Position, card_text: str) -> tuple[Position, str]:
             tops[k] = None
         tops[side] = card
         new.tops = tuple(tops)
-    if captured and not unwritten_piles(pos):
+    if ev & EV_END and new.last is not None:
+        captured += new.table           # the sweep: the table to the last capturer
+        new.table = []
+    if captured and not unwritten:
         new.taken = tuple(game.pile(child, k) for k in range(game.nsides))
         if new.gone is not None:
             new.gone = list(new.gone) + captured
-    score = list(pos.scores())
-    for bit in (EV_CAPTURE, 2, EV_ANSWER5, EV_ANSWER10, 16):
-        if ev & bit:
-            score[side] += event_points(pos.rules, bit)
+    # the points as the core scores them: the play's own, a known stock's
+    # next deal's declarations, at the end the bonus and the card count
+    gains = game.points(state, child, ev)[:game.nsides]
+    if ev & EV_END and unwritten:
+        # the card count needs the real piles: it is not scored
+        gains = tuple(g - max(0, game.pile(child, k) - 20) for k, g in enumerate(gains))
+    score = [s + g for s, g in zip(pos.scores(), gains)]
     if any(score) or pos.score is not None:
         new.score = tuple(score)
     new.prev = card if child[PREV] >= 0 else None
@@ -163,23 +205,87 @@ def play(pos: Position, card_text: str) -> tuple[Position, str]:
     new.dealer = None
     if new.hist is not None:
         new.hist.plays.append((seat, card))
-    return parse_position(format_position(new)), effect
+    if ev & EV_END:
+        new.prev = new.show = None
+        new.hist = None
+        new.declared = []
+        note = f"the hand is over: the final score {_score_text(pos, score)}"
+        if unwritten:
+            note += " (the card count not scored: the line does not write the piles)"
+        return new, effect, (new, note)
+    if ev & EV_DEAL:
+        _deal(pos, new, game, child)
+    return parse_position(format_position(new)), effect, None
+
+
+def _deal(pos: Position, new: Position, game, child) -> None:
+    """Deal ``new`` (the end of a deal, from ``pos`` by its last card) the
+    next deal from its known stock as the core dealt ``child``: the
+    leader gets the first hand, then each seat in play order."""
+    from ..engine.hand import SEAT
+    from ..engine.scoring import TRINGA, best_declaration
+    p = pos.players
+    leader = pos.leader()
+    size = game.next_deal[len(pos.stock)]
+    stock = list(pos.stock)
+    hands: list[list[Card | None]] = [[] for _ in range(p)]
+    for k in range(p):
+        hands[(leader + k) % p] = stock[k * size:(k + 1) * size]
+    assert [sorted(c.index for c in h) for h in hands] == game.hands_of(child, p)
+    assert child[SEAT] == leader
+    new.hands = hands
+    new.stock = stock[p * size:]
+    new.turn = leader
+    new.prev = new.show = None
+    new.declared = []
+    for seat, h in enumerate(hands):
+        d = best_declaration(pos.rules, [c.index for c in h])
+        if d is not None:
+            new.declared.append(Declaration(seat, "tringa" if d[0] == TRINGA else "ronda",
+                                            RANKS[d[1]]))
+    if new.hist is not None:
+        voleur = pos.rules.voleur
+        new.hist = DealHistory(list(new.table), [],
+                               tuple(new.tops or (None,) * len(new.pile_sizes()))
+                               if voleur else None,
+                               tuple(new.pile_sizes()) if voleur else None)
 
 
 def play_line(line: str, moves: list[str]) -> tuple[list[dict], str | None]:
     """Make ``moves`` one after the other from the position ``line``:
-    ``([{"move", "seat", "effect", "line", "board"}, ...], stopped)``, one
-    dict a play made; ``stopped`` the one-line reason the rest could not
-    be made (the end of the deal), else None. Raises NotationError for a
-    bad line."""
+    ``([{"move", "seat", "effect", "line", "board", "over"}, ...],
+    stopped)``, one dict a play made; ``stopped`` the one-line reason the
+    rest could not be made (a deal's end when the next deal is not known, a
+    card not held, moves after the hand's end), else None. The hand's last
+    card is a play like the others: its ``line`` is None (the hand is over:
+    no position), its ``board`` the hand's end (:class:`HandOver`), its
+    ``over`` one line with the final score (None for the other plays).
+    Raises NotationError for a bad line."""
     pos = parse_position(line)
-    out = []
+    out: list[dict] = []
     for m in moves:
+        if pos is None:
+            return out, "play: the hand is over"
         seat = pos.seat_name(pos.turn)
         try:
             pos, effect = play(pos, m)
+        except HandOver as e:
+            pos = None
+            out.append({"move": m, "seat": seat, "effect": e.effect, "line": None,
+                        "board": final_board(e.final, e.note), "over": e.note})
+            continue
         except ValueError as e:
             return out, str(e)
         out.append({"move": m, "seat": seat, "effect": effect,
-                    "line": format_position(pos), "board": board(pos)})
+                    "line": format_position(pos), "board": board(pos), "over": None})
     return out, None
+
+
+def final_board(final: Position, note: str) -> dict:
+    """The board of the hand's end (:class:`HandOver`): as :func:`board`,
+    its ``line`` the end written out (empty hands: not a position line
+    the parser reads), its first fact and ``over`` the ``note``."""
+    b = board(final)
+    b["facts"] = [note] + b["facts"][1:]
+    b["over"] = note
+    return b

@@ -228,7 +228,9 @@ async function loadPv(a) {
     const doc = await api("/api/play", {line: a.position, moves: a.pv.map(p => p.move)});
     pvSteps.push(...doc.plays);
     pvRest = a.pv.slice(doc.plays.length).map(p => `${p.seat}:${p.move}`);
+    const end = doc.plays.length ? doc.plays[doc.plays.length - 1].over : null;
     if (doc.stopped) $("pvnote").textContent = `the line goes on: ${doc.stopped.replace(/^play: /, "")}`;
+    else if (end) $("pvnote").textContent = end;
   }
   drawPv();
 }
@@ -251,8 +253,22 @@ async function makePlay(move) {
     const doc = await api("/api/play", {line: $("line").value, moves: [move]});
     if (!doc.plays.length) { showError($("error"), doc.stopped); return; }
     fromBoard(doc.plays[0].board);
+    if (doc.plays[0].over) { handOver(doc.plays[0]); return; }
     analyse();
   } catch (e) { showError($("error"), e.message); }
+}
+
+// The hand's last card was played: no position is left to analyse; the
+// board shows the hand's end and the final score.
+function handOver(p) {
+  $("moves").tBodies[0].replaceChildren();
+  $("summary").textContent = "";
+  $("objective-note").textContent = "";
+  $("note").textContent = "";
+  $("answer").textContent = `${p.seat}:${p.move} ${p.effect} · ${p.over}`;
+  $("pv").replaceChildren();
+  $("pvboard").replaceChildren();
+  $("pvnote").textContent = "";
 }
 
 async function init() {

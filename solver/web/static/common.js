@@ -84,7 +84,7 @@ function renderBoard(box, b, opts) {
     }
   }
   box.append(table);
-  box.append(row(turn, true));
+  box.append(row(turn, !b.over));     // the hand's end: nobody is to play
   for (const f of b.facts) box.append(el("div", {class: "facts"}, f));
 }
 
