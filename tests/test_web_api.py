@@ -141,3 +141,18 @@ def test_plays_follow_the_pv(client):
 def test_openapi_documents_the_api(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/analyse", "/api/jobs/analyse", "/api/games/open", "/api/puzzles/answer"} <= set(paths)
+
+
+def test_the_boards_objective_notes_and_errors_use_the_pages_words(client):
+    """The board has an *objective* menu, not ``--objective``: a note or
+    an error naming the option says it in the page's words."""
+    line = "3.6.10.12 1.5.5/2.7.11 ? S score=39,39"
+    doc = client.post("/api/analyse", json={"line": line, "method": "determinised",
+                                            "samples": 10, "time": 5}).json()
+    assert doc["positions"][0]["objective_note"] == (
+        "points: 36 cards are left to play, the match search takes 12 here "
+        "(choosing the objective match tries)")
+    doc = client.post("/api/analyse", json={"line": line, "method": "equilibrium",
+                                            "objective": "match"}).json()
+    assert doc["errors"][0]["error"].endswith(": choose the objective points")
+    assert "--" not in doc["errors"][0]["error"]

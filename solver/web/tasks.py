@@ -25,6 +25,24 @@ def one_line(e: BaseException) -> str:
     return text[0] if text else type(e).__name__
 
 
+#: the command line's words in the notes and errors of an analysis, and
+#: the analysis board's (its *objective* menu)
+PAGE_WORDS = (("(--objective match tries)", "(choosing the objective match tries)"),
+              ("use --objective points", "choose the objective points"))
+
+
+def page_words(text: str) -> str:
+    """``text`` (an objective note, an error) in the board's words instead
+    of the command line's options.
+
+    >>> page_words("points: 36 cards are left to play (--objective match tries)")
+    'points: 36 cards are left to play (choosing the objective match tries)'
+    """
+    for cli, page in PAGE_WORDS:
+        text = text.replace(cli, page)
+    return text
+
+
 def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
             time_budget: float = 10.0, memory_mb: float = 2048.0, workers: int = 1,
             inference: bool = True, exact: bool = False, objective: str = "auto",
@@ -61,11 +79,12 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
                    time_budget=time_budget, memory_mb=memory_mb, progress=update,
                    inference=inference, search=search)
     except (CompileError, ValueError) as e:
-        return {"positions": [], "errors": [{"file": "-", "line": 1,
-                                             "error": f"line 1, {field_error(e, one_line(e))}"}]}
+        error = page_words(f"line 1, {field_error(e, one_line(e))}")
+        return {"positions": [], "errors": [{"file": "-", "line": 1, "error": error}]}
     if a.partial:
         raise KeyboardInterrupt("cancelled")
     doc = analysis_json(a, 1, exact)
+    doc["objective_note"] = page_words(doc["objective_note"])
     doc["file"] = "-"
     doc["suite"] = [{"opcode": op, "agrees": ok, "text": s} for op, ok, s in verdicts(a)]
     return {"positions": [doc], "errors": []}
