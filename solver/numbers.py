@@ -115,3 +115,9 @@ def tidy(doc):
     if isinstance(doc, (list, tuple)):
         return [tidy(v) for v in doc]
     return doc
+
+
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1 (``"1 puzzle"``,
+    ``"3 puzzles"``, ``"1,200 candidates"``)."""
+    return f"{n:,} {word}{'s' * (n != 1)}"

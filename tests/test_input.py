@@ -292,3 +292,26 @@ def test_a_wrong_deal_line_is_reported_where_it_is(deal_line, message):
     [err] = [g for g in parse_games(text.replace("deal 1 S 6e.1b.12b N", deal_line, 1))
              if isinstance(g, RecordError)]
     assert str(err) == message
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--memory", "abc"], "'--memory': 'abc' is not a number of megabytes"),
+    (["--time", "abc"], "'--time': 'abc' is not a number of seconds"),
+    (["--samples", "abc"], "'--samples': 'abc' is not a whole number"),
+    (["--workers", "1.5"], "'--workers': '1.5' is not a whole number"),
+    (["--seed", "abc"], "'--seed': 'abc' is not a whole number"),
+    (["annotate", "--luck-samples", "x"], "'--luck-samples': 'x' is not a whole number"),
+    (["puzzles", "generate", "--margin", "x"], "'--margin': 'x' is not a number of points"),
+    (["serve", "--memory", "x"], "'--memory': 'x' is not a number of megabytes"),
+    (["serve", "--timeout", "x"], "'--timeout': 'x' is not a number of seconds"),
+    (["met", "--target", "x"], "'--target': 'x' is not a whole number"),
+])
+def test_a_numeric_option_that_is_not_a_number_says_what_is_wanted(args, message):
+    """``--memory abc`` said ``'abc' is not a valid megabytes`` (and
+    ``--samples abc`` ``is not a valid integer range``): one usage line
+    saying what the option wants, exit 2."""
+    head, opts = (args[:-2], args[-2:])
+    code, out = run([*head, *opts, "-"] if head != ["met"] else [*head, *opts], GOOD + "\n")
+    assert code == 2, out
+    errors = [x for x in out.splitlines() if x.startswith("Error:")]
+    assert errors == [f"Error: Invalid value for {message}"]

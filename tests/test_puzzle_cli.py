@@ -291,3 +291,20 @@ def test_check_verifies_the_id_and_the_source(tmp_path):
         f"was the position changed?",
         f"{f}: line 2, source: unknown source 'book' (sources: composed, selfplay, mined)"]
     assert "1 of 2 lines verified" in r.stdout
+
+
+def test_generate_counts_one_puzzle_in_the_singular(tmp_path):
+    """``1 puzzle from 1 candidate``, not ``1 puzzles from 1 candidates``."""
+    from solver.puzzles.puzzle import Generation
+    g = Generation("hit", "composed")
+    g.puzzles = [make_puzzle(parse_position(HIT))]
+    g.candidates = 1
+    assert g.summary().startswith("hit (composed): 1 puzzle from 1 candidate (100%)")
+    g.candidates = 3
+    assert g.summary().startswith("hit (composed): 1 puzzle from 3 candidates (33%)")
+    out = tmp_path / "one.txt"
+    r = run(["puzzles", "generate", "--theme", "hit", "--count", "1", "--seed", "3",
+             "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "hit (composed): 1 puzzle from " in r.stderr
+    assert out.read_text().startswith("# 1 puzzle, theme hit")

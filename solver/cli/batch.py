@@ -16,7 +16,7 @@ from rich.table import Table
 from ..numbers import tidy
 from ..batch.inputs import InputError, files_of, games_of
 from ..batch.store import Store, StoreError
-from .params import POSITIVE
+from .params import INTEGER, POSITIVE, Number, Whole
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 DEFAULT_DB = "ronda-analysis.db"
@@ -47,7 +47,7 @@ def _common(f):
     f = click.option("--scheduler", default=None,
                      help="An existing Dask scheduler, tcp://HOST:8786 "
                           "[default: a local cluster on this machine's cores].")(f)
-    f = click.option("--workers", type=click.IntRange(1), default=None,
+    f = click.option("--workers", type=Whole(1), default=None,
                      help="Worker processes of the local cluster [default: the cores].")(f)
     f = click.option("--resume", is_flag=True,
                      help="Skip the games already in the store with the same options.")(f)
@@ -65,10 +65,10 @@ def _common(f):
 @_common
 @click.option("--view", type=click.Choice(["player", "full"]), default="player",
               show_default=True)
-@click.option("--samples", type=click.IntRange(1), default=32, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--samples", type=Whole(1), default=32, show_default=True)
+@click.option("--seed", type=INTEGER, default=0, show_default=True)
 @click.option("--method", default="auto", show_default=True)
-@click.option("--luck-samples", type=click.IntRange(0), default=24, show_default=True)
+@click.option("--luck-samples", type=Whole(0), default=24, show_default=True)
 @click.option("--thresholds", default=None, help="Losses for ?!, ? and ?? (as annotate).")
 @click.option("--time", "time_budget", type=POSITIVE, default=None,
               help="Seconds a play's evaluation and a deal's luck may take (as annotate).")
@@ -96,7 +96,7 @@ def annotate_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quie
 
 @batch.command("mine", context_settings=_SETTINGS)
 @_common
-@click.option("--margin", type=click.FloatRange(0), default=2.0, show_default=True,
+@click.option("--margin", type=Number(0, unit="points"), default=2.0, show_default=True,
               help="Points the best play must beat every other by.")
 def mine_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quiet, margin) -> None:
     """Puzzle candidates from every game of PATHS: positions of each hand's
@@ -115,16 +115,16 @@ def mine_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quiet, m
 @click.option("--players", type=click.Choice(["2", "3", "4"]), default="2", show_default=True)
 @click.option("--player", default="greedy", show_default=True,
               help="Who plays every seat: greedy, mc:N, engine:K, engine:Ts.")
-@click.option("--hands", type=click.IntRange(1), default=10_000, show_default=True)
+@click.option("--hands", type=Whole(1), default=10_000, show_default=True)
 @click.option("--seed", default="0", show_default=True)
-@click.option("--chunk", type=click.IntRange(1), default=None,
+@click.option("--chunk", type=Whole(1), default=None,
               help="Hands a job [default: 2000 for greedy, 50 otherwise].")
 @click.option("--db", default=DEFAULT_DB, show_default=True,
               help="The analysis store (SQLite; created when absent).")
 @click.option("--scheduler", default=None,
               help="An existing Dask scheduler, tcp://HOST:8786 "
                    "[default: a local cluster on this machine's cores].")
-@click.option("--workers", type=click.IntRange(1), default=None,
+@click.option("--workers", type=Whole(1), default=None,
               help="Worker processes of the local cluster [default: the cores].")
 @click.option("--dashboard", default="127.0.0.1:0", show_default=True,
               help="HOST:PORT of the local cluster's Dask dashboard.")

@@ -23,7 +23,7 @@ import time
 import click
 from rich.console import Console
 
-from .params import POSITIVE, InputFile, read_input, settings_of
+from .params import INTEGER, POSITIVE, InputFile, Whole, read_input, settings_of
 from ..numbers import tidy
 from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
@@ -101,8 +101,8 @@ def _progress(quiet: bool, what: str):
               show_default=True, help="Rule preset.")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="Override a rule parameter (repeatable), e.g. --set hit=1,5.")
-@click.option("--target", type=click.IntRange(1), help="Match target (default: the preset's).")
-@click.option("--games", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--target", type=Whole(1), help="Match target (default: the preset's).")
+@click.option("--games", type=Whole(1), default=1, show_default=True)
 @click.option("--seed", default="0", show_default=True, help="Seed of the decks and players.")
 @click.option("--no-swap", is_flag=True,
               help="Do not replay each pair of games with the seats swapped.")
@@ -196,7 +196,7 @@ def _play(players, games, rules, seed, no_swap, quiet, sig) -> tuple[list, objec
 @click.command("arena", context_settings=_SETTINGS)
 @click.argument("a")
 @click.argument("b")
-@click.option("--pairs", type=click.IntRange(1), default=500, show_default=True,
+@click.option("--pairs", type=Whole(1), default=500, show_default=True,
               help="Seat-swapped pairs of hands (two hands each).")
 @click.option("--rules", "rules_name", type=click.Choice(sorted(PRESETS)), default="lmodire",
               show_default=True)
@@ -205,9 +205,9 @@ def _play(players, games, rules, seed, no_swap, quiet, sig) -> tuple[list, objec
 @click.option("--players", type=click.Choice(["2", "3", "4"]), default="2", show_default=True,
               help="3 (french): A against two copies of B, seat-rotated triples of hands.")
 @click.option("--seed", default="0", show_default=True)
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--jobs", type=Whole(1), default=1, show_default=True,
               help="Worker processes (the result does not depend on it).")
-@click.option("--luck-samples", type=click.IntRange(0), default=32, show_default=True,
+@click.option("--luck-samples", type=Whole(0), default=32, show_default=True,
               help="Drawn deals a deal for the luck-reduced margin (0: none).")
 @click.option("--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
               help="The clock of the players' time budgets (engine:0.05s) and thinking: cpu "
@@ -247,22 +247,22 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_s
 @click.option("--view", type=click.Choice(["player", "full"]), default="player",
               show_default=True,
               help="player: what the mover could know (sampled); full: every card known.")
-@click.option("--samples", type=click.IntRange(1), default=32, show_default=True,
+@click.option("--samples", type=Whole(1), default=32, show_default=True,
               help="Determinisations a play (player view).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=INTEGER, default=0, show_default=True)
 @click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True,
               help="Search method passed to the evaluation.")
 @click.option("--thresholds", default=None,
               help="Losses in points for ?!, ? and ?? [default: 0.75,1,2 in the player view, "
                    "1,2,4 in the full view].")
-@click.option("--luck-samples", type=click.IntRange(0), default=24, show_default=True,
+@click.option("--luck-samples", type=Whole(0), default=24, show_default=True,
               help="Draws a deal for the luck of the deal (0: no luck).")
 @click.option("--time", "time_budget", type=POSITIVE, default=None,
               help="Seconds a play's evaluation may take, as ronda-solve --time (every "
                    "search stops there), and a deal's luck may draw for (fewer draws); "
                    "the output says what it cut short [default: 10 a play, the luck "
                    "unbounded].")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--jobs", type=Whole(1), default=1, show_default=True,
               help="Worker processes (the result does not depend on it).")
 @click.option("--record", "as_record", is_flag=True,
               help="Print the annotated record instead of the tables.")

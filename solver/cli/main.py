@@ -21,7 +21,7 @@ from ..analysis.methods import METHODS, OBJECTIVES
 from ..runtime.interrupt import (Signals, exit_if_interrupted, exit_if_signalled,
                                  exit_interrupted)
 from ..runtime.streams import stream_error
-from .params import MEGABYTES, POSITIVE, InputFile
+from .params import INTEGER, MEGABYTES, POSITIVE, InputFile, Whole
 
 # What a command needs is imported when it runs (and the other commands'
 # modules when they are named): `--version`, `--help`, `met`, `db` and a
@@ -174,10 +174,10 @@ def main() -> None:
               help="exact: every card known; expectimax: hands known, stock order not; "
                    "equilibrium: the mover's view in the last two deals; determinised: sample "
                    "unknown cards; auto: the best that fits.")
-@click.option("--samples", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--samples", type=Whole(1), default=1000, show_default=True,
               help="Most determinisations (it stops earlier once the best play is separated at 99%).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
-@click.option("--workers", type=click.IntRange(1), default=None,
+@click.option("--seed", type=INTEGER, default=0, show_default=True, help="Seed of the sampling.")
+@click.option("--workers", type=Whole(1), default=None,
               help="Threads for the search (sampling, expectimax's root moves) "
                    "[default: the machine's cores].")
 @click.option("--time", "time_budget", type=POSITIVE, default=10.0,
@@ -202,13 +202,13 @@ def main() -> None:
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="With --method expectimax: split the search over this Dask cluster "
                    "(its first chance level's outcomes, each solved on a worker).")
-@click.option("--cluster", "cluster_workers", type=click.IntRange(1), default=None,
+@click.option("--cluster", "cluster_workers", type=Whole(1), default=None,
               metavar="N", help="With --method expectimax: the same on a local cluster of "
                                 "N worker processes.")
 @click.option("--db", default=None, metavar="PATH",
               help="With --scheduler or --cluster: keep each finished outcome in this "
                    "analysis store, so that a stopped search resumes where it was.")
-@click.option("--fast", type=click.IntRange(2), default=None, metavar="DEALS",
+@click.option("--fast", type=Whole(2), default=None, metavar="DEALS",
               help="With --method expectimax: the FAST MODE, approximate: the next deal drawn "
                    "DEALS times by probability, every later deal exact; values with their "
                    "standard errors and the error measured on the bench.")

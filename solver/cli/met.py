@@ -11,6 +11,7 @@ from rich.console import Console
 from ..numbers import tidy
 from ..rules import PRESETS
 from ..runtime.interrupt import stoppable
+from .params import Whole
 from .render_match import met3_renderable, met_renderable, met_svg
 from ..match_equity.table import MatchTable3, load
 
@@ -22,14 +23,14 @@ from ..match_equity.table import MatchTable3, load
               help="A rule parameter other than the preset's (repeatable): voleur=yes, "
                    "decl_cumulative=yes.")
 @click.option("--players", type=click.Choice(["2", "3", "4"]), default="2", show_default=True)
-@click.option("--target", type=click.IntRange(1), default=None,
+@click.option("--target", type=Whole(1), default=None,
               help="Match target (default: the preset's); any up to the table's limit.")
 @click.option("--deals", default=None,
               help="Who deals the next hand: A or B [default: A]; three players: S, E or N "
                    "[default: N].")
-@click.option("--third", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--third", type=Whole(0), default=0, show_default=True,
               help="Three players: N's score (the table shows S down, E across).")
-@click.option("--step", type=click.IntRange(1), default=None,
+@click.option("--step", type=Whole(1), default=None,
               help="Show every STEP-th score (default: fits 80 columns).")
 @click.option("--json", "as_json", is_flag=True, help="The whole table as JSON.")
 @click.option("--svg", "svg", type=click.Path(dir_okay=False),

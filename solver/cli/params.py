@@ -7,7 +7,52 @@ import click
 from ..runtime.streams import stdin_closed
 
 
-class Positive(click.FloatRange):
+class _Whole:
+    def convert(self, value, param, ctx):
+        """The int, or a usage error naming the option."""
+        if not isinstance(value, int):
+            try:
+                int(value)
+            except (TypeError, ValueError):
+                self.fail(f"{value!r} is not a whole number", param, ctx)   # type: ignore
+        return super().convert(value, param, ctx)   # type: ignore[misc]
+
+
+class Whole(_Whole, click.IntRange):
+    """A whole number in a range: a text that is not one is refused in
+    words (``'abc' is not a whole number``; click said ``is not a valid
+    integer range``)."""
+
+
+class Integer(_Whole, click.types.IntParamType):
+    """Any whole number (``--seed``), refused in the same words."""
+
+
+#: any whole number
+INTEGER = Integer()
+
+
+class Number(click.FloatRange):
+    """A number in a range, ``unit`` what it counts: a text that is not a
+    number is refused in words (``'abc' is not a number of seconds``;
+    click said ``is not a valid positive number``)."""
+
+    def __init__(self, *args, unit: str = "", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.unit = unit
+
+    def convert(self, value, param, ctx):
+        """The float, or a usage error naming the option."""
+        if not isinstance(value, (int, float)):
+            try:
+                float(value)
+            except (TypeError, ValueError):
+                self.fail(f"{value!r} is not a number" + (f" of {self.unit}" if self.unit
+                                                          else ""), param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Positive(Number):
     """A positive, finite number (``nan`` and ``inf`` are refused)."""
 
     name = "positive number"
@@ -21,7 +66,8 @@ class Positive(click.FloatRange):
         return v
 
 
-POSITIVE = Positive(0, min_open=True)
+#: a number of seconds (``--time``)
+POSITIVE = Positive(0, min_open=True, unit="seconds")
 
 #: the largest ``--memory`` (MB) taken: 2**40 MB, 2**60 bytes, which every
 #: table size computed from it still counts in 64 bits (a larger budget,
@@ -45,7 +91,7 @@ class Megabytes(Positive):
         return v
 
 
-MEGABYTES = Megabytes(0, min_open=True)
+MEGABYTES = Megabytes(0, min_open=True, unit="megabytes")
 
 
 class InputFile(click.File):

@@ -8,28 +8,29 @@ import signal
 
 import click
 
-from .params import Positive
+from .params import Positive, Whole
 
-#: a positive finite number up to a million (``nan`` and ``inf`` refused)
-POSITIVE = Positive(0, 1e6, min_open=True)
+#: positive finite numbers up to a million (``nan`` and ``inf`` refused)
+SECONDS = Positive(0, 1e6, min_open=True, unit="seconds")
+MEGABYTES = Positive(0, 1e6, min_open=True, unit="megabytes")
 
 
 @click.command("serve", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but 127.0.0.1 lets other machines use "
                    "the server (README: what that means).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
-@click.option("--searches", type=click.IntRange(1), default=2, show_default=True,
+@click.option("--port", type=Whole(0, 65535), default=8000, show_default=True)
+@click.option("--searches", type=Whole(1), default=2, show_default=True,
               help="Searches at once (worker processes); more wait in the queue.")
-@click.option("--queue", type=click.IntRange(0), default=8, show_default=True,
+@click.option("--queue", type=Whole(0), default=8, show_default=True,
               help="Searches that may wait; one more is refused (HTTP 429).")
-@click.option("--time", "time_budget", type=POSITIVE, default=10.0, show_default=True,
+@click.option("--time", "time_budget", type=SECONDS, default=10.0, show_default=True,
               help="Seconds a position's search may take (as the CLI's --time).")
-@click.option("--memory", "memory_mb", type=POSITIVE, default=2048.0, show_default=True,
+@click.option("--memory", "memory_mb", type=MEGABYTES, default=2048.0, show_default=True,
               help="MB a search's tables may take (as the CLI's --memory).")
-@click.option("--timeout", type=POSITIVE, default=300.0, show_default=True,
+@click.option("--timeout", type=SECONDS, default=300.0, show_default=True,
               help="Seconds a game annotation may take.")
-@click.option("--max-upload", type=click.IntRange(1000), default=1_000_000, show_default=True,
+@click.option("--max-upload", type=Whole(1000), default=1_000_000, show_default=True,
               help="Bytes a request may send (a record, a puzzle set).")
 @click.option("--db", default="ronda-analysis.db", show_default=True,
               help="The analysis store (the file batch uses) where the play page keeps "

@@ -610,8 +610,9 @@ class Generation:
     def summary(self) -> str:
         """One line of figures."""
         rej = ", ".join(f"{k} {v}" for k, v in sorted(self.rejected.items()))
-        return (f"{self.theme or 'any'} ({self.source}): {len(self.puzzles)} puzzles from "
-                f"{self.candidates} candidates ({100 * self.pass_rate:.0f}%), "
+        from ..numbers import counted
+        return (f"{self.theme or 'any'} ({self.source}): {counted(len(self.puzzles), 'puzzle')}"
+                f" from {counted(self.candidates, 'candidate')} ({100 * self.pass_rate:.0f}%), "
                 f"illegal {self.illegal}, duplicates {self.duplicates}"
                 + (f", rejected: {rej}" if rej else "") + f"; {self.seconds:.1f} s")
 
