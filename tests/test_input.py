@@ -315,3 +315,31 @@ def test_a_numeric_option_that_is_not_a_number_says_what_is_wanted(args, message
     assert code == 2, out
     errors = [x for x in out.splitlines() if x.startswith("Error:")]
     assert errors == [f"Error: Invalid value for {message}"]
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n\n   \n"])
+def test_a_file_without_a_position_is_one_error_line(tmp_path, text):
+    """An empty file (or one of comments and blank lines) printed nothing
+    and exited 0: now one line naming the file, exit 1, as annotate says
+    ``no game in the file``; ``--json`` and ``--jsonl`` give it as an
+    error without a line, ``puzzles check`` and ``puzzles sheet`` say the
+    same, and the other files are still answered."""
+    f = tmp_path / "empty.txt"
+    f.write_text(text)
+    want = f"{f}: no position in the file (it is empty or holds only comments and blank lines)"
+    r = CliRunner().invoke(main, [str(f)])
+    assert r.exit_code == 1 and r.stderr.strip() == want and r.stdout == ""
+    r = CliRunner().invoke(main, ["--json", "-", str(f)], input=GOOD + "\n")
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1 and len(doc["positions"]) == 1
+    assert doc["errors"] == [{"file": str(f), "line": None, "error": want.split(": ", 1)[1]}]
+    r = CliRunner().invoke(main, ["--jsonl", str(f)])
+    assert r.exit_code == 1 and json.loads(r.stdout)["line"] is None
+    r = CliRunner().invoke(main, ["puzzles", "check", str(f)])
+    assert r.exit_code == 1 and r.stderr.strip() == want
+    r = CliRunner().invoke(main, ["puzzles", "sheet", str(f), "-o", str(tmp_path / "s.svg")])
+    assert r.exit_code == 1 and r.stderr.strip() == "error: " + want
+    r = CliRunner().invoke(main, ["annotate", str(f)])
+    assert r.exit_code == 1
+    if not text:
+        assert r.stderr.strip() == f"error: {f}: no game in the file"

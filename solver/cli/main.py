@@ -21,7 +21,7 @@ from ..analysis.methods import METHODS, OBJECTIVES
 from ..runtime.interrupt import (Signals, exit_if_interrupted, exit_if_signalled,
                                  exit_interrupted)
 from ..runtime.streams import stream_error
-from .params import INTEGER, MEGABYTES, POSITIVE, InputFile, Whole
+from .params import INTEGER, MEGABYTES, NO_POSITION, POSITIVE, InputFile, Whole
 
 # What a command needs is imported when it runs (and the other commands'
 # modules when they are named): `--version`, `--help`, `met`, `db` and a
@@ -264,7 +264,9 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
             for f in files:
                 name = getattr(f, "name", "-")
                 name = "-" if name == "<stdin>" else name
+                lines = 0
                 for lineno, item in parse_lines(f):
+                    lines += 1
                     if isinstance(item, NotationError):
                         # JSON gives the line in its own key, not again in the text
                         error({"file": name, "line": lineno, "error": field_error(item)},
@@ -310,6 +312,9 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                     answered += 1
                 if interrupted:
                     break
+                if not lines:
+                    error({"file": name, "line": None, "error": NO_POSITION},
+                          f"{name}: {NO_POSITION}")
         except KeyboardInterrupt as e:
             sig.caught(e)
             interrupted = True

@@ -122,6 +122,10 @@ def settings_of(items: tuple[str, ...]) -> dict[str, str]:
     return over
 
 
+#: what a file without a position line gets (the line is ``NAME: ...``)
+NO_POSITION = "no position in the file (it is empty or holds only comments and blank lines)"
+
+
 class InputError(click.ClickException):
     """A file that cannot be read: ``error: NAME: why`` on stderr, exit 1."""
 

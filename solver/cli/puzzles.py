@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .params import INTEGER, InputFile, Number, Whole, read_input
+from .params import INTEGER, NO_POSITION, InputFile, Number, Whole, read_input
 from ..numbers import counted, tidy
 from ..cards import CardError, parse_card
 from ..runtime.interrupt import Signals, exit_interrupted, stoppable
@@ -164,9 +164,14 @@ def check_cmd(files, margin, as_json) -> None:
     err = Console(stderr=True, soft_wrap=True)
     total = failed = 0
     doc = []
+    empty = False
     for f in files:
         name = getattr(f, "name", "-")
-        for checked in check_text(read_input(f), margin):
+        checks = check_text(read_input(f), margin)
+        if not checks:
+            empty = True
+            err.print(Text(f"{name}: {NO_POSITION}", style="bold red"), highlight=False)
+        for checked in checks:
             total += 1
             found = checked.found
             doc.append({"file": name, "line": checked.line, "id": checked.id,
@@ -197,7 +202,7 @@ def check_cmd(files, margin, as_json) -> None:
         style = "bold red" if failed else "bold green"
         out.print(f"[{style}]{total - failed} of {total} lines verified (exact)"
                   + (f", {failed} failed" if failed else "") + "[/]", highlight=False)
-    if failed:
+    if failed or empty:
         sys.exit(1)
 
 
@@ -208,7 +213,11 @@ def _load(files) -> tuple[list, int]:
     out, bad = [], 0
     for f in files:
         name = getattr(f, "name", "-")
-        for lineno, item in parse_file(read_input(f)):
+        lines = parse_file(read_input(f))
+        if not lines:
+            click.echo(f"error: {name}: {NO_POSITION}", err=True)
+            bad += 1
+        for lineno, item in lines:
             if isinstance(item, NotationError):
                 click.echo(f"error: {name}: {item} (left out)", err=True)
                 bad += 1
