@@ -70,7 +70,9 @@ def test_analyse_takes_the_objective_as_the_cli(client):
     assert to21["positions"][0]["best"] == ["2"] and to21["positions"][0]["chance"] == at
     refused = client.post("/api/analyse", json={"line": LINE + " score=18,19 target=71",
                                                 "objective": "match"}).json()
-    assert refused["positions"] == [] and "use --objective points" in refused["errors"][0]["error"]
+    # in the page's words: its objective menu, not --objective
+    assert refused["positions"] == []
+    assert refused["errors"][0]["error"].endswith(": choose the objective points")
     assert "serves targets 1 to 61, not 71" in refused["errors"][0]["error"]
 
 
