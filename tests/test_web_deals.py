@@ -180,3 +180,51 @@ def test_the_whole_hand_example_steps_its_principal_variation_to_the_end():
     assert doc["stopped"] is None and len(doc["plays"]) == 36
     assert [p["line"] is None for p in doc["plays"]] == [False] * 35 + [True]
     assert doc["plays"][-1]["over"] == "the hand is over: the final score S 0, N 8"
+
+
+@pytest.mark.parametrize("rules,players", [("lmodire", 2), ("french", 2), ("french", 3),
+                                           ("pagat", 4)])
+def test_the_board_ends_the_match_where_the_match_simulator_does(rules, players):
+    """Hands played near the target: with ``win_check = immediate``
+    (lmodire, pagat) the board's play that makes a side reach the target
+    (by its points, or by the next deal's declarations) ends the match
+    there, with the simulator's winner and score; with ``end_of_hand``
+    (french) the hand is played out and its end names the winner."""
+    from solver.games.match import HandState, deal_hand
+    from solver.position import side_names
+    from solver.rules import PRESETS
+    r = PRESETS[rules]
+    target = r.target
+    early = 0
+    for seed in range(12):
+        rng = random.Random(100 + seed)
+        table, stock = deal_hand(r, players, rng)
+        nsides = 2 if players == 4 else players
+        score = [target - 1 - rng.randrange(4) for _ in range(nsides)]
+        hs = HandState(r, players, 0, table, stock=stock, score=list(score), target=target)
+        hs.deal()
+        if hs.finished:
+            continue                # the declarations of the first deal won it
+        line = format_position(hs.full_position())
+        while True:
+            card = rng.choice(hs.legal_cards())
+            out, stopped = play_line(line, [str(card)])
+            assert stopped is None, (line, card, stopped)
+            hs.play(card)
+            if not hs.finished and hs.awaiting_deal:
+                hs.deal()
+            if hs.finished:
+                step = out[0]
+                assert step["line"] is None, (line, card)
+                assert list(step["board"]["score"].values()) == hs.score
+                if hs.winner is not None:
+                    assert f"{side_names(players)[hs.winner]} " in step["over"]
+                    assert "wins the match" in step["over"], step["over"]
+                else:
+                    assert "wins the match" not in step["over"], step["over"]
+                early += any(h for h in hs.hands)
+                break
+            assert out[0]["over"] is None, (line, card, out[0]["over"])
+            line = out[0]["line"]
+    if r.win_check == "immediate":
+        assert early > 0            # some match ended with cards still in hand

@@ -197,6 +197,7 @@ def _play(pos: Position, card_text: str):
         # the card count needs the real piles: it is not scored
         gains = tuple(g - max(0, game.pile(child, k) - 20) for k, g in enumerate(gains))
     score = [s + g for s, g in zip(pos.scores(), gains)]
+    winner = _match_winner(pos, game, state, child, ev, unwritten)
     if any(score) or pos.score is not None:
         new.score = tuple(score)
     new.prev = card if child[PREV] >= 0 else None
@@ -205,17 +206,75 @@ def _play(pos: Position, card_text: str):
     new.dealer = None
     if new.hist is not None:
         new.hist.plays.append((seat, card))
+    if winner is not None and not ev & EV_END:
+        # win_check immediate: the match ends with this play's points (or
+        # the next deal's declarations), the rest of the hand unplayed
+        if ev & EV_DEAL:
+            _deal(pos, new, game, child)
+        new.prev = new.show = None
+        new.hist = None
+        note = (f"{side_names(pos.players)[winner]} reaches the target "
+                f"{pos.rules.target} and wins the match: the score {_score_text(pos, score)}")
+        return new, effect, (new, note)
     if ev & EV_END:
         new.prev = new.show = None
         new.hist = None
         new.declared = []
         note = f"the hand is over: the final score {_score_text(pos, score)}"
+        if winner is not None:
+            note += (f"; {side_names(pos.players)[winner]} wins the match "
+                     f"(target {pos.rules.target})")
         if unwritten:
             note += " (the card count not scored: the line does not write the piles)"
         return new, effect, (new, note)
     if ev & EV_DEAL:
         _deal(pos, new, game, child)
     return parse_position(format_position(new)), effect, None
+
+
+def _reached(score, target: int) -> int | None:
+    """The side that has won on ``score``: of the sides at ``target`` or
+    over, the one with the most points (two tied: nobody yet, as the match
+    simulator rules a split declaration), else None."""
+    reached = [s for s, n in enumerate(score) if n >= target]
+    if not reached:
+        return None
+    top = max(score[s] for s in reached)
+    best = [s for s in reached if score[s] == top]
+    return best[0] if len(best) == 1 else None
+
+
+def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool) -> int | None:
+    """The side that wins the match by this play, in the order the match
+    simulator awards the points (:class:`solver.games.match.HandState`):
+    with ``win_check = immediate`` the play's own points, then a known
+    stock's next deal's declarations, then at the hand's end the last
+    capturer's bonus and the card count, each checked as it comes; with
+    ``end_of_hand`` the final score only. None: nobody (yet)."""
+    from ..engine.hand import LAST
+    from ..engine.scoring import EV_DEAL, EV_END
+    target = pos.rules.target
+    score = list(pos.scores())
+    n = game.nsides
+    immediate = pos.rules.win_check == "immediate"
+    own = game.points(state, child, ev & 31)[:n]
+    steps = [own]
+    if ev & EV_DEAL:
+        both = game.points(state, child, ev & (31 | EV_DEAL))[:n]
+        steps.append(tuple(b - o for b, o in zip(both, own)))
+    if ev & EV_END:
+        bonus = [0] * n
+        if child[LAST] >= 0:                # the last capturer's side
+            bonus[child[LAST]] = pos.rules.last_capture_bonus
+        count = [0 if unwritten else max(0, game.pile(child, k) - 20) for k in range(n)]
+        steps += [tuple(bonus), tuple(count)]
+    for gains in steps:
+        score = [s + g for s, g in zip(score, gains)]
+        if immediate and any(gains):
+            won = _reached(score, target)
+            if won is not None:
+                return won
+    return _reached(score, target) if ev & EV_END else None
 
 
 def _deal(pos: Position, new: Position, game, child) -> None:
