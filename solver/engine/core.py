@@ -86,12 +86,15 @@ P_QN = 124           # match equity table: needs 0..QN-1 (target + 1)
 P_TIE = 125          # 2 entries: side 0's chance (times EQ_SCALE) from equal totals over target
 P_CANON = 127        # a search's states made canonical: bit 1 a pile that cannot pass 20
                      # cards is written 0 (CANON_PILES), bit 2 a voleur pile top no
-                     # opponent can still steal is written "none" (CANON_TOPS)
+                     # opponent can still steal is written "none" (CANON_TOPS), bit 4
+                     # a state bounded by the same cards' states that are better or
+                     # worse for its mover (CANON_DOMINANCE)
 P_SIZE = 128
 P_Q = P_SIZE         # the equity table (times EQ_SCALE), [d][need A][need B], when P_MATCH
 
 CANON_PILES = 1
 CANON_TOPS = 2
+CANON_DOMINANCE = 4
 
 # --- the x word of a state ----------------------------------------------------------
 X_PILE = 0           # 6 bits a side: cards in its pile
@@ -1412,6 +1415,56 @@ def state_key(st):
         a = _fmix(a ^ np.uint64(st[10]) ^ _M4)
         b = _fmix((b * _M3) ^ np.uint64(st[10]))
     return a, b
+
+
+#: the bits of the x word that :func:`dominance` compares (the piles and
+#: the scores); the others (voleur's tops) are part of :func:`group_key`
+X_RANKED = ((1 << 18) - 1) | (((1 << 30) - 1) << X_SCORE)
+
+
+@njit(cache=True)
+def group_key(st):
+    """The hashes of ``st`` without its scores and piles: the key of the
+    states that differ from it only there (its "group", whose values
+    :func:`dominance` orders)."""
+    return state_key((st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+                      st[10] & ~X_RANKED))
+
+
+@njit(cache=True)
+def dominance(P, st, y):
+    """How the state of ``st``'s group (:func:`group_key`) whose x word is
+    ``y`` compares with ``st`` for ``st``'s mover (two sides): bit 1 when
+    it is at least as good (the mover's side's score and pile at least as
+    large, the other's at most), bit 2 when it is at most as good (both:
+    the same scores and piles).
+
+    Why its value is then at least (at most) ``st``'s (``CANON_DOMINANCE``,
+    set only for two sides without voleur and monotone match leaves):
+    every line from the two states makes the same plays and the same
+    points, so a side's scores along it are pointwise higher by its
+    higher start; under the immediate win check it then wins at the same
+    play or earlier and the other side at the same play or later (a win
+    needs the higher score); a larger pile makes a larger card count at
+    the end (awarded in the same order), and an answer takes the same
+    shown cards from it; the leaf values (the equity table, a win, a loss,
+    the tie value between them) grow with the side's final score and fall
+    with the other's; and a maximum, a minimum and an expectation of
+    ordered values are ordered. (Voleur is left out: a larger pile is a
+    larger prize for a steal.)"""
+    x = st[10]
+    s = P[P_SIDE + st[5]]
+    o = 1 - s
+    ds = score_of(y, s) - score_of(x, s)
+    do = score_of(y, o) - score_of(x, o)
+    ps = pile_of(y, s) - pile_of(x, s)
+    po = pile_of(y, o) - pile_of(x, o)
+    out = 0
+    if ds >= 0 and ps >= 0 and do <= 0 and po <= 0:
+        out |= 1
+    if ds <= 0 and ps <= 0 and do >= 0 and po >= 0:
+        out |= 2
+    return out
 
 
 @njit(cache=True)

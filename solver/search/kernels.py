@@ -42,10 +42,10 @@ from numba.core.extending import intrinsic
 from ..engine import endgame
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
-from ..engine.core import (DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
-                           NSTATE, chance_bounds, deal_table, dealt_child, gen_children,
-                           has_chance, is_chance, is_last_deal, is_terminal, play, state_key,
-                           work_left)
+from ..engine.core import (CANON_DOMINANCE, DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
+                           KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, chance_bounds, deal_table,
+                           dealt_child, dominance, gen_children, group_key, has_chance,
+                           is_chance, is_last_deal, is_terminal, play, state_key, work_left)
 
 INF = np.inf
 MAXPLY = 64
@@ -521,8 +521,108 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
     return best
 
 
+#: entries a bucket of the group table (:func:`new_groups`)
+GROUP_SLOTS = 4
+_LOW24 = np.uint64(0xFFFFFF)
+
+
+def new_groups(rows: int) -> np.ndarray:
+    """A group table of at most ``rows`` entries (a power of two of
+    buckets of ``GROUP_SLOTS``, and a header; fewer than two buckets'
+    worth: none, the bounds off): each entry a state's bounds under its group's hash
+    (:func:`solver.engine.core.group_key`), ``(verification word with the
+    generation in its low 24 bits, x word, lower, upper)``, the newest of a
+    bucket first; row 0 holds the last generation stored (a generation
+    that went back, the table cleared: the table is cleared)."""
+    nb = 1
+    while nb * 2 * GROUP_SLOTS <= rows:
+        nb *= 2
+    if rows < 2 * GROUP_SLOTS:
+        nb = 0
+    return zeroed(((nb + 1) * GROUP_SLOTS, 4), np.uint64)
+
+
+@njit(cache=True)
+def groups_on(P, G):
+    """Whether the search bounds states by their groups (the game allows it,
+    ``CANON_DOMINANCE``, and there is a group table)."""
+    return (P[P_CANON] & CANON_DOMINANCE) != 0 and G.shape[0] >= 2 * GROUP_SLOTS
+
+
+@njit(cache=True)
+def groups_fresh(G, C):
+    """At a search's start: clear the group table if the generation went
+    back (the transposition table was cleared and the count restarted),
+    so that no old entry passes for the current generation's."""
+    if G.shape[0] < 2 * GROUP_SLOTS:
+        return
+    gen = np.uint64(C[C_GEN])
+    if G[0, 0] > gen:
+        G[:, :] = 0
+    G[0, 0] = gen
+
+
+@njit(cache=True)
+def _group_row(G, gk):
+    """The first row of the bucket of group hash ``gk``."""
+    nb = G.shape[0] // GROUP_SLOTS - 1
+    return (1 + np.int64(gk & np.uint64(nb - 1))) * GROUP_SLOTS
+
+
+@njit(cache=True)
+def _group_tag(C, gc):
+    return (gc & ~_LOW24) | np.uint64(C[C_GEN])
+
+
+@njit(cache=True)
+def group_bounds(P, G, C, st, row, gc):
+    """Sure bounds ``(lo, hi)`` on ``st``'s value from its group's entries
+    (its bucket at ``row``, verification hash ``gc``): a state at least as
+    good for the mover bounds it from above, one at most as good from
+    below (:func:`solver.engine.core.dominance`)."""
+    lo = -INF
+    hi = INF
+    tag = _group_tag(C, gc)
+    for j in range(row, row + GROUP_SLOTS):
+        if G[j, 0] != tag:
+            continue
+        d = dominance(P, st, np.int64(G[j, 1]))
+        if d & 1:
+            h = _float(G[j, 3])
+            if h < hi:
+                hi = h
+        if d & 2:
+            v = _float(G[j, 2])
+            if v > lo:
+                lo = v
+    return lo, hi
+
+
+@njit(cache=True)
+def group_store(G, C, st, row, gc, lo, hi):
+    """Keep ``st``'s bounds in its group's bucket: over its own entry, else
+    as the newest (the oldest dropped)."""
+    tag = _group_tag(C, gc)
+    x = np.uint64(st[10])
+    j = -1
+    for q in range(row, row + GROUP_SLOTS):
+        if G[q, 0] == tag and G[q, 1] == x:
+            j = q
+            break
+    if j < 0:
+        for q in range(row + GROUP_SLOTS - 1, row, -1):
+            for w in range(4):
+                G[q, w] = G[q - 1, w]
+        j = row
+    G[j, 0] = tag
+    G[j, 1] = x
+    G[j, 2] = _bits(lo)
+    G[j, 3] = _bits(hi)
+
+
 SIG = ("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], uint64[:, ::1], float64[:, ::1], "
-       "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], int64, UniTuple(int64, 11), "
+       "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], uint64[:, ::1], int64, "
+       "UniTuple(int64, 11), "
        "float64, float64, uint64, uint64)")
 
 #: the hashes argument of :func:`negamax` when the caller has none
@@ -530,12 +630,15 @@ NOKEY = np.uint64(0)
 
 
 @njit(SIG, cache=True)
-def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
+def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
     """The value of ``st`` for the side to move, fail-soft: exact inside
     ``(alpha, beta)``, a bound on the right side outside. A chance node
     averages its outcomes (Ballard's Star1 with the game's sure bounds).
     ``hk, hc``: the state's two hashes (:func:`solver.engine.core.state_key`)
-    when the caller computed them, else both 0 (``NOKEY``)."""
+    when the caller computed them, else both 0 (``NOKEY``). ``G``: the
+    thread's group table (:func:`new_groups`), whose entries bound a state
+    by the same cards' states that are better or worse for its mover
+    (the match objective, :func:`solver.engine.core.dominance`)."""
     if C[C_ABORT] != 0:
         return 0.0
     chance = is_chance(P, st)
@@ -556,6 +659,12 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
     key = np.uint64(0)
     chk = np.uint64(0)
     slot = 0
+    grow = -1
+    gc = np.uint64(0)
+    if use_tt and groups_on(P, G):
+        gk, gc = group_key(st)
+        grow = _group_row(G, gk)
+        _prefetch(G, grow)
     if use_tt:
         if hk != 0 or hc != 0:
             key = hk
@@ -599,12 +708,34 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
     else:
         lo = -INF
         hi = INF
-
+    big_l = -INF
+    big_u = INF
     if chance:
         big_l, big_u = chance_bounds(P, st)
         if found < 0:
             lo = big_l
             hi = big_u
+    if grow >= 0:
+        # the bounds of the states of the same cards better or worse for
+        # the mover, used as the table's (the window narrowed to them)
+        glo, ghi = group_bounds(P, G, C, st, grow, gc)
+        if glo > lo:
+            lo = glo
+        if ghi < hi:
+            hi = ghi
+        if lo >= beta or lo >= hi:
+            C[C_HITS] += 1
+            return lo
+        if hi <= alpha:
+            C[C_HITS] += 1
+            return hi
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+
+    if chance:
+        if found < 0:
             if hi <= alpha:
                 return hi
             if lo >= beta:
@@ -633,6 +764,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
                 total += probs[start + i] * (float(rows[start + i, DR_GAIN]) + last_deal(
                     P, D, K, C, ply + 1, child, -INF, INF))
             _store(TT, TF, C, slot, found, key, chk, total, total, -1, work)
+            if grow >= 0:
+                group_store(G, C, st, grow, gc, total, total)
             return total
         total = 0.0
         rest = 1.0
@@ -698,7 +831,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
                 hi_c = big_u - g
             child = dealt_child(P, st, rows, start + i)
             # searched a margin wider, judged in its own frame
-            cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, ply + 1, child, lo_c - MARGIN,
+            cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, lo_c - MARGIN,
                          hi_c + MARGIN, nk, nc)
             if C[C_ABORT] != 0:
                 if post:
@@ -736,6 +869,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
             lo = total
             hi = total
         _store(TT, TF, C, slot, found, key, chk, lo, hi, -1, work)
+        if grow >= 0:
+            group_store(G, C, st, grow, gc, lo, hi)
         return result
 
     n = gen_children(P, D, K, ply, st)
@@ -781,7 +916,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
             nc = NOKEY
             if pf:
                 nk, nc = _kept_key(K, ply, r)
-            cv = negamax(P, D, K, TT, TF, C, OK, OP, OR, ply + 1, child, c_lo - margin,
+            cv = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, c_lo - margin,
                          c_hi + margin, nk, nc)
             if C[C_ABORT] != 0:
                 return 0.0
@@ -810,29 +945,33 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
         hi = best
     if use_tt:
         _store(TT, TF, C, slot, found, key, chk, lo, hi, best_move, work)
+        if grow >= 0:
+            group_store(G, C, st, grow, gc, lo, hi)
     return best
 
 
 @njit(cache=True, nogil=True)
-def value(P, D, K, TT, TF, C, OK, OP, OR, st, alpha, beta):
+def value(P, D, K, TT, TF, C, OK, OP, OR, G, st, alpha, beta):
     """The value of ``st`` for the side to move (0 at the end of the hand),
     exact inside ``(alpha, beta)``."""
     if is_terminal(P, st):
         return 0.0
     P, D, K, TT, TF, C = borrow(P), borrow(D), borrow(K), borrow(TT), borrow(TF), borrow(C)
-    OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
-    return negamax(P, D, K, TT, TF, C, OK, OP, OR, 0, st, alpha, beta, NOKEY, NOKEY)
+    OK, OP, OR, G = borrow(OK), borrow(OP), borrow(OR), borrow(G)
+    groups_fresh(G, C)
+    return negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 0, st, alpha, beta, NOKEY, NOKEY)
 
 
 @njit(cache=True, nogil=True)
-def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) - 1):
+def root_values(P, D, K, TT, TF, C, OK, OP, OR, G, st, out, mask=(1 << MAX_MOVES) - 1):
     """Every legal move of ``st`` whose rank index is in the bit ``mask``
     scored exactly (DDS "solutions = 3"): ``out[m]`` the value of playing
     rank index ``m`` for the side to move; the other entries are left
     alone (the caller fills ``out`` with NaN). Returns the number of
     legal moves."""
     P, D, K, TT, TF, C = borrow(P), borrow(D), borrow(K), borrow(TT), borrow(TF), borrow(C)
-    OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
+    OK, OP, OR, G = borrow(OK), borrow(OP), borrow(OR), borrow(G)
+    groups_fresh(G, C)
     n = gen_children(P, D, K, 0, st)
     for i in range(n):
         m = K[0, i, K_MOVE]
@@ -843,7 +982,7 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
             out[m] = gain
         else:
             child = row_state(K, 0, i)
-            v = negamax(P, D, K, TT, TF, C, OK, OP, OR, 1, child, -INF, INF, NOKEY, NOKEY)
+            v = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 1, child, -INF, INF, NOKEY, NOKEY)
             if C[C_ABORT] != 0:
                 return n
             out[m] = gain - v
@@ -851,7 +990,7 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
 
 
 @njit(cache=True, nogil=True)
-def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, st, out, pv, max_plies):
+def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, G, st, out, pv, max_plies):
     """:func:`root_values` of ``st`` (every legal move into ``out``), then
     the principal variation from ``st`` in the same call: at each ply
     every move scored exactly (the table, warm from the root's search,
@@ -860,7 +999,7 @@ def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, st, out, pv, max_plies):
     end of the hand or the next chance node, at most ``max_plies``.
     ``pv[i]`` the rank index played at ply ``i``; returns the plies
     (0 when stopped by ``C[C_ABORT]``)."""
-    root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, (1 << MAX_MOVES) - 1)
+    root_values(P, D, K, TT, TF, C, OK, OP, OR, G, st, out, (1 << MAX_MOVES) - 1)
     if C[C_ABORT] != 0:
         return 0
     here = np.empty(MAX_MOVES, dtype=np.float64)
@@ -873,7 +1012,7 @@ def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, st, out, pv, max_plies):
         else:
             for m in range(MAX_MOVES):
                 here[m] = np.nan
-            root_values(P, D, K, TT, TF, C, OK, OP, OR, cur, here, (1 << MAX_MOVES) - 1)
+            root_values(P, D, K, TT, TF, C, OK, OP, OR, G, cur, here, (1 << MAX_MOVES) - 1)
             if C[C_ABORT] != 0:
                 return 0
         top = -INF
@@ -902,7 +1041,9 @@ def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds,
     move solved exactly; ``out[i]`` the move values (NaN where illegal),
     ``nodes[i]``, ``done[i] = 1`` when finished, ``-1`` when the draw
     failed, ``drawn[i]`` the hands (card sets) of the determinisation.
-    Stops at ``C[C_ABORT]``; a new generation per sample."""
+    Stops at ``C[C_ABORT]``; a new generation per sample (no group table:
+    :func:`new_groups`)."""
+    G = np.zeros((GROUP_SLOTS, 4), dtype=np.uint64)
     for q in range(count):
         i = first + q * step
         if C[C_ABORT] != 0:
@@ -916,7 +1057,7 @@ def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds,
             drawn[i, s] = st[1 + s]
         C[C_GEN] += 1
         n0 = C[C_NODES]
-        root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out[i], (1 << MAX_MOVES) - 1)
+        root_values(P, D, K, TT, TF, C, OK, OP, OR, G, st, out[i], (1 << MAX_MOVES) - 1)
         if C[C_ABORT] != 0:
             return
         nodes[i] = C[C_NODES] - n0
