@@ -524,6 +524,9 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
 #: entries a bucket of the group table (:func:`new_groups`)
 GROUP_SLOTS = 4
 _LOW24 = np.uint64(0xFFFFFF)
+#: an entry's x word (below bit 60) and its best move + 1 (bits 60-63)
+_S60 = np.uint64(60)
+_X60 = np.uint64((1 << 60) - 1)
 
 
 def new_groups(rows: int) -> np.ndarray:
@@ -579,14 +582,19 @@ def group_bounds(P, G, C, st, row, gc):
     """Sure bounds ``(lo, hi)`` on ``st``'s value from its group's entries
     (its bucket at ``row``, verification hash ``gc``): a state at least as
     good for the mover bounds it from above, one at most as good from
-    below (:func:`solver.engine.core.dominance`)."""
+    below (:func:`solver.engine.core.dominance`); and the best move of the
+    newest entry that has one (-1: none), a guess for the first move (the
+    same cards at other scores)."""
     lo = -INF
     hi = INF
+    move = -1
     tag = _group_tag(C, gc)
     for j in range(row, row + GROUP_SLOTS):
         if G[j, 0] != tag:
             continue
-        d = dominance(P, st, np.int64(G[j, 1]))
+        if move < 0:
+            move = np.int64(G[j, 1] >> _S60) - 1
+        d = dominance(P, st, np.int64(G[j, 1] & _X60))
         if d & 1:
             h = _float(G[j, 3])
             if h < hi:
@@ -595,18 +603,18 @@ def group_bounds(P, G, C, st, row, gc):
             v = _float(G[j, 2])
             if v > lo:
                 lo = v
-    return lo, hi
+    return lo, hi, move
 
 
 @njit(cache=True)
-def group_store(G, C, st, row, gc, lo, hi):
-    """Keep ``st``'s bounds in its group's bucket: over its own entry, else
-    as the newest (the oldest dropped)."""
+def group_store(G, C, st, row, gc, lo, hi, move):
+    """Keep ``st``'s bounds and best move (-1: none) in its group's bucket:
+    over its own entry, else as the newest (the oldest dropped)."""
     tag = _group_tag(C, gc)
     x = np.uint64(st[10])
     j = -1
     for q in range(row, row + GROUP_SLOTS):
-        if G[q, 0] == tag and G[q, 1] == x:
+        if G[q, 0] == tag and (G[q, 1] & _X60) == x:
             j = q
             break
     if j < 0:
@@ -615,7 +623,7 @@ def group_store(G, C, st, row, gc, lo, hi):
                 G[q, w] = G[q - 1, w]
         j = row
     G[j, 0] = tag
-    G[j, 1] = x
+    G[j, 1] = x | (np.uint64(move + 1) << _S60)
     G[j, 2] = _bits(lo)
     G[j, 3] = _bits(hi)
 
@@ -718,7 +726,9 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
     if grow >= 0:
         # the bounds of the states of the same cards better or worse for
         # the mover, used as the table's (the window narrowed to them)
-        glo, ghi = group_bounds(P, G, C, st, grow, gc)
+        glo, ghi, gmove = group_bounds(P, G, C, st, grow, gc)
+        if first < 0:
+            first = gmove
         if glo > lo:
             lo = glo
         if ghi < hi:
@@ -765,7 +775,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
                     P, D, K, C, ply + 1, child, -INF, INF))
             _store(TT, TF, C, slot, found, key, chk, total, total, -1, work)
             if grow >= 0:
-                group_store(G, C, st, grow, gc, total, total)
+                group_store(G, C, st, grow, gc, total, total, -1)
             return total
         total = 0.0
         rest = 1.0
@@ -870,7 +880,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
             hi = total
         _store(TT, TF, C, slot, found, key, chk, lo, hi, -1, work)
         if grow >= 0:
-            group_store(G, C, st, grow, gc, lo, hi)
+            group_store(G, C, st, grow, gc, lo, hi, -1)
         return result
 
     n = gen_children(P, D, K, ply, st)
@@ -946,7 +956,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
     if use_tt:
         _store(TT, TF, C, slot, found, key, chk, lo, hi, best_move, work)
         if grow >= 0:
-            group_store(G, C, st, grow, gc, lo, hi)
+            group_store(G, C, st, grow, gc, lo, hi, best_move)
     return best
 
 
