@@ -1396,6 +1396,13 @@ def state_key(st):
     laid (``prev``) and a hit on show (``show``) matter only to the next
     play (a hit, an answer), so when the mover holds no card of their rank
     the key holds none: the states differing only there have one value."""
+    a, b = _cards_key(st)
+    return _with_x(a, b, st[10])
+
+
+@njit(cache=True)
+def _cards_key(st):
+    """:func:`state_key` before the x word."""
     hand = hand_of(st[1], st[2], st[3], st[4], st[5])
     prev = st[6]
     if prev >= 0 and (hand >> (4 * prev)) & 1 == 0:
@@ -1411,10 +1418,27 @@ def state_key(st):
         b = _fmix((b * _M3) ^ np.uint64(st[i]) ^ (b >> _S29))
     a = _fmix(a ^ misc ^ (np.uint64(st[9]) << _S8))
     b = _fmix((b * _M4) ^ np.uint64(st[9]) ^ (misc << np.uint64(44)))
-    if st[10] != 0:         # the x word (0 for two sides playing for points)
-        a = _fmix(a ^ np.uint64(st[10]) ^ _M4)
-        b = _fmix((b * _M3) ^ np.uint64(st[10]))
     return a, b
+
+
+@njit(cache=True)
+def _with_x(a, b, x):
+    """The hashes ``a, b`` with the x word ``x`` mixed in (none for 0: two
+    sides playing for points)."""
+    if x != 0:
+        a = _fmix(a ^ np.uint64(x) ^ _M4)
+        b = _fmix((b * _M3) ^ np.uint64(x))
+    return a, b
+
+
+@njit(cache=True)
+def state_keys(st):
+    """:func:`state_key` and :func:`group_key` of ``st`` at the cost of one:
+    ``(key, chk, group key, group chk)``."""
+    a, b = _cards_key(st)
+    ka, kb = _with_x(a, b, st[10])
+    ga, gb = _with_x(a, b, st[10] & ~X_RANKED)
+    return ka, kb, ga, gb
 
 
 #: the bits of the x word that :func:`dominance` compares (the piles and
@@ -1427,8 +1451,8 @@ def group_key(st):
     """The hashes of ``st`` without its scores and piles: the key of the
     states that differ from it only there (its "group", whose values
     :func:`dominance` orders)."""
-    return state_key((st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
-                      st[10] & ~X_RANKED))
+    a, b = _cards_key(st)
+    return _with_x(a, b, st[10] & ~X_RANKED)
 
 
 @njit(cache=True)

@@ -45,7 +45,8 @@ from ..engine.sampling import draw
 from ..engine.core import (CANON_DOMINANCE, DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
                            KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, chance_bounds, deal_table,
                            dealt_child, dominance, gen_children, group_key, has_chance,
-                           is_chance, is_last_deal, is_terminal, play, state_key, work_left)
+                           is_chance, is_last_deal, is_terminal, play, state_key, state_keys,
+                           work_left)
 
 INF = np.inf
 MAXPLY = 64
@@ -145,7 +146,9 @@ def new_table(entries: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 #: columns of the children scratch after a child row: the child's two table
-#: hashes (:func:`solver.engine.core.state_key`) as its parent computed them
+#: hashes (:func:`solver.engine.core.state_key`), then its two group hashes
+#: (:func:`solver.engine.core.group_key`; 0 without groups) as its parent
+#: computed them
 #: for the prefetch of its bucket, passed down so that the child does not
 #: hash itself again (a chance node keeps its next outcomes' hashes in its
 #: own ply's rows, which it does not otherwise use)
@@ -154,7 +157,7 @@ K_KEY = K_COLS
 
 def new_scratch() -> np.ndarray:
     """Per-ply scratch for the children rows (and their order, row MAX_MOVES)."""
-    return np.zeros((MAXPLY, MAX_MOVES + 1, max(K_KEY + 2, MAX_MOVES)), dtype=np.int64)
+    return np.zeros((MAXPLY, MAX_MOVES + 1, max(K_KEY + 4, MAX_MOVES)), dtype=np.int64)
 
 
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -410,24 +413,39 @@ PREFETCH_AHEAD = 8
 
 
 @njit(cache=True)
-def _prefetch_child(P, TT, st, rows, i):
-    """Ask for the table bucket of the chance node ``st``'s outcome ``i``;
-    its hashes, for the outcome's own search."""
-    ck, cc = state_key(dealt_child(P, st, rows, i))
+def _child_keys(TT, G, ch, groups):
+    """Ask for the table bucket of the child state ``ch`` (and its group's
+    bucket when ``groups``); its hashes, for the child's own search."""
+    if groups:
+        ck, cc, gk, gc = state_keys(ch)
+        _prefetch(G, _group_row(G, gk))
+    else:
+        ck, cc = state_key(ch)
+        gk = NOKEY
+        gc = NOKEY
     _prefetch(TT, bucket(TT, ck))
-    return ck, cc
+    return ck, cc, gk, gc
 
 
 @njit(cache=True)
-def _keep_key(K, ply, r, key, chk):
-    """Keep a child's hashes in column ``K_KEY`` of its scratch row."""
+def _prefetch_child(P, TT, G, st, rows, i, groups):
+    """:func:`_child_keys` of the chance node ``st``'s outcome ``i``."""
+    return _child_keys(TT, G, dealt_child(P, st, rows, i), groups)
+
+
+@njit(cache=True)
+def _keep_key(K, ply, r, key, chk, gk, gc):
+    """Keep a child's hashes in columns ``K_KEY..`` of its scratch row."""
     K[ply, r, K_KEY] = np.int64(key)
     K[ply, r, K_KEY + 1] = np.int64(chk)
+    K[ply, r, K_KEY + 2] = np.int64(gk)
+    K[ply, r, K_KEY + 3] = np.int64(gc)
 
 
 @njit(cache=True)
 def _kept_key(K, ply, r):
-    return np.uint64(K[ply, r, K_KEY]), np.uint64(K[ply, r, K_KEY + 1])
+    return (np.uint64(K[ply, r, K_KEY]), np.uint64(K[ply, r, K_KEY + 1]),
+            np.uint64(K[ply, r, K_KEY + 2]), np.uint64(K[ply, r, K_KEY + 3]))
 
 
 @njit(cache=True)
@@ -631,19 +649,21 @@ def group_store(G, C, st, row, gc, lo, hi, move):
 SIG = ("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], uint64[:, ::1], float64[:, ::1], "
        "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], uint64[:, ::1], int64, "
        "UniTuple(int64, 11), "
-       "float64, float64, uint64, uint64)")
+       "float64, float64, uint64, uint64, uint64, uint64)")
 
 #: the hashes argument of :func:`negamax` when the caller has none
 NOKEY = np.uint64(0)
 
 
 @njit(SIG, cache=True)
-def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
+def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg, hgc):
     """The value of ``st`` for the side to move, fail-soft: exact inside
     ``(alpha, beta)``, a bound on the right side outside. A chance node
     averages its outcomes (Ballard's Star1 with the game's sure bounds).
     ``hk, hc``: the state's two hashes (:func:`solver.engine.core.state_key`)
-    when the caller computed them, else both 0 (``NOKEY``). ``G``: the
+    when the caller computed them, else both 0 (``NOKEY``), and ``hg,
+    hgc`` its group hashes (:func:`solver.engine.core.group_key`) when the
+    caller computed them with groups on. ``G``: the
     thread's group table (:func:`new_groups`), whose entries bound a state
     by the same cards' states that are better or worse for its mover
     (the match objective, :func:`solver.engine.core.dominance`)."""
@@ -669,14 +689,21 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
     slot = 0
     grow = -1
     gc = np.uint64(0)
-    if use_tt and groups_on(P, G):
-        gk, gc = group_key(st)
-        grow = _group_row(G, gk)
-        _prefetch(G, grow)
+    groups = groups_on(P, G)
     if use_tt:
         if hk != 0 or hc != 0:
             key = hk
             chk = hc
+            if groups:
+                gk = hg
+                gc = hgc
+                if hg == 0 and hgc == 0:
+                    gk, gc = group_key(st)
+                grow = _group_row(G, gk)
+        elif groups:
+            key, chk, gk, gc = state_keys(st)
+            grow = _group_row(G, gk)
+            _prefetch(G, grow)
         else:
             key, chk = state_key(st)
         chk = chk >> _S32
@@ -791,18 +818,21 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
         # (the hashes of the outcomes asked for kept in this ply's rows,
         # outcome i in row i % ahead, for the outcome's search)
         for i in range(min(k, ahead)):
-            ck, cc = _prefetch_child(P, TT, st, rows, start + i)
-            _keep_key(K, ply, i, ck, cc)
+            ck, cc, cg, cgc = _prefetch_child(P, TT, G, st, rows, start + i, groups)
+            _keep_key(K, ply, i, ck, cc, cg, cgc)
         for i in range(k):
             if post:
                 C[C_BNEXT] = i
             nk = NOKEY
             nc = NOKEY
+            ng = NOKEY
+            ngc = NOKEY
             if ahead > 0:
-                nk, nc = _kept_key(K, ply, i % ahead)
+                nk, nc, ng, ngc = _kept_key(K, ply, i % ahead)
                 if i + ahead < k:
-                    ck, cc = _prefetch_child(P, TT, st, rows, start + i + ahead)
-                    _keep_key(K, ply, i % ahead, ck, cc)
+                    ck, cc, cg, cgc = _prefetch_child(P, TT, G, st, rows, start + i + ahead,
+                                                      groups)
+                    _keep_key(K, ply, i % ahead, ck, cc, cg, cgc)
             p = probs[start + i]
             g = float(rows[start + i, DR_GAIN])
             rest -= p
@@ -842,7 +872,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
             child = dealt_child(P, st, rows, start + i)
             # searched a margin wider, judged in its own frame
             cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, lo_c - MARGIN,
-                         hi_c + MARGIN, nk, nc)
+                         hi_c + MARGIN, nk, nc, ng, ngc)
             if C[C_ABORT] != 0:
                 if post:
                     _unpost(C)
@@ -899,14 +929,15 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
         r = K[ply, pr, j]
         ck = NOKEY
         cc = NOKEY
+        cg = NOKEY
+        cgc = NOKEY
         if K[ply, r, K_KIND] != KIND_LEAF:
             ch = row_state(K, ply, r)
             wc = work_left(P, ch)
             if is_chance(P, ch) or (wc > C[C_TTMIN] and not (
                     wc <= C[C_LEAN] and is_last_deal(P, ch))):
-                ck, cc = state_key(ch)
-                _prefetch(TT, bucket(TT, ck))
-        _keep_key(K, ply, r, ck, cc)
+                ck, cc, cg, cgc = _child_keys(TT, G, ch, groups)
+        _keep_key(K, ply, r, ck, cc, cg, cgc)
     alpha0 = alpha
     margin = MARGIN if has_chance(P) else 0.0
     best = -INF
@@ -924,10 +955,12 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc):
             c_hi = gain - alpha
             nk = NOKEY
             nc = NOKEY
+            ng = NOKEY
+            ngc = NOKEY
             if pf:
-                nk, nc = _kept_key(K, ply, r)
+                nk, nc, ng, ngc = _kept_key(K, ply, r)
             cv = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, c_lo - margin,
-                         c_hi + margin, nk, nc)
+                         c_hi + margin, nk, nc, ng, ngc)
             if C[C_ABORT] != 0:
                 return 0.0
             v = gain - cv
@@ -969,7 +1002,8 @@ def value(P, D, K, TT, TF, C, OK, OP, OR, G, st, alpha, beta):
     P, D, K, TT, TF, C = borrow(P), borrow(D), borrow(K), borrow(TT), borrow(TF), borrow(C)
     OK, OP, OR, G = borrow(OK), borrow(OP), borrow(OR), borrow(G)
     groups_fresh(G, C)
-    return negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 0, st, alpha, beta, NOKEY, NOKEY)
+    return negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 0, st, alpha, beta, NOKEY, NOKEY, NOKEY,
+                   NOKEY)
 
 
 @njit(cache=True, nogil=True)
@@ -992,7 +1026,8 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, G, st, out, mask=(1 << MAX_MOVES
             out[m] = gain
         else:
             child = row_state(K, 0, i)
-            v = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 1, child, -INF, INF, NOKEY, NOKEY)
+            v = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 1, child, -INF, INF, NOKEY, NOKEY,
+                        NOKEY, NOKEY)
             if C[C_ABORT] != 0:
                 return n
             out[m] = gain - v

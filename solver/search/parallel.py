@@ -77,7 +77,7 @@ def serve(P, D, K, TT, TF, C, OK, OP, OR, G, M):
             gi = float(rows[start + j, DR_GAIN])
             child = dealt_child(P, st, rows, start + j)
             negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 1, child, big_l - gi - MARGIN,
-                    big_u - gi + MARGIN, kn.NOKEY, kn.NOKEY)
+                    big_u - gi + MARGIN, kn.NOKEY, kn.NOKEY, kn.NOKEY, kn.NOKEY)
             if C[C_ABORT] != 0:
                 break
             j -= 1
