@@ -1,13 +1,14 @@
 """The match objective's group bounds (:func:`solver.engine.core.dominance`,
 read by the search through its group table, ``kernels.group_bounds``): a
 state whose side to move has at least (at most) the score and the pile,
-and whose other side at most (at least), is worth at least (at most) as
-much to the mover, when the match-equity table grows with a side's score.
+and whose other side at most (at least), with a last capturer no worse
+(no better) for the mover, is worth at least (at most) as much to the
+mover, when the match-equity table grows with a side's score.
 
 Checked on exact values (the search without the group table): random
 positions of every two-sided match system that allows the bounds, their
-scores and piles moved by a few points and cards, every pair the order
-claims compared; then the search with the group table gives the same
+scores and piles moved by a few points and cards and their last
+capturer changed, every pair the order claims compared; then the search with the group table gives the same
 values as without it, with fewer nodes (the check is not empty). A table
 that is not monotone, and Ronda voleur, leave the bounds off."""
 
@@ -42,15 +43,17 @@ def _plain_value(P, D, st) -> float:
                           st, -np.inf, np.inf))
 
 
-def _variants(x: int, rng: random.Random):
-    """x words of the same cards: the scores and the piles moved."""
+def _variants(st, rng: random.Random):
+    """States of the same cards: the scores and the piles moved, the last
+    capturer changed."""
     out = []
     for _ in range(6):
-        y = x
+        y = st[10]
         for k in range(2):
             y = core.with_score(y, k, core.score_of(y, k) + rng.randint(-3, 3))
             y = core.with_pile(y, k, core.pile_of(y, k) + rng.randint(-4, 4))
-        out.append(y)
+        last = st[8] if rng.random() < 0.5 else rng.choice([-1, 0, 1])
+        out.append(st[:8] + (last, st[9], y))
     return out
 
 
@@ -58,7 +61,7 @@ def _variants(x: int, rng: random.Random):
 def test_dominance_orders_exact_values(system):
     rng = random.Random(f"dominance-{system}")
     checked = strict = 0
-    for _ in range(25):
+    for _ in range(30):
         pos = random_position(rng, system)
         leaves, _leaf = random_leaves(rng, system.rules.target, monotone=True)
         prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
@@ -67,11 +70,11 @@ def test_dominance_orders_exact_values(system):
         if core.is_terminal(P, st):
             continue
         v = _plain_value(P, D, st)
-        for y in _variants(st[10], rng):
-            d = core.dominance(P, st, y)
+        for other in _variants(st, rng):
+            d = core.dominance(P, st, core.group_word(other))
             if not d:
                 continue
-            w = _plain_value(P, D, st[:10] + (y,))
+            w = _plain_value(P, D, other)
             tol = 1e-9 * core.EQ_SCALE
             if d & 1:
                 assert w >= v - tol, (pos, y, v, w)

@@ -44,9 +44,9 @@ from .memory import own_lines, zeroed
 from ..engine.sampling import draw
 from ..engine.core import (CANON_DOMINANCE, DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
                            KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, chance_bounds, deal_table,
-                           dealt_child, dominance, gen_children, group_key, has_chance,
-                           is_chance, is_last_deal, is_terminal, play, state_key, state_keys,
-                           work_left)
+                           dealt_child, dominance, gen_children, group_key, group_word,
+                           has_chance, is_chance, is_last_deal, is_terminal, play, state_key,
+                           state_keys, work_left)
 
 INF = np.inf
 MAXPLY = 64
@@ -542,7 +542,8 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
 #: entries a bucket of the group table (:func:`new_groups`)
 GROUP_SLOTS = 4
 _LOW24 = np.uint64(0xFFFFFF)
-#: an entry's x word (below bit 60) and its best move + 1 (bits 60-63)
+#: an entry's group word (below bit 60: :func:`solver.engine.core.group_word`)
+#: and its best move + 1 (bits 60-63)
 _S60 = np.uint64(60)
 _X60 = np.uint64((1 << 60) - 1)
 
@@ -552,7 +553,8 @@ def new_groups(rows: int) -> np.ndarray:
     buckets of ``GROUP_SLOTS``, and a header; fewer than two buckets'
     worth: none, the bounds off): each entry a state's bounds under its group's hash
     (:func:`solver.engine.core.group_key`), ``(verification word with the
-    generation in its low 24 bits, x word, lower, upper)``, the newest of a
+    generation in its low 24 bits, group word and best move, lower,
+    upper)``, the newest of a
     bucket first; row 0 holds the last generation stored (a generation
     that went back, the table cleared: the table is cleared)."""
     nb = 1
@@ -629,7 +631,7 @@ def group_store(G, C, st, row, gc, lo, hi, move):
     """Keep ``st``'s bounds and best move (-1: none) in its group's bucket:
     over its own entry, else as the newest (the oldest dropped)."""
     tag = _group_tag(C, gc)
-    x = np.uint64(st[10])
+    x = np.uint64(group_word(st))
     j = -1
     for q in range(row, row + GROUP_SLOTS):
         if G[q, 0] == tag and (G[q, 1] & _X60) == x:
