@@ -18,6 +18,12 @@ memory. The first entry of a bucket keeps the state with more work below
 it, the second always takes the newest. An entry of another generation is
 empty, so a new search (a new determinisation) clears the table in O(1).
 
+Where the game orders states by their scores and piles (the match
+objective: :func:`solver.engine.core.dominance`), each thread keeps a
+group table beside it (:func:`new_groups`): the newest states of the same
+cards, whose bounds bound a state that is better or worse for its mover
+than they are (read and written with the table's entry).
+
 The last deal (the stock empty: every card known, no chance node below)
 is searched without the table by :func:`last_deal` (through the game's
 own solver, :mod:`solver.engine.endgame`, where it has one): at a chance
