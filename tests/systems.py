@@ -182,15 +182,22 @@ def random_position(rng: random.Random, system: System) -> Position:
                         None if t is None else Card(RANKS[t]) for t in tops))
 
 
-def random_leaves(rng: random.Random, target: int):
+def random_leaves(rng: random.Random, target: int, monotone: bool = False):
     """A match objective's leaves made of random numbers (any leaf read at
     the wrong score shows): ``(MatchLeaves, leaf)``, ``leaf(a, b, d)`` the
     chance that side 0 wins at final scores ``a, b`` with ``d = 0`` when
-    side 0 deals next, read plainly."""
+    side 0 deals next, read plainly. ``monotone``: the same numbers
+    arranged to grow with side 0's score and fall with side 1's (as a
+    real table does: the search then bounds a state by its group,
+    :func:`solver.engine.core.dominance`); the same draws either way."""
     from solver.engine.tables import MatchLeaves
     n = target + 1
     eq = np.array([[[rng.random() for _ in range(n)] for _ in range(n)] for _ in range(2)])
     tie = (rng.random(), rng.random())
+    if monotone:
+        # rows sorted, then columns (the rows stay sorted), then the need
+        # of side 0 reversed: falling in its need, growing in side 1's
+        eq = np.sort(np.sort(eq, axis=2), axis=1)[:, ::-1, :].copy()
 
     def leaf(a, b, d):
         if a >= target or b >= target:

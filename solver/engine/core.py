@@ -86,12 +86,15 @@ P_QN = 124           # match equity table: needs 0..QN-1 (target + 1)
 P_TIE = 125          # 2 entries: side 0's chance (times EQ_SCALE) from equal totals over target
 P_CANON = 127        # a search's states made canonical: bit 1 a pile that cannot pass 20
                      # cards is written 0 (CANON_PILES), bit 2 a voleur pile top no
-                     # opponent can still steal is written "none" (CANON_TOPS)
+                     # opponent can still steal is written "none" (CANON_TOPS), bit 4
+                     # a state bounded by the same cards' states that are better or
+                     # worse for its mover (CANON_DOMINANCE)
 P_SIZE = 128
 P_Q = P_SIZE         # the equity table (times EQ_SCALE), [d][need A][need B], when P_MATCH
 
 CANON_PILES = 1
 CANON_TOPS = 2
+CANON_DOMINANCE = 4
 
 # --- the x word of a state ----------------------------------------------------------
 X_PILE = 0           # 6 bits a side: cards in its pile
@@ -1393,6 +1396,14 @@ def state_key(st):
     laid (``prev``) and a hit on show (``show``) matter only to the next
     play (a hit, an answer), so when the mover holds no card of their rank
     the key holds none: the states differing only there have one value."""
+    a, b = _cards_key(st, True)
+    return _with_x(a, b, st[10])
+
+
+@njit(cache=True)
+def _cards_key(st, last):
+    """:func:`state_key` before the x word (with the last capturer, or
+    without it: :func:`state_keys`)."""
     hand = hand_of(st[1], st[2], st[3], st[4], st[5])
     prev = st[6]
     if prev >= 0 and (hand >> (4 * prev)) & 1 == 0:
@@ -1400,7 +1411,8 @@ def state_key(st):
     show = st[7]
     if show != 0 and (hand >> (4 * (show >> 2))) & 1 == 0:
         show = 0
-    misc = np.uint64(st[5] | ((prev + 1) << 2) | (show << 6) | ((st[8] + 1) << 12))
+    misc = np.uint64(st[5] | ((prev + 1) << 2) | (show << 6) | (((st[8] + 1) << 12) if last
+                                                                  else 0))
     a = _fmix(np.uint64(st[0]) ^ _M3)
     b = _fmix(np.uint64(st[0]) ^ _M4)
     for i in range(1, 5):
@@ -1408,10 +1420,103 @@ def state_key(st):
         b = _fmix((b * _M3) ^ np.uint64(st[i]) ^ (b >> _S29))
     a = _fmix(a ^ misc ^ (np.uint64(st[9]) << _S8))
     b = _fmix((b * _M4) ^ np.uint64(st[9]) ^ (misc << np.uint64(44)))
-    if st[10] != 0:         # the x word (0 for two sides playing for points)
-        a = _fmix(a ^ np.uint64(st[10]) ^ _M4)
-        b = _fmix((b * _M3) ^ np.uint64(st[10]))
     return a, b
+
+
+@njit(cache=True)
+def _with_x(a, b, x):
+    """The hashes ``a, b`` with the x word ``x`` mixed in (none for 0: two
+    sides playing for points)."""
+    if x != 0:
+        a = _fmix(a ^ np.uint64(x) ^ _M4)
+        b = _fmix((b * _M3) ^ np.uint64(x))
+    return a, b
+
+
+@njit(cache=True)
+def state_keys(st):
+    """The table's key of ``st`` where the search bounds states by their
+    groups (two sides: :func:`group_word` in place of the x word, the
+    cards hashed without the last capturer) and its :func:`group_key`, at
+    the cost of one: ``(key, chk, group key, group chk)``."""
+    a, b = _cards_key(st, False)
+    ka, kb = _with_x(a, b, group_word(st))
+    ga, gb = _with_x(a, b, st[10] & ~X_RANKED)
+    return ka, kb, ga, gb
+
+
+#: the bits of the x word that :func:`dominance` compares (the piles and
+#: the scores); the others (voleur's tops) are part of :func:`group_key`
+X_RANKED = ((1 << 18) - 1) | (((1 << 30) - 1) << X_SCORE)
+#: :func:`group_word`: the last capturer + 1 (two sides: bits a third
+#: side's score would take)
+X_LAST = 56
+
+
+@njit(cache=True)
+def group_word(st):
+    """What :func:`dominance` compares of ``st`` (two sides): its x word and
+    its last capturer (side + 1 at bit ``X_LAST``)."""
+    return st[10] | ((st[8] + 1) << X_LAST)
+
+
+@njit(cache=True)
+def group_key(st):
+    """The hashes of ``st`` without its scores, piles and last capturer:
+    the key of the states that differ from it only there (its "group",
+    whose values :func:`dominance` orders)."""
+    a, b = _cards_key(st, False)
+    return _with_x(a, b, st[10] & ~X_RANKED)
+
+
+@njit(cache=True)
+def dominance(P, st, y):
+    """How the state of ``st``'s group (:func:`group_key`) whose
+    :func:`group_word` is ``y`` compares with ``st`` for ``st``'s mover
+    (two sides): bit 1 when it is at least as good (the mover's side's
+    score and pile at least as large, the other's at most, and the last
+    capturer the mover's side where ``st``'s is nobody or the other side,
+    or nobody where it is the other side), bit 2 when it is at most as
+    good (both: the same scores, piles and last capturer).
+
+    Why its value is then at least (at most) ``st``'s (``CANON_DOMINANCE``,
+    set only for two sides without voleur and monotone match leaves):
+    every line from the two states makes the same plays and the same
+    points, so a side's scores along it are pointwise higher by its
+    higher start; under the immediate win check it then wins at the same
+    play or earlier and the other side at the same play or later (a win
+    needs the higher score); a larger pile makes a larger card count at
+    the end (awarded in the same order), and an answer takes the same
+    shown cards from it; the last capturer takes the table's last cards
+    and the bonus at the end unless somebody captures again (then the two
+    lines are the same from there); the leaf values (the equity table, a win, a loss,
+    the tie value between them) grow with the side's final score and fall
+    with the other's; and a maximum, a minimum and an expectation of
+    ordered values are ordered. (Voleur is left out: a larger pile is a
+    larger prize for a steal.)"""
+    x = st[10]
+    s = P[P_SIDE + st[5]]
+    o = 1 - s
+    ds = score_of(y, s) - score_of(x, s)
+    do = score_of(y, o) - score_of(x, o)
+    ps = pile_of(y, s) - pile_of(x, s)
+    po = pile_of(y, o) - pile_of(x, o)
+    dl = _last_rank(((y >> X_LAST) & 3) - 1, s) - _last_rank(st[8], s)
+    out = 0
+    if ds >= 0 and ps >= 0 and do <= 0 and po <= 0 and dl >= 0:
+        out |= 1
+    if ds <= 0 and ps <= 0 and do >= 0 and po >= 0 and dl <= 0:
+        out |= 2
+    return out
+
+
+@njit(cache=True)
+def _last_rank(last, s):
+    """How good the last capturer ``last`` is for side ``s``: itself 1,
+    nobody 0, the other side -1."""
+    if last < 0:
+        return 0
+    return 1 if last == s else -1
 
 
 @njit(cache=True)

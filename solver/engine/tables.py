@@ -116,8 +116,23 @@ def rule_params(rules: Rules, players: int, leader: int, nstock: int, shuffled: 
         P[core.P_TIE] = round(match.tie[0] * S)
         P[core.P_TIE + 1] = round(match.tie[1] * S)
         q = np.rint(np.asarray(match.equity, dtype=np.float64).reshape(2, n, n) * S)
+        if not rules.voleur and monotone_leaves(q, P[core.P_TIE:core.P_TIE + 2], S):
+            P[core.P_CANON] |= core.CANON_DOMINANCE
         P = np.concatenate([P, q.astype(np.int64).reshape(-1)])
     return P
+
+
+def monotone_leaves(q: np.ndarray, tie, scale: int) -> bool:
+    """Whether the match leaves ``q[d, need A, need B]`` (times ``scale``)
+    and the tie values grow with side A's score and fall with B's, between
+    a loss (0) and a win (``scale``): the condition under which a state's
+    value is bounded by the values of the same cards with better or worse
+    scores and piles (:func:`solver.engine.core.dominance`). The shipped
+    tables are; a table that is not leaves the bounds off."""
+    inner = q[:, 1:, 1:]
+    return bool(np.all(np.diff(inner, axis=1) <= 0) and np.all(np.diff(inner, axis=2) >= 0)
+                and inner.min() >= 0 and inner.max() <= scale
+                and all(0 <= t <= scale for t in tie))
 
 
 def deal_rows(P: np.ndarray, stock: Sequence[int]) -> np.ndarray:

@@ -44,6 +44,8 @@ ALL_MOVES = (1 << 10) - 1
 #: the table a search starts with (entries, 2 MB); it grows fourfold when
 #: 70% full, up to the memory budget
 FIRST_TABLE_ENTRIES = 1 << 16
+#: the largest group table of a thread (:func:`kernels.new_groups`, 32 MB)
+GROUP_MAX_ROWS = 1 << 20
 #: an expectimax search of at least this many cards still to play (12
 #: unseen cards and two hands of 3) starts with a table of
 #: ``LARGE_FIRST_ENTRIES`` (64 MB, committed only as written, on huge
@@ -238,6 +240,10 @@ class Searcher:
         from ..engine.core import has_chance
         self.chance = bool(has_chance(P))
         self.O = self._outcome_cache()
+        # the group tables come out of the transposition table's budget
+        if self._group_rows():
+            self.max_entries = max(2, self.max_entries - self.workers * min(
+                GROUP_MAX_ROWS, self.max_entries // 8))
         # a table shared between threads seals its entries (lockless)
         self.C[kn.C_SHARED] = int(self.workers > 1)
         # the other threads' scratch and counters (the table is shared)
@@ -246,10 +252,36 @@ class Searcher:
         self._set_grow()
 
     def _outcome_cache(self):
-        """A thread's outcome cache: 10% of the budget shared by the
-        threads, none without chance nodes."""
+        """A thread's outcome cache (10% of the budget shared by the
+        threads, none without chance nodes) and its group table
+        (:meth:`_group_rows`): the per-thread arrays the kernels take after
+        the counters, ``(OK, OP, OR, G)``."""
         rows = int(self.memory_mb * 0.1 * (1 << 20) / self.workers / kn.OUTCOME_BYTES)
-        return kn.new_outcome_cache(rows if self.chance else 1, (1 << 14) if self.chance else 2)
+        return (*kn.new_outcome_cache(rows if self.chance else 1,
+                                      (1 << 14) if self.chance else 2),
+                kn.new_groups(self._group_rows()))
+
+    def _group_rows(self) -> int:
+        """Entries of a thread's group table (:func:`kernels.new_groups`):
+        an eighth of the transposition table's (which starts small and
+        grows: a large table's pages cost more to touch than a small
+        search takes), at most ``GROUP_MAX_ROWS``; none where the game does
+        not bound states by their groups (``CANON_DOMINANCE``: the match
+        objective)."""
+        from ..engine.core import CANON_DOMINANCE, P_CANON
+        if not self.P[P_CANON] & CANON_DOMINANCE:
+            return 0
+        return min(GROUP_MAX_ROWS, self.TT.shape[0] // 8)
+
+    def _fit_groups(self) -> None:
+        """New group tables for every thread when the transposition
+        table has outgrown them (their entries are only bounds: dropping
+        them loses no value)."""
+        rows = self._group_rows()
+        if rows < 2 * self.O[3].shape[0]:
+            return
+        self.O = (*self.O[:3], kn.new_groups(rows))
+        self.helpers = [(K, C, (*O[:3], kn.new_groups(rows))) for K, C, O in self.helpers]
 
     def _counters(self) -> list[np.ndarray]:
         return [self.C] + [h[1] for h in self.helpers]
@@ -284,6 +316,7 @@ class Searcher:
         self.TT, self.TF = NT, NF
         self.grown += 1
         self._set_grow()
+        self._fit_groups()
 
     def _may_grow(self, deadline: float | None) -> bool:
         """Whether the time left pays for the next growth's rehash (about
@@ -359,6 +392,7 @@ class Searcher:
                 and work >= LARGE_WORK):
             self.TT, self.TF = kn.new_table(first)
             self._set_grow()
+            self._fit_groups()
 
     def root_values(self, st, deadline: float | None = None) -> dict[int, float]:
         """Every legal move of ``st`` with its exact value; with several

@@ -18,6 +18,12 @@ memory. The first entry of a bucket keeps the state with more work below
 it, the second always takes the newest. An entry of another generation is
 empty, so a new search (a new determinisation) clears the table in O(1).
 
+Where the game orders states by their scores and piles (the match
+objective: :func:`solver.engine.core.dominance`), each thread keeps a
+group table beside it (:func:`new_groups`): the newest states of the same
+cards, whose bounds bound a state that is better or worse for its mover
+than they are (read and written with the table's entry).
+
 The last deal (the stock empty: every card known, no chance node below)
 is searched without the table by :func:`last_deal` (through the game's
 own solver, :mod:`solver.engine.endgame`, where it has one): at a chance
@@ -42,10 +48,11 @@ from numba.core.extending import intrinsic
 from ..engine import endgame
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
-from ..engine.core import (DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER, KIND_LEAF, MAX_MOVES,
-                           NSTATE, chance_bounds, deal_table, dealt_child, gen_children,
+from ..engine.core import (CANON_DOMINANCE, DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
+                           KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, chance_bounds, deal_table,
+                           dealt_child, dominance, gen_children, group_key, group_word,
                            has_chance, is_chance, is_last_deal, is_terminal, play, state_key,
-                           work_left)
+                           state_keys, work_left)
 
 INF = np.inf
 MAXPLY = 64
@@ -145,7 +152,9 @@ def new_table(entries: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 #: columns of the children scratch after a child row: the child's two table
-#: hashes (:func:`solver.engine.core.state_key`) as its parent computed them
+#: hashes (:func:`solver.engine.core.state_key`), then its two group hashes
+#: (:func:`solver.engine.core.group_key`; 0 without groups) as its parent
+#: computed them
 #: for the prefetch of its bucket, passed down so that the child does not
 #: hash itself again (a chance node keeps its next outcomes' hashes in its
 #: own ply's rows, which it does not otherwise use)
@@ -154,7 +163,7 @@ K_KEY = K_COLS
 
 def new_scratch() -> np.ndarray:
     """Per-ply scratch for the children rows (and their order, row MAX_MOVES)."""
-    return np.zeros((MAXPLY, MAX_MOVES + 1, max(K_KEY + 2, MAX_MOVES)), dtype=np.int64)
+    return np.zeros((MAXPLY, MAX_MOVES + 1, max(K_KEY + 4, MAX_MOVES)), dtype=np.int64)
 
 
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -410,24 +419,39 @@ PREFETCH_AHEAD = 8
 
 
 @njit(cache=True)
-def _prefetch_child(P, TT, st, rows, i):
-    """Ask for the table bucket of the chance node ``st``'s outcome ``i``;
-    its hashes, for the outcome's own search."""
-    ck, cc = state_key(dealt_child(P, st, rows, i))
+def _child_keys(TT, G, ch, groups):
+    """Ask for the table bucket of the child state ``ch`` (and its group's
+    bucket when ``groups``); its hashes, for the child's own search."""
+    if groups:
+        ck, cc, gk, gc = state_keys(ch)
+        _prefetch(G, _group_row(G, gk))
+    else:
+        ck, cc = state_key(ch)
+        gk = NOKEY
+        gc = NOKEY
     _prefetch(TT, bucket(TT, ck))
-    return ck, cc
+    return ck, cc, gk, gc
 
 
 @njit(cache=True)
-def _keep_key(K, ply, r, key, chk):
-    """Keep a child's hashes in column ``K_KEY`` of its scratch row."""
+def _prefetch_child(P, TT, G, st, rows, i, groups):
+    """:func:`_child_keys` of the chance node ``st``'s outcome ``i``."""
+    return _child_keys(TT, G, dealt_child(P, st, rows, i), groups)
+
+
+@njit(cache=True)
+def _keep_key(K, ply, r, key, chk, gk, gc):
+    """Keep a child's hashes in columns ``K_KEY..`` of its scratch row."""
     K[ply, r, K_KEY] = np.int64(key)
     K[ply, r, K_KEY + 1] = np.int64(chk)
+    K[ply, r, K_KEY + 2] = np.int64(gk)
+    K[ply, r, K_KEY + 3] = np.int64(gc)
 
 
 @njit(cache=True)
 def _kept_key(K, ply, r):
-    return np.uint64(K[ply, r, K_KEY]), np.uint64(K[ply, r, K_KEY + 1])
+    return (np.uint64(K[ply, r, K_KEY]), np.uint64(K[ply, r, K_KEY + 1]),
+            np.uint64(K[ply, r, K_KEY + 2]), np.uint64(K[ply, r, K_KEY + 3]))
 
 
 @njit(cache=True)
@@ -521,21 +545,136 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
     return best
 
 
+#: entries a bucket of the group table (:func:`new_groups`)
+GROUP_SLOTS = 4
+_LOW24 = np.uint64(0xFFFFFF)
+#: an entry's group word (below bit 60: :func:`solver.engine.core.group_word`)
+#: and its best move + 1 (bits 60-63)
+_S60 = np.uint64(60)
+_X60 = np.uint64((1 << 60) - 1)
+
+
+def new_groups(rows: int) -> np.ndarray:
+    """A group table of at most ``rows`` entries (a power of two of
+    buckets of ``GROUP_SLOTS``, and a header; fewer than two buckets'
+    worth: none, the bounds off): each entry a state's bounds under its group's hash
+    (:func:`solver.engine.core.group_key`), ``(verification word with the
+    generation in its low 24 bits, group word and best move, lower,
+    upper)``, the newest of a
+    bucket first; row 0 holds the last generation stored (a generation
+    that went back, the table cleared: the table is cleared)."""
+    nb = 1
+    while nb * 2 * GROUP_SLOTS <= rows:
+        nb *= 2
+    if rows < 2 * GROUP_SLOTS:
+        nb = 0
+    return zeroed(((nb + 1) * GROUP_SLOTS, 4), np.uint64)
+
+
+@njit(cache=True)
+def groups_on(P, G):
+    """Whether the search bounds states by their groups (the game allows it,
+    ``CANON_DOMINANCE``, and there is a group table)."""
+    return (P[P_CANON] & CANON_DOMINANCE) != 0 and G.shape[0] >= 2 * GROUP_SLOTS
+
+
+@njit(cache=True)
+def groups_fresh(G, C):
+    """At a search's start: clear the group table if the generation went
+    back (the transposition table was cleared and the count restarted),
+    so that no old entry passes for the current generation's."""
+    if G.shape[0] < 2 * GROUP_SLOTS:
+        return
+    gen = np.uint64(C[C_GEN])
+    if G[0, 0] > gen:
+        G[:, :] = 0
+    G[0, 0] = gen
+
+
+@njit(cache=True)
+def _group_row(G, gk):
+    """The first row of the bucket of group hash ``gk``."""
+    nb = G.shape[0] // GROUP_SLOTS - 1
+    return (1 + np.int64(gk & np.uint64(nb - 1))) * GROUP_SLOTS
+
+
+@njit(cache=True)
+def _group_tag(C, gc):
+    return (gc & ~_LOW24) | np.uint64(C[C_GEN])
+
+
+@njit(cache=True)
+def group_bounds(P, G, C, st, row, gc):
+    """Sure bounds ``(lo, hi)`` on ``st``'s value from its group's entries
+    (its bucket at ``row``, verification hash ``gc``): a state at least as
+    good for the mover bounds it from above, one at most as good from
+    below (:func:`solver.engine.core.dominance`); and the best move of the
+    newest entry that has one (-1: none), a guess for the first move (the
+    same cards at other scores)."""
+    lo = -INF
+    hi = INF
+    move = -1
+    tag = _group_tag(C, gc)
+    for j in range(row, row + GROUP_SLOTS):
+        if G[j, 0] != tag:
+            continue
+        if move < 0:
+            move = np.int64(G[j, 1] >> _S60) - 1
+        d = dominance(P, st, np.int64(G[j, 1] & _X60))
+        if d & 1:
+            h = _float(G[j, 3])
+            if h < hi:
+                hi = h
+        if d & 2:
+            v = _float(G[j, 2])
+            if v > lo:
+                lo = v
+    return lo, hi, move
+
+
+@njit(cache=True)
+def group_store(G, C, st, row, gc, lo, hi, move):
+    """Keep ``st``'s bounds and best move (-1: none) in its group's bucket:
+    over its own entry, else as the newest (the oldest dropped)."""
+    tag = _group_tag(C, gc)
+    x = np.uint64(group_word(st))
+    j = -1
+    for q in range(row, row + GROUP_SLOTS):
+        if G[q, 0] == tag and (G[q, 1] & _X60) == x:
+            j = q
+            break
+    if j < 0:
+        for q in range(row + GROUP_SLOTS - 1, row, -1):
+            for w in range(4):
+                G[q, w] = G[q - 1, w]
+        j = row
+    G[j, 0] = tag
+    G[j, 1] = x | (np.uint64(move + 1) << _S60)
+    G[j, 2] = _bits(lo)
+    G[j, 3] = _bits(hi)
+
+
 SIG = ("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], uint64[:, ::1], float64[:, ::1], "
-       "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], int64, UniTuple(int64, 11), "
-       "float64, float64, uint64, uint64)")
+       "int64[::1], int64[:, ::1], float64[::1], int64[:, ::1], uint64[:, ::1], int64, "
+       "UniTuple(int64, 11), "
+       "float64, float64, uint64, uint64, uint64, uint64)")
 
 #: the hashes argument of :func:`negamax` when the caller has none
 NOKEY = np.uint64(0)
 
 
 @njit(SIG, cache=True)
-def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
+def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg, hgc):
     """The value of ``st`` for the side to move, fail-soft: exact inside
     ``(alpha, beta)``, a bound on the right side outside. A chance node
     averages its outcomes (Ballard's Star1 with the game's sure bounds).
     ``hk, hc``: the state's two hashes (:func:`solver.engine.core.state_key`)
-    when the caller computed them, else both 0 (``NOKEY``)."""
+    when the caller computed them, else both 0 (``NOKEY``), and ``hg,
+    hgc`` its group hashes (:func:`solver.engine.core.group_key`) when the
+    caller computed them with groups on. ``G``: the
+    thread's group table (:func:`new_groups`), whose entries bound a state
+    by the same cards' states that are better or worse for its mover
+    (the match objective, :func:`solver.engine.core.dominance`)."""
     if C[C_ABORT] != 0:
         return 0.0
     chance = is_chance(P, st)
@@ -556,10 +695,23 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
     key = np.uint64(0)
     chk = np.uint64(0)
     slot = 0
+    grow = -1
+    gc = np.uint64(0)
+    groups = groups_on(P, G)
     if use_tt:
         if hk != 0 or hc != 0:
             key = hk
             chk = hc
+            if groups:
+                gk = hg
+                gc = hgc
+                if hg == 0 and hgc == 0:
+                    gk, gc = group_key(st)
+                grow = _group_row(G, gk)
+        elif groups:
+            key, chk, gk, gc = state_keys(st)
+            grow = _group_row(G, gk)
+            _prefetch(G, grow)
         else:
             key, chk = state_key(st)
         chk = chk >> _S32
@@ -599,12 +751,36 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
     else:
         lo = -INF
         hi = INF
-
+    big_l = -INF
+    big_u = INF
     if chance:
         big_l, big_u = chance_bounds(P, st)
         if found < 0:
             lo = big_l
             hi = big_u
+    if grow >= 0:
+        # the bounds of the states of the same cards better or worse for
+        # the mover, used as the table's (the window narrowed to them)
+        glo, ghi, gmove = group_bounds(P, G, C, st, grow, gc)
+        if first < 0:
+            first = gmove
+        if glo > lo:
+            lo = glo
+        if ghi < hi:
+            hi = ghi
+        if lo >= beta or lo >= hi:
+            C[C_HITS] += 1
+            return lo
+        if hi <= alpha:
+            C[C_HITS] += 1
+            return hi
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+
+    if chance:
+        if found < 0:
             if hi <= alpha:
                 return hi
             if lo >= beta:
@@ -633,6 +809,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
                 total += probs[start + i] * (float(rows[start + i, DR_GAIN]) + last_deal(
                     P, D, K, C, ply + 1, child, -INF, INF))
             _store(TT, TF, C, slot, found, key, chk, total, total, -1, work)
+            if grow >= 0:
+                group_store(G, C, st, grow, gc, total, total, -1)
             return total
         total = 0.0
         rest = 1.0
@@ -648,18 +826,21 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
         # (the hashes of the outcomes asked for kept in this ply's rows,
         # outcome i in row i % ahead, for the outcome's search)
         for i in range(min(k, ahead)):
-            ck, cc = _prefetch_child(P, TT, st, rows, start + i)
-            _keep_key(K, ply, i, ck, cc)
+            ck, cc, cg, cgc = _prefetch_child(P, TT, G, st, rows, start + i, groups)
+            _keep_key(K, ply, i, ck, cc, cg, cgc)
         for i in range(k):
             if post:
                 C[C_BNEXT] = i
             nk = NOKEY
             nc = NOKEY
+            ng = NOKEY
+            ngc = NOKEY
             if ahead > 0:
-                nk, nc = _kept_key(K, ply, i % ahead)
+                nk, nc, ng, ngc = _kept_key(K, ply, i % ahead)
                 if i + ahead < k:
-                    ck, cc = _prefetch_child(P, TT, st, rows, start + i + ahead)
-                    _keep_key(K, ply, i % ahead, ck, cc)
+                    ck, cc, cg, cgc = _prefetch_child(P, TT, G, st, rows, start + i + ahead,
+                                                      groups)
+                    _keep_key(K, ply, i % ahead, ck, cc, cg, cgc)
             p = probs[start + i]
             g = float(rows[start + i, DR_GAIN])
             rest -= p
@@ -698,8 +879,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
                 hi_c = big_u - g
             child = dealt_child(P, st, rows, start + i)
             # searched a margin wider, judged in its own frame
-            cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, ply + 1, child, lo_c - MARGIN,
-                         hi_c + MARGIN, nk, nc)
+            cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, lo_c - MARGIN,
+                         hi_c + MARGIN, nk, nc, ng, ngc)
             if C[C_ABORT] != 0:
                 if post:
                     _unpost(C)
@@ -736,6 +917,8 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
             lo = total
             hi = total
         _store(TT, TF, C, slot, found, key, chk, lo, hi, -1, work)
+        if grow >= 0:
+            group_store(G, C, st, grow, gc, lo, hi, -1)
         return result
 
     n = gen_children(P, D, K, ply, st)
@@ -754,14 +937,15 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
         r = K[ply, pr, j]
         ck = NOKEY
         cc = NOKEY
+        cg = NOKEY
+        cgc = NOKEY
         if K[ply, r, K_KIND] != KIND_LEAF:
             ch = row_state(K, ply, r)
             wc = work_left(P, ch)
             if is_chance(P, ch) or (wc > C[C_TTMIN] and not (
                     wc <= C[C_LEAN] and is_last_deal(P, ch))):
-                ck, cc = state_key(ch)
-                _prefetch(TT, bucket(TT, ck))
-        _keep_key(K, ply, r, ck, cc)
+                ck, cc, cg, cgc = _child_keys(TT, G, ch, groups)
+        _keep_key(K, ply, r, ck, cc, cg, cgc)
     alpha0 = alpha
     margin = MARGIN if has_chance(P) else 0.0
     best = -INF
@@ -779,10 +963,12 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
             c_hi = gain - alpha
             nk = NOKEY
             nc = NOKEY
+            ng = NOKEY
+            ngc = NOKEY
             if pf:
-                nk, nc = _kept_key(K, ply, r)
-            cv = negamax(P, D, K, TT, TF, C, OK, OP, OR, ply + 1, child, c_lo - margin,
-                         c_hi + margin, nk, nc)
+                nk, nc, ng, ngc = _kept_key(K, ply, r)
+            cv = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, c_lo - margin,
+                         c_hi + margin, nk, nc, ng, ngc)
             if C[C_ABORT] != 0:
                 return 0.0
             v = gain - cv
@@ -810,29 +996,34 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, ply, st, alpha, beta, hk, hc):
         hi = best
     if use_tt:
         _store(TT, TF, C, slot, found, key, chk, lo, hi, best_move, work)
+        if grow >= 0:
+            group_store(G, C, st, grow, gc, lo, hi, best_move)
     return best
 
 
 @njit(cache=True, nogil=True)
-def value(P, D, K, TT, TF, C, OK, OP, OR, st, alpha, beta):
+def value(P, D, K, TT, TF, C, OK, OP, OR, G, st, alpha, beta):
     """The value of ``st`` for the side to move (0 at the end of the hand),
     exact inside ``(alpha, beta)``."""
     if is_terminal(P, st):
         return 0.0
     P, D, K, TT, TF, C = borrow(P), borrow(D), borrow(K), borrow(TT), borrow(TF), borrow(C)
-    OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
-    return negamax(P, D, K, TT, TF, C, OK, OP, OR, 0, st, alpha, beta, NOKEY, NOKEY)
+    OK, OP, OR, G = borrow(OK), borrow(OP), borrow(OR), borrow(G)
+    groups_fresh(G, C)
+    return negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 0, st, alpha, beta, NOKEY, NOKEY, NOKEY,
+                   NOKEY)
 
 
 @njit(cache=True, nogil=True)
-def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) - 1):
+def root_values(P, D, K, TT, TF, C, OK, OP, OR, G, st, out, mask=(1 << MAX_MOVES) - 1):
     """Every legal move of ``st`` whose rank index is in the bit ``mask``
     scored exactly (DDS "solutions = 3"): ``out[m]`` the value of playing
     rank index ``m`` for the side to move; the other entries are left
     alone (the caller fills ``out`` with NaN). Returns the number of
     legal moves."""
     P, D, K, TT, TF, C = borrow(P), borrow(D), borrow(K), borrow(TT), borrow(TF), borrow(C)
-    OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
+    OK, OP, OR, G = borrow(OK), borrow(OP), borrow(OR), borrow(G)
+    groups_fresh(G, C)
     n = gen_children(P, D, K, 0, st)
     for i in range(n):
         m = K[0, i, K_MOVE]
@@ -843,7 +1034,8 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
             out[m] = gain
         else:
             child = row_state(K, 0, i)
-            v = negamax(P, D, K, TT, TF, C, OK, OP, OR, 1, child, -INF, INF, NOKEY, NOKEY)
+            v = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 1, child, -INF, INF, NOKEY, NOKEY,
+                        NOKEY, NOKEY)
             if C[C_ABORT] != 0:
                 return n
             out[m] = gain - v
@@ -851,7 +1043,7 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, mask=(1 << MAX_MOVES) -
 
 
 @njit(cache=True, nogil=True)
-def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, st, out, pv, max_plies):
+def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, G, st, out, pv, max_plies):
     """:func:`root_values` of ``st`` (every legal move into ``out``), then
     the principal variation from ``st`` in the same call: at each ply
     every move scored exactly (the table, warm from the root's search,
@@ -860,7 +1052,7 @@ def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, st, out, pv, max_plies):
     end of the hand or the next chance node, at most ``max_plies``.
     ``pv[i]`` the rank index played at ply ``i``; returns the plies
     (0 when stopped by ``C[C_ABORT]``)."""
-    root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out, (1 << MAX_MOVES) - 1)
+    root_values(P, D, K, TT, TF, C, OK, OP, OR, G, st, out, (1 << MAX_MOVES) - 1)
     if C[C_ABORT] != 0:
         return 0
     here = np.empty(MAX_MOVES, dtype=np.float64)
@@ -873,7 +1065,7 @@ def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, st, out, pv, max_plies):
         else:
             for m in range(MAX_MOVES):
                 here[m] = np.nan
-            root_values(P, D, K, TT, TF, C, OK, OP, OR, cur, here, (1 << MAX_MOVES) - 1)
+            root_values(P, D, K, TT, TF, C, OK, OP, OR, G, cur, here, (1 << MAX_MOVES) - 1)
             if C[C_ABORT] != 0:
                 return 0
         top = -INF
@@ -902,7 +1094,9 @@ def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds,
     move solved exactly; ``out[i]`` the move values (NaN where illegal),
     ``nodes[i]``, ``done[i] = 1`` when finished, ``-1`` when the draw
     failed, ``drawn[i]`` the hands (card sets) of the determinisation.
-    Stops at ``C[C_ABORT]``; a new generation per sample."""
+    Stops at ``C[C_ABORT]``; a new generation per sample (no group table:
+    :func:`new_groups`)."""
+    G = np.zeros((GROUP_SLOTS, 4), dtype=np.uint64)
     for q in range(count):
         i = first + q * step
         if C[C_ABORT] != 0:
@@ -916,7 +1110,7 @@ def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds,
             drawn[i, s] = st[1 + s]
         C[C_GEN] += 1
         n0 = C[C_NODES]
-        root_values(P, D, K, TT, TF, C, OK, OP, OR, st, out[i], (1 << MAX_MOVES) - 1)
+        root_values(P, D, K, TT, TF, C, OK, OP, OR, G, st, out[i], (1 << MAX_MOVES) - 1)
         if C[C_ABORT] != 0:
             return
         nodes[i] = C[C_NODES] - n0

@@ -48,7 +48,7 @@ def _read_board(M):
 
 
 @njit(cache=True, nogil=True)
-def serve(P, D, K, TT, TF, C, OK, OP, OR, M):
+def serve(P, D, K, TT, TF, C, OK, OP, OR, G, M):
     """One helper thread: until ``M[C_BSTOP]`` (or its own abort), solve the
     outcomes of the chance node posted in the master's counters ``M``,
     least probable first, while they lie beyond the one the master is
@@ -56,7 +56,8 @@ def serve(P, D, K, TT, TF, C, OK, OP, OR, M):
     the table stops the master too (``ABORT_GROW``)."""
     P, D, K, TT, TF, C = kn.borrow(P), kn.borrow(D), kn.borrow(K), kn.borrow(TT), kn.borrow(TF), \
         kn.borrow(C)
-    OK, OP, OR = kn.borrow(OK), kn.borrow(OP), kn.borrow(OR)
+    OK, OP, OR, G = kn.borrow(OK), kn.borrow(OP), kn.borrow(OR), kn.borrow(G)
+    kn.groups_fresh(G, C)
     seen = -1
     while True:
         fence()
@@ -75,8 +76,8 @@ def serve(P, D, K, TT, TF, C, OK, OP, OR, M):
                 break
             gi = float(rows[start + j, DR_GAIN])
             child = dealt_child(P, st, rows, start + j)
-            negamax(P, D, K, TT, TF, C, OK, OP, OR, 1, child, big_l - gi - MARGIN,
-                    big_u - gi + MARGIN, kn.NOKEY, kn.NOKEY)
+            negamax(P, D, K, TT, TF, C, OK, OP, OR, G, 1, child, big_l - gi - MARGIN,
+                    big_u - gi + MARGIN, kn.NOKEY, kn.NOKEY, kn.NOKEY, kn.NOKEY)
             if C[C_ABORT] != 0:
                 break
             j -= 1
