@@ -1275,9 +1275,65 @@ def chance_bounds(P, st):
     n_stock = popcount(stock)
     plays = popcount(st[1]) + popcount(st[2]) + popcount(st[3]) + popcount(st[4]) + n_stock
     hi = popcount(t) + plays + 2 * points
-    if P[P_VOLEUR] != 0:
+    if P[P_VOLEUR] == 0:
+        return -float(hi), float(hi)
+    if P[P_NSIDES] != 2:
         hi += 2 * (pile_of(st[10], 0) + pile_of(st[10], 1))
-    return -float(hi), float(hi)
+        return -float(hi), float(hi)
+    gain_o, loss_m = voleur_pile_swing(P, st)
+    return -float(hi + 2 * loss_m), float(hi + 2 * gain_o)
+
+
+@njit(cache=True)
+def voleur_pile_swing(P, st):
+    """Ronda voleur, two sides: ``(o, m)``, the cards of the piles as they
+    stand that the side to move can still win from the other side's pile
+    (``o``) and lose from its own (``m``), each 0 when no steal of that
+    pile can happen any more, else the pile's size.
+
+    Why these bound the card count: follow each card to the end of the
+    hand, worth +1 half-point to the mover in the mover's side's pile, -1
+    in the other's, 0 on the table or in a hand (a capture moves a card
+    from 0 to +-1, a steal or an answer moves it from one pile to the
+    other: the gains of the plays telescope, card by card). A card not yet
+    in a pile ends at most +1 and at least -1; a card of the other side's
+    pile starts at -1 and ends at most +1, but leaves that pile only when
+    the pile is stolen (an answer moves only the cards the hit just took);
+    one of the mover's pile likewise. A canonical state's piles written 0
+    (no steal possible) drop out of the count with no gain, which keeps
+    the bound. So the card count of the rest of the hand lies in
+    ``[-(left + 2 m), left + 2 o]`` (the whole-pile bound ``left + 2
+    (pile 0 + pile 1)`` either way before).
+
+    A side's pile is stolen by the other side playing its top's rank: the
+    top it has (when the other side can get a card of that rank: a hand of
+    its seats or the stock), or a top it sets later by capturing with a
+    rank of which the other side then plays another (:func:`_steal_ranks`:
+    a rank each side can get a card of)."""
+    x = st[10]
+    m = P[P_SIDE + st[5]]
+    a0 = 0
+    a1 = 0
+    for s in range(P[P_PLAYERS]):
+        h = hand_of(st[1], st[2], st[3], st[4], s) & LOW
+        if P[P_SIDE + s] == 0:
+            a0 |= h
+        else:
+            a1 |= h
+    stock = st[9]
+    s1 = stock & LOW
+    later = _steal_ranks(a0, a1, stock) != 0
+    out0 = pile_of(x, 0)
+    r = top_of(x, 0)
+    if not later and (r < 0 or ((a1 | s1) >> (4 * r)) & 1 == 0):
+        out0 = 0
+    out1 = pile_of(x, 1)
+    r = top_of(x, 1)
+    if not later and (r < 0 or ((a0 | s1) >> (4 * r)) & 1 == 0):
+        out1 = 0
+    if m == 0:
+        return out1, out0
+    return out0, out1
 
 
 @njit(cache=True)
