@@ -365,3 +365,21 @@ def test_voleur12_two_workers_give_one_workers_values_bit_for_bit():
             two = Searcher(prob.P, prob.D, 2048.0, 2)
             assert two.root_values(prob.st) == values
             assert two.stats()["threads"] == 2
+
+
+def test_the_ordering_guess_puts_a_pile_the_next_player_can_steal_last():
+    """The ordering guess (``K_ORDER``, the search's move order; values
+    never depend on it): taking the table's 5 would put a 5 on top of the
+    mover's 16 cards while the next player holds a 5, so the two lays come
+    first; without that threat the capture comes first (its gain)."""
+    from solver.engine import core
+    from solver.search import kernels as kn
+    rules = voleur_rules("french")
+    for threat, order in ((True, [7, 1, 4]), (False, [4, 7, 1])):
+        other = [4, 8, 9] if threat else [3, 8, 9]
+        game, state, _ = engine_state(rules, [4], [[4, 1, 7], other], [], 0, None, None, 0,
+                                      (16, 16), (-1, -1))
+        K = kn.new_scratch()
+        n = core.gen_children(game.P, game.D, K, 0, state)
+        kn.order_children(K, 0, n, -1)
+        assert [int(K[0, K[0, core.MAX_MOVES, j], core.K_MOVE]) for j in range(n)] == order
