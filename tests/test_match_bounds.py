@@ -18,9 +18,10 @@ import pytest
 from solver.engine import core, endgame
 from solver.engine.compile import shuffled_problem
 from solver.engine.tables import MatchLeaves
-from solver.games.match import HandState, deal_hand
-from solver.rules import PRESETS
+from solver.rules import PRESETS, deal_sizes
 from solver.search import kernels as kn
+
+from hands import played_to_chance, played_to_deal
 
 
 def _chance_node(rules, seed: int, score):
@@ -28,16 +29,9 @@ def _chance_node(rules, seed: int, score):
     in the core (random legal ranks) to the chance node of the last deal;
     ``(P, D, state)`` or None."""
     rng = random.Random(seed)
-    table, stock = deal_hand(rules, 2, rng)
-    hs = HandState(rules, 2, 0, table, stock=list(stock))
-    hs.deal()
-    while hs.deal_no < len(hs.sizes) - 1 or hs.awaiting_deal:
-        if hs.finished:
-            return None
-        if hs.awaiting_deal:
-            hs.deal()
-            continue
-        hs.play(rng.choice(hs.legal_cards()))
+    hs = played_to_deal(rules, rng, len(deal_sizes(rules, 2)) - 1)
+    if hs is None:
+        return None
     pos = hs.full_position()
     pos.stock_kind = "shuffled"
     pos.score = score
@@ -45,14 +39,7 @@ def _chance_node(rules, seed: int, score):
     leaves = MatchLeaves(T, np.random.default_rng(seed).random((2, T + 1, T + 1)),
                          (rng.random(), rng.random()))
     prob = shuffled_problem(pos, match=leaves)
-    P, D, st = prob.P, prob.D, prob.st
-    while not core.is_chance(P, st):
-        if core.is_terminal(P, st) or (P[core.P_IMMEDIATE] and core.won_by(P, st[10]) >= 0):
-            return None
-        h = core.hand_of(st[1], st[2], st[3], st[4], st[5])
-        st = core.play_general(P, D, st, rng.choice(
-            [r for r in range(core.NRANKS) if (h >> (4 * r)) & 1]))[0]
-    return P, D, st
+    return played_to_chance(prob.P, prob.D, prob.st, rng)
 
 
 def _exact(P, D, st) -> float:

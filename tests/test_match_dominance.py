@@ -19,11 +19,11 @@ import random
 import numpy as np
 import pytest
 
+from hands import played_to_deal
 from systems import random_leaves, random_position, systems
 
 from solver.engine import core
 from solver.engine.compile import known_problem, shuffled_problem
-from solver.games.match import HandState, deal_hand
 from solver.match_equity.table import equity_array
 from solver.rules import PRESETS
 from solver.search import kernels as kn
@@ -101,14 +101,8 @@ def _hand(seed: str, deal: int, shuffled: bool, score):
     """A real hand of lmodire at the start of deal ``deal``, every play so
     far the lowest card (as bench/bench_systems.py), with the shipped table."""
     rules = PRESETS["lmodire"]
-    table, stock = deal_hand(rules, 2, random.Random(seed))
-    hs = HandState(rules, 2, 0, table, stock=list(stock))
-    hs.deal()
-    while hs.deal_no < deal or hs.awaiting_deal:
-        if hs.awaiting_deal:
-            hs.deal()
-            continue
-        hs.play(min(hs.legal_cards(), key=lambda c: c.index))
+    hs = played_to_deal(rules, random.Random(seed), deal,
+                        lambda legal: min(legal, key=lambda c: c.index))
     pos = hs.full_position()
     pos.score = score
     leaves = equity_array(rules, 2)

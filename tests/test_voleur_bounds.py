@@ -17,36 +17,23 @@ import pytest
 
 from solver.engine import core, endgame
 from solver.engine.compile import shuffled_problem
-from solver.games.match import HandState, deal_hand
-from solver.rules import PRESETS
+from solver.rules import PRESETS, deal_sizes
 from solver.search import kernels as kn
+
+from hands import played_to_chance, played_to_deal
 
 
 def _chance_node(rules, seed: int):
     """A voleur hand played at random to the chance node of its last deal
     (a shuffled stock from the deal before): ``(P, D, state)`` or None."""
     rng = random.Random(seed)
-    table, stock = deal_hand(rules, 2, rng)
-    hs = HandState(rules, 2, 0, table, stock=list(stock))
-    hs.deal()
-    while hs.deal_no < len(hs.sizes) - 1 or hs.awaiting_deal:
-        if hs.finished:
-            return None
-        if hs.awaiting_deal:
-            hs.deal()
-            continue
-        hs.play(rng.choice(hs.legal_cards()))
+    hs = played_to_deal(rules, rng, len(deal_sizes(rules, 2)) - 1)
+    if hs is None:
+        return None
     pos = hs.full_position()
     pos.stock_kind = "shuffled"
     prob = shuffled_problem(pos)
-    P, D, st = prob.P, prob.D, prob.st
-    while not core.is_chance(P, st):
-        if core.is_terminal(P, st):
-            return None
-        h = core.hand_of(st[1], st[2], st[3], st[4], st[5])
-        st = core.play_general(P, D, st, rng.choice(
-            [r for r in range(core.NRANKS) if (h >> (4 * r)) & 1]))[0]
-    return P, D, st
+    return played_to_chance(prob.P, prob.D, prob.st, rng)
 
 
 def _outcome_values(P, D, st) -> list[float]:
