@@ -228,3 +228,24 @@ def test_the_board_ends_the_match_where_the_match_simulator_does(rules, players)
             line = out[0]["line"]
     if r.win_check == "immediate":
         assert early > 0            # some match ended with cards still in hand
+
+
+def test_an_immediate_win_scores_nothing_after_the_winning_points():
+    """The match simulator stops scoring the moment a side reaches the
+    target: a hit that wins on a deal's last card deals no next deal (its
+    declarations unscored), and one that wins on the hand's last card
+    leaves the sweep and the card count unscored."""
+    # N's hit takes it to 41; the next deal would give S a Tringa (5)
+    out, stopped = play_line("3.6.10.5 -/5 4.4.4.2.2.7 N prev=5 taken=14,15 last=S "
+                             "score=40,40", ["5"])
+    assert stopped is None
+    assert out[0]["over"] == ("N reaches the target 41 and wins the match: "
+                              "the score S 40, N 41")
+    assert out[0]["board"]["score"] == {"S": 40, "N": 41}
+    # S's hit on the last card takes it to 41; N's 23 cards would count 3
+    out, stopped = play_line("1.7 7.7.2/7.12 - S prev=7 taken=10,23 last=N score=39,30",
+                             ["7", "12", "2", "7", "7"])
+    assert stopped is None
+    assert out[-1]["over"] == ("S reaches the target 41 and wins the match: "
+                               "the score S 41, N 30")
+    assert out[-1]["board"]["piles"] == {"S": 14, "N": 23}

@@ -183,11 +183,21 @@ def _play(pos: Position, card_text: str):
             tops[k] = None
         tops[side] = card
         new.tops = tuple(tops)
-    if ev & EV_END and new.last is not None:
+    # with win_check immediate the match may end before the rest of the
+    # play's scoring, in the match simulator's order: ``stage`` the steps
+    # made then (1 the play's own points, 2 the next deal's declarations,
+    # 3 the sweep and its bonus, 4 the card count), ``won_score`` the score
+    winner, stage, won_score = _match_winner(pos, game, state, child, ev, unwritten)
+    early = winner is not None and stage is not None
+    swept = ev & EV_END and new.last is not None and not (early and stage < 3)
+    if swept:
         captured += new.table           # the sweep: the table to the last capturer
         new.table = []
     if captured and not unwritten:
-        new.taken = tuple(game.pile(child, k) for k in range(game.nsides))
+        piles = [game.pile(child, k) for k in range(game.nsides)]
+        if ev & EV_END and new.last is not None and not swept:
+            piles[game.sides[new.last]] -= len(new.table)   # the core's child has swept
+        new.taken = tuple(piles)
         if new.gone is not None:
             new.gone = list(new.gone) + captured
     # the points as the core scores them: the play's own, a known stock's
@@ -196,8 +206,7 @@ def _play(pos: Position, card_text: str):
     if ev & EV_END and unwritten:
         # the card count needs the real piles: it is not scored
         gains = tuple(g - max(0, game.pile(child, k) - 20) for k, g in enumerate(gains))
-    score = [s + g for s, g in zip(pos.scores(), gains)]
-    winner = _match_winner(pos, game, state, child, ev, unwritten)
+    score = [s + g for s, g in zip(pos.scores(), gains)] if not early else list(won_score)
     if any(score) or pos.score is not None:
         new.score = tuple(score)
     new.prev = card if child[PREV] >= 0 else None
@@ -206,10 +215,10 @@ def _play(pos: Position, card_text: str):
     new.dealer = None
     if new.hist is not None:
         new.hist.plays.append((seat, card))
-    if winner is not None and not ev & EV_END:
+    if early and not (ev & EV_END and stage >= 3):
         # win_check immediate: the match ends with this play's points (or
         # the next deal's declarations), the rest of the hand unplayed
-        if ev & EV_DEAL:
+        if ev & EV_DEAL and stage >= 2:
             _deal(pos, new, game, child)
         new.prev = new.show = None
         new.hist = None
@@ -244,13 +253,20 @@ def _reached(score, target: int) -> int | None:
     return best[0] if len(best) == 1 else None
 
 
-def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool) -> int | None:
+def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool):
     """The side that wins the match by this play, in the order the match
     simulator awards the points (:class:`solver.games.match.HandState`):
     with ``win_check = immediate`` the play's own points, then a known
     stock's next deal's declarations, then at the hand's end the last
     capturer's bonus and the card count, each checked as it comes; with
-    ``end_of_hand`` the final score only. None: nobody (yet)."""
+    ``end_of_hand`` the final score only. None: nobody (yet).
+
+    Returns ``(winner, stage, score)``: with an immediate win ``stage``
+    the steps made when it was won (1 the play's own points, 2 the next
+    deal's declarations, 3 the sweep's bonus, 4 the card count) and
+    ``score`` the score then (the rest is not scored, as the simulator
+    stops); else ``stage`` None and ``score`` the score after every
+    step."""
     from ..engine.hand import LAST
     from ..engine.scoring import EV_DEAL, EV_END
     target = pos.rules.target
@@ -268,13 +284,14 @@ def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool) -
             bonus[child[LAST]] = pos.rules.last_capture_bonus
         count = [0 if unwritten else max(0, game.pile(child, k) - 20) for k in range(n)]
         steps += [tuple(bonus), tuple(count)]
-    for gains in steps:
+    for k, gains in enumerate(steps):
         score = [s + g for s, g in zip(score, gains)]
         if immediate and any(gains):
             won = _reached(score, target)
             if won is not None:
-                return won
-    return _reached(score, target) if ev & EV_END else None
+                stage = k + 1 if k == 0 or ev & EV_DEAL else k + 2
+                return won, stage, score
+    return (_reached(score, target) if ev & EV_END else None), None, score
 
 
 def _deal(pos: Position, new: Position, game, child) -> None:
