@@ -249,3 +249,21 @@ def test_an_immediate_win_scores_nothing_after_the_winning_points():
     assert out[-1]["over"] == ("S reaches the target 41 and wins the match: "
                                "the score S 41, N 30")
     assert out[-1]["board"]["piles"] == {"S": 14, "N": 23}
+
+
+def test_a_match_already_won_is_not_played_on():
+    """With win_check immediate a line whose score already has a winner
+    (a side at or over the target, ahead) is a finished match, as the
+    analysis says: the board refuses its plays instead of announcing the
+    win again at the next point; equal totals at the target play on."""
+    out, stopped = play_line("3.6.10 1.5.12/2.2.11 4.4.4.7.7.7 S score=45,39 taken=12,13 "
+                             "last=S", ["5", "2"])
+    assert out == []
+    assert stopped == "play: the score S 45, N 39 is at or over the target 41: the match is over"
+    out, stopped = play_line("3.6.10 1.5.12/2.2.11 4.4.4.7.7.7 S rules=pagat score=41,41 "
+                             "taken=12,13 last=S", ["5"])
+    assert stopped is None and out[0]["over"] is None
+    # end_of_hand: a side over the target plays the hand out
+    out, stopped = play_line("3.6.10 1.5.12/2.2.11 4.4.4.7.7.7 S rules=french score=55,39 "
+                             "taken=12,13 last=S", ["5"])
+    assert stopped is None and out[0]["over"] is None

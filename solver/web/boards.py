@@ -142,6 +142,11 @@ def _play(pos: Position, card_text: str):
     from ..engine.scoring import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, ranks_of
     import random
     i = _find(pos, card_text)
+    if pos.rules.win_check == "immediate" and _reached(pos.scores(), pos.rules.target) is not None:
+        # the match was won before this position: nothing is left to play
+        # (the analysis says the same)
+        raise ValueError(f"play: the score {_score_text(pos, pos.scores())} is at or over the "
+                         f"target {pos.rules.target}: the match is over")
     seat = pos.turn
     known = is_perfect_information(pos)
     # the piles and tops are tracked by the core, whatever the rules
