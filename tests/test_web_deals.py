@@ -267,3 +267,17 @@ def test_a_match_already_won_is_not_played_on():
     out, stopped = play_line("3.6.10 1.5.12/2.2.11 4.4.4.7.7.7 S rules=french score=55,39 "
                              "taken=12,13 last=S", ["5"])
     assert stopped is None and out[0]["over"] is None
+
+
+def test_an_immediate_win_counts_the_plays_points_one_event_at_a_time():
+    """The simulator awards a play's points event by event (the capture
+    point, the hit, the answers, the missa) and stops at the one that wins:
+    French scoring with win_check immediate, N at 50 of 51 hits: the
+    capture point wins; the hit's point and the next deal's contested
+    Rondas are not scored (was N 54)."""
+    line = ("3.6.10.5 -/5 1.1.4.2.2.7 N rules=french win_check=immediate prev=5 taken=14,15 "
+            "last=S score=40,50")
+    out, stopped = play_line(line, ["5"])
+    assert stopped is None and out[0]["effect"] == "x5.5.6 +1 capture +1 hit"
+    assert out[0]["over"] == ("N reaches the target 51 and wins the match: "
+                              "the score S 40, N 51")

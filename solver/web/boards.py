@@ -273,13 +273,25 @@ def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool):
     stops); else ``stage`` None and ``score`` the score after every
     step."""
     from ..engine.hand import LAST
-    from ..engine.scoring import EV_DEAL, EV_END
+    from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
+                                  EV_MISSA, event_points)
     target = pos.rules.target
     score = list(pos.scores())
     n = game.nsides
     immediate = pos.rules.win_check == "immediate"
     own = game.points(state, child, ev & 31)[:n]
-    steps = [own]
+    # the play's own points one event at a time, as the simulator awards
+    # them (a capture point can win before the hit's point is scored)
+    parts = []
+    for bit in (EV_CAPTURE, EV_HIT, EV_ANSWER5, EV_ANSWER10, EV_MISSA):
+        pts = event_points(pos.rules, bit) if ev & bit else 0
+        if pts:
+            part = [0] * n
+            part[game.sides[pos.turn]] = pts
+            parts.append(tuple(part))
+    if not parts or [sum(g) for g in zip(*parts)] != list(own):
+        parts = []                      # (the core's sum is what counts)
+    steps = parts or [own]
     if ev & EV_DEAL:
         both = game.points(state, child, ev & (31 | EV_DEAL))[:n]
         steps.append(tuple(b - o for b, o in zip(both, own)))
@@ -294,7 +306,9 @@ def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool):
         if immediate and any(gains):
             won = _reached(score, target)
             if won is not None:
-                stage = k + 1 if k == 0 or ev & EV_DEAL else k + 2
+                own_steps = len(parts) or 1
+                stage = (1 if k < own_steps else k - own_steps + 2 if ev & EV_DEAL
+                         else k - own_steps + 3)
                 return won, stage, score
     return (_reached(score, target) if ev & EV_END else None), None, score
 
