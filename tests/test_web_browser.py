@@ -346,3 +346,21 @@ def test_board_plays_over_a_deal_and_to_the_hands_end(server, page):
     assert page.inner_text("#answer") == ("N:12 x12.12 · the hand is over: the final score "
                                           "S 0, N 2")
     assert page.query_selector_all("#moves tbody tr") == []
+
+
+def test_board_pv_past_a_match_won_mid_hand_names_the_win(server, page):
+    """The points objective's line goes on past a play that wins the match
+    (win_check immediate): the board steps it to the win and its note is
+    the win, not 'the line goes on: the hand is over'."""
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#objective", "points")
+    page.fill("#line", "3.6.10.5 -/5 4.4.4.2.2.7 N prev=5 taken=14,15 last=S score=40,40")
+    page.click("#load")
+    page.wait_for_function("document.querySelector('#line').value.includes('score=40,40')")
+    page.click("#analyse")
+    page.wait_for_selector("#moves tbody tr")
+    page.wait_for_function("document.querySelectorAll('#pv .ply').length > 0")
+    page.wait_for_function("document.querySelector('#pvnote').textContent !== ''")
+    assert page.inner_text("#pvnote") == ("N reaches the target 41 and wins the match: "
+                                          "the score S 40, N 41")

@@ -229,8 +229,10 @@ async function loadPv(a) {
     pvSteps.push(...doc.plays);
     pvRest = a.pv.slice(doc.plays.length).map(p => `${p.seat}:${p.move}`);
     const end = doc.plays.length ? doc.plays[doc.plays.length - 1].over : null;
-    if (doc.stopped) $("pvnote").textContent = `the line goes on: ${doc.stopped.replace(/^play: /, "")}`;
-    else if (end) $("pvnote").textContent = end;
+    // a match won mid-hand (win_check immediate) ends the board's line
+    // where the points objective's line goes on: the win is the note
+    if (end) $("pvnote").textContent = end;
+    else if (doc.stopped) $("pvnote").textContent = `the line goes on: ${doc.stopped.replace(/^play: /, "")}`;
   }
   drawPv();
 }
