@@ -68,6 +68,18 @@ class PlayError(ValueError):
 # --- dealing ------------------------------------------------------------------
 
 
+def target_winner(score: Sequence[int], target: int) -> int | None:
+    """The side that has won on ``score``: of the sides at ``target`` or
+    over, the one with the most points (two tied, as a split declaration
+    can leave them: nobody yet), else None."""
+    reached = [s for s, n in enumerate(score) if n >= target]
+    if not reached:
+        return None
+    top = max(score[s] for s in reached)
+    best = [s for s in reached if score[s] == top]
+    return best[0] if len(best) == 1 else None
+
+
 def adjacent(rules: Rules, a: int, b: int) -> bool:
     """Two rank indices are consecutive in the rank sequence (7 and 10 only
     with ``seven_ten_adjacent``; 12 and 1 never)."""
@@ -265,16 +277,12 @@ class HandState:
         return self._check_target()
 
     def _check_target(self) -> bool:
-        reached = [s for s in range(self.nsides) if self.score[s] >= self.target]
-        if not reached:
+        won = target_winner(self.score, self.target)
+        if won is None:
             return False
-        top = max(self.score[s] for s in reached)
-        best = [s for s in reached if self.score[s] == top]
-        if len(best) == 1:
-            self.winner = best[0]
-            self.finished = True
-            return True
-        return False
+        self.winner = won
+        self.finished = True
+        return True
 
     # --- dealing -----------------------------------------------------------
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from copy import deepcopy
 
 from ..cards import RANKS, SUITS, Card
+from ..games.match import target_winner
 from ..notation import format_position, parse_position, unwritten_piles
 from ..position import DealHistory, Declaration, Position, Show, seat_names, side_names
 from ..puzzles.sheet import CARD_H, CARD_W, _facts, card_svg
@@ -142,7 +143,8 @@ def _play(pos: Position, card_text: str):
     from ..engine.scoring import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, ranks_of
     import random
     i = _find(pos, card_text)
-    if pos.rules.win_check == "immediate" and _reached(pos.scores(), pos.rules.target) is not None:
+    if (pos.rules.win_check == "immediate"
+            and target_winner(pos.scores(), pos.rules.target) is not None):
         # the match was won before this position: nothing is left to play
         # (the analysis says the same)
         raise ValueError(f"play: the score {_score_text(pos, pos.scores())} is at or over the "
@@ -246,18 +248,6 @@ def _play(pos: Position, card_text: str):
     return parse_position(format_position(new)), effect, None
 
 
-def _reached(score, target: int) -> int | None:
-    """The side that has won on ``score``: of the sides at ``target`` or
-    over, the one with the most points (two tied: nobody yet, as the match
-    simulator rules a split declaration), else None."""
-    reached = [s for s, n in enumerate(score) if n >= target]
-    if not reached:
-        return None
-    top = max(score[s] for s in reached)
-    best = [s for s in reached if score[s] == top]
-    return best[0] if len(best) == 1 else None
-
-
 def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool):
     """The side that wins the match by this play, in the order the match
     simulator awards the points (:class:`solver.games.match.HandState`):
@@ -304,13 +294,13 @@ def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool):
     for k, gains in enumerate(steps):
         score = [s + g for s, g in zip(score, gains)]
         if immediate and any(gains):
-            won = _reached(score, target)
+            won = target_winner(score, target)
             if won is not None:
                 own_steps = len(parts) or 1
                 stage = (1 if k < own_steps else k - own_steps + 2 if ev & EV_DEAL
                          else k - own_steps + 3)
                 return won, stage, score
-    return (_reached(score, target) if ev & EV_END else None), None, score
+    return (target_winner(score, target) if ev & EV_END else None), None, score
 
 
 def _deal(pos: Position, new: Position, game, child) -> None:
