@@ -68,6 +68,13 @@ class PlayError(ValueError):
 # --- dealing ------------------------------------------------------------------
 
 
+#: the events of a play that score for the mover's side, in the order the
+#: points are awarded (an immediate win stops at the first that reaches the
+#: target), each with its kind of points
+SCORED_EVENTS = ((EV_CAPTURE, "capture"), (EV_HIT, "hit"), (EV_ANSWER5, "answer"),
+                 (EV_ANSWER10, "answer"), (EV_MISSA, "missa"))
+
+
 def target_winner(score: Sequence[int], target: int) -> int | None:
     """The side that has won on ``score``: of the sides at ``target`` or
     over, the one with the most points (two tied, as a split declaration
@@ -448,8 +455,7 @@ class HandState:
         self.state = child
         before = list(self.points)
         won = False
-        for bit, kind in ((EV_CAPTURE, "capture"), (EV_HIT, "hit"), (EV_ANSWER5, "answer"),
-                          (EV_ANSWER10, "answer"), (EV_MISSA, "missa")):
+        for bit, kind in SCORED_EVENTS:
             pts = event_points(self.rules, bit) if ev & bit else 0
             if pts and not won:
                 gains = [0] * self.nsides

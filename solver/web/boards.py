@@ -16,7 +16,7 @@ from __future__ import annotations
 from copy import deepcopy
 
 from ..cards import RANKS, SUITS, Card
-from ..games.match import target_winner
+from ..games.match import SCORED_EVENTS, target_winner
 from ..notation import format_position, parse_position, unwritten_piles
 from ..position import DealHistory, Declaration, Position, Show, seat_names, side_names
 from ..puzzles.sheet import CARD_H, CARD_W, _facts, card_svg
@@ -263,8 +263,7 @@ def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool):
     stops); else ``stage`` None and ``score`` the score after every
     step."""
     from ..engine.hand import LAST
-    from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
-                                  EV_MISSA, event_points)
+    from ..engine.scoring import EV_DEAL, EV_END, event_points
     target = pos.rules.target
     score = list(pos.scores())
     n = game.nsides
@@ -273,7 +272,7 @@ def _match_winner(pos: Position, game, state, child, ev: int, unwritten: bool):
     # the play's own points one event at a time, as the simulator awards
     # them (a capture point can win before the hit's point is scored)
     parts = []
-    for bit in (EV_CAPTURE, EV_HIT, EV_ANSWER5, EV_ANSWER10, EV_MISSA):
+    for bit, _kind in SCORED_EVENTS:
         pts = event_points(pos.rules, bit) if ev & bit else 0
         if pts:
             part = [0] * n
