@@ -317,6 +317,59 @@ def test_a_numeric_option_that_is_not_a_number_says_what_is_wanted(args, message
     assert errors == [f"Error: Invalid value for {message}"]
 
 
+ARABIC_ONE, ARABIC_TWELVE = "\u0661", "\u0661\u0662"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--memory", ARABIC_ONE], "'--memory': '\u0661' is not a number of megabytes "
+                               "(digits are ASCII 0-9)"),
+    (["--time", ARABIC_ONE], "'--time': '\u0661' is not a number of seconds "
+                             "(digits are ASCII 0-9)"),
+    (["--samples", ARABIC_TWELVE], "'--samples': '\u0661\u0662' is not a whole number "
+                                   "(digits are ASCII 0-9)"),
+    (["--seed", "\uff17"], "'--seed': '\uff17' is not a whole number (digits are ASCII 0-9)"),
+    (["--workers", ARABIC_ONE], "'--workers': '\u0661' is not a whole number "
+                                "(digits are ASCII 0-9)"),
+    (["--memory", "1_0"], "'--memory': '1_0' is not a number of megabytes "
+                          "(no '_' between digits)"),
+    (["--samples", "1_0"], "'--samples': '1_0' is not a whole number (no '_' between digits)"),
+    (["annotate", "--luck-samples", ARABIC_ONE], "'--luck-samples': '\u0661' is not a whole "
+                                                 "number (digits are ASCII 0-9)"),
+    (["puzzles", "generate", "--margin", ARABIC_ONE], "'--margin': '\u0661' is not a number "
+                                                      "of points (digits are ASCII 0-9)"),
+    (["serve", "--memory", ARABIC_ONE], "'--memory': '\u0661' is not a number of megabytes "
+                                        "(digits are ASCII 0-9)"),
+    (["serve", "--port", ARABIC_ONE], "'--port': '\u0661' is not a whole number "
+                                      "(digits are ASCII 0-9)"),
+    (["met", "--target", ARABIC_ONE], "'--target': '\u0661' is not a whole number "
+                                      "(digits are ASCII 0-9)"),
+])
+def test_a_numeric_option_in_other_digits_is_refused(args, message):
+    """``--memory \u0661`` (Arabic-Indic 1) was read as 1 MB and
+    ``--memory 1_0`` as 10 MB: Python's int() and float() read other
+    scripts' digits and ``_``, which the rule fields (``target=``) refuse.
+    Now one usage line naming the option and why, exit 2."""
+    head, opts = (args[:-2], args[-2:])
+    code, out = run([*head, *opts, "-"] if head != ["met"] else [*head, *opts], GOOD + "\n")
+    assert code == 2, out
+    errors = [x for x in out.splitlines() if x.startswith("Error:")]
+    assert errors == [f"Error: Invalid value for {message}"]
+
+
+def test_the_table_builder_refuses_other_digits_too():
+    """``python -m solver.match_equity.build --hands \u0661\u0660\u0660``
+    (click's IntRange read it as 100) is refused as the command line's
+    options are. (``--players 5``, read after it, keeps a builder that took
+    the number from running: it is refused too, with another line.)"""
+    from solver.match_equity.build import main as build_main
+    r = CliRunner().invoke(build_main, ["--rules", "pagat", "--hands", "\u0661\u0660\u0660",
+                                        "--players", "5"])
+    assert r.exit_code == 2
+    assert r.output.splitlines()[-1] == ("Error: Invalid value for '--hands': "
+                                         "'\u0661\u0660\u0660' is not a whole number "
+                                         "(digits are ASCII 0-9)")
+
+
 @pytest.mark.parametrize("text", ["", "# only a comment\n\n   \n"])
 def test_a_file_without_a_position_is_one_error_line(tmp_path, text):
     """An empty file (or one of comments and blank lines) printed nothing

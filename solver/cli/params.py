@@ -7,14 +7,32 @@ import click
 from ..runtime.streams import stdin_closed
 
 
+def _not_plain(value) -> str | None:
+    """Why the text ``value`` is no number as the command line writes one,
+    or None: Python's ``int`` and ``float`` also read other scripts' digits
+    (``'١'``, Arabic-Indic 1, was 1) and ``_`` between digits (``'1_0'``
+    was 10), which the rule fields (``target=``) and ``score=`` refuse."""
+    if not isinstance(value, str):
+        return None
+    if not value.isascii():
+        return "digits are ASCII 0-9"
+    if "_" in value:
+        return "no '_' between digits"
+    return None
+
+
 class _Whole:
     def convert(self, value, param, ctx):
         """The int, or a usage error naming the option."""
         if not isinstance(value, int):
+            why = _not_plain(value)
             try:
                 int(value)
             except (TypeError, ValueError):
-                self.fail(f"{value!r} is not a whole number", param, ctx)   # type: ignore
+                why = why or ""
+            if why is not None:
+                self.fail(f"{value!r} is not a whole number" + (f" ({why})" if why else ""),
+                          param, ctx)   # type: ignore
         return super().convert(value, param, ctx)   # type: ignore[misc]
 
 
@@ -44,11 +62,15 @@ class Number(click.FloatRange):
     def convert(self, value, param, ctx):
         """The float, or a usage error naming the option."""
         if not isinstance(value, (int, float)):
+            why = _not_plain(value)
             try:
                 float(value)
             except (TypeError, ValueError):
+                why = why or ""
+            if why is not None:
                 self.fail(f"{value!r} is not a number" + (f" of {self.unit}" if self.unit
-                                                          else ""), param, ctx)
+                                                          else "")
+                          + (f" ({why})" if why else ""), param, ctx)
         return super().convert(value, param, ctx)
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 import click
 import numpy as np
 
+from ..cli.params import Whole
 from ..rules import PRESETS
 from .hands import (HandSet, MatchSet, default_chunk, line_progress, play_sets, read_matches,
                     read_traces)
@@ -163,25 +164,25 @@ def command_line(argv: list[str]) -> str:
               help="A rule parameter other than the preset's (repeatable).")
 @click.option("--players", type=click.Choice(["2", "3", "4"]), default="2")
 @click.option("--player", default="greedy", show_default=True)
-@click.option("--hands", type=click.IntRange(100), default=100_000, show_default=True,
+@click.option("--hands", type=Whole(100), default=100_000, show_default=True,
               help="Hands a seed.")
 @click.option("--seed", "seeds", multiple=True, default=("0",), show_default=True,
               help="A seed of disjoint hands (repeatable: each seed's table is compared "
                    "with the others').")
-@click.option("--greedy-hands", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--greedy-hands", type=Whole(0), default=0, show_default=True,
               help="Greedy hands (first seed) for the strong-against-greedy comparison.")
-@click.option("--limit", type=click.IntRange(2, 400), default=MIN_LIMIT, show_default=True,
+@click.option("--limit", type=Whole(2, 400), default=MIN_LIMIT, show_default=True,
               help="The largest target the table serves.")
-@click.option("--batches", type=click.IntRange(2), default=8, show_default=True)
-@click.option("--check-matches", type=click.IntRange(0), default=1000, show_default=True)
+@click.option("--batches", type=Whole(2), default=8, show_default=True)
+@click.option("--check-matches", type=Whole(0), default=1000, show_default=True)
 @click.option("--check-early/--check-late", default=True, show_default=True,
               help="Check the early scores (0-0, half the target) too, or only the late ones.")
-@click.option("--check-target", type=click.IntRange(2), default=None,
+@click.option("--check-target", type=Whole(2), default=None,
               help="The target of the direct simulations [default: the preset's].")
 @click.option("--db", default=DEFAULT_DB, show_default=True)
 @click.option("--scheduler", default=None)
-@click.option("--workers", type=click.IntRange(1), default=1, show_default=True)
-@click.option("--chunk", type=click.IntRange(1), default=None)
+@click.option("--workers", type=Whole(1), default=1, show_default=True)
+@click.option("--chunk", type=Whole(1), default=None)
 @click.option("--out", type=click.Path(dir_okay=False), default=None)
 def main(rules_name, settings, players, player, hands, seeds, greedy_hands, limit, batches,
          check_matches, check_early, check_target, db, scheduler, workers, chunk, out):
