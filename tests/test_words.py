@@ -206,7 +206,28 @@ def test_a_single_sample_claims_no_precision_and_shows_its_ties():
     ties = [mv.move for mv in a.moves if mv.value == a.value]
     assert len(ties) > 1            # this position's one sample values 1 and 6 alike
     assert close_plays(a) == ties
-    assert line.endswith(" and ".join([", ".join(ties[:-1]), ties[-1]]) + " are close")
+    assert line.endswith(" and ".join([", ".join(ties[:-1]), ties[-1]]) + " are tied in this sample")
+
+
+@pytest.mark.parametrize("objective,kind", [
+    ("points", "estimate from 1 sample of the hidden cards"),
+    ("match", "estimated chance from 1 sample of the unseen cards"),
+])
+def test_one_sample_says_the_same_of_its_ties_under_both_objectives(objective, kind):
+    """From one sample the points objective said 1 and 6 "are close" and
+    the match objective (score 35-35, target 41) "are equal" of the same
+    tie: one sample measures no error, so neither; both now say the ties
+    are this sample's."""
+    r = run("--samples", "1", "--method", "determinised", "--objective", objective, "-",
+            stdin=HIDDEN + " score=35,35\n", width=200)
+    assert r.exit_code == 0, r.output
+    [line] = [x for x in r.stdout.splitlines() if x.startswith("estimate")]
+    assert line == (f"{kind} (no error measured: at least 2 are needed); "
+                    "1 and 6 are tied in this sample")
+    r = run("--json", "--samples", "1", "--method", "determinised", "--objective", objective,
+            "-", stdin=HIDDEN + " score=35,35\n")
+    [doc] = json.loads(r.stdout)["positions"]
+    assert doc["summary"] == line
 
 
 def test_the_fast_mode_has_no_best_in_column():

@@ -127,11 +127,27 @@ def _kind(a: Analysis) -> str:
             f"of {what}")
 
 
+def _single(a: Analysis) -> str | None:
+    """``"sample"`` or ``"draw"`` when the answer is an estimate from one
+    sample or draw (no error measured: :data:`_NO_ERROR`), else None; the
+    same answers :func:`_kind` says it of, under either objective."""
+    if a.objective == "match":
+        if a.match_method in ("exact", "expectimax") or a.chance_stderr is not None:
+            return None
+        return "sample"
+    if a.stderr is not None or a.method in ("exact", "one-ply", "expectimax", "equilibrium",
+                                            "deal"):
+        return None
+    return "draw" if a.method == "expectimax-fast" else "sample"
+
+
 def summary_line(a: Analysis) -> str:
     """The answer in one short line: what kind of answer (exact, exact
     expectation, estimate), its precision, and which plays are close
     (``estimate ±0.5 (99%) from 1,000 samples of the stock order; 5 and 1
-    are close``). A partial answer (interrupted) says so first."""
+    are close``; from a single sample, whose ties are only that sample's,
+    ``1 and 6 are tied in this sample``, under the points objective and the
+    match objective alike). A partial answer (interrupted) says so first."""
     out = _kind(a)
     if a.method == "deal" and len(a.best) > 1:
         values = {mv.move: mv.value for mv in a.moves}
@@ -141,7 +157,13 @@ def summary_line(a: Analysis) -> str:
             out += f"; {_names(a.best)} are close: {a.best[0]} chosen (less exposure)"
         return ("partial (interrupted): " + out) if a.partial else out
     close = close_plays(a)
-    if close and set(close) != set(a.best):
+    single = _single(a)
+    if single and len(set(close) | set(a.best)) > 1:
+        # one sample (or draw) measures no error: its ties are neither
+        # "close" (within an error) nor "equal" (a claim about the position)
+        tied = close or a.best
+        out += f"; {_names(tied)} are tied in this {single}"
+    elif close and set(close) != set(a.best):
         out += f"; {_names(close)} are close"
     elif len(a.best) > 1:
         out += f"; {_names(a.best)} are equal"
