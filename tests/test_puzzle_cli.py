@@ -308,3 +308,53 @@ def test_generate_counts_one_puzzle_in_the_singular(tmp_path):
     assert r.exit_code == 0, r.output
     assert "hit (composed): 1 puzzle from " in r.stderr
     assert out.read_text().startswith("# 1 puzzle, theme hit")
+
+
+TEACHER = ("# a teacher's sheet\n"
+           "4 4.10/2.7 - S taken=18,17 last=S prev=4 ; bm 10 ; v 3\n"
+           "1.3.6 6.6.10/6.7 - S taken=14,18 last=S prev=6 ; bm 6 ; v 3\n"
+           "1.3.6 6.6.10/6.7 - S taken=14,18 last=S prev=6 ; bm 6 ; v 4 ; id \"0000000\"\n"
+           "4 4.10/2.7 - S taken=18,17 last=S prev=4\n")
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".html"])
+def test_sheet_leaves_out_an_answer_the_engine_contradicts(tmp_path, suffix):
+    """``puzzles sheet`` printed a teacher's ``bm 10 ; v 3`` as the answer
+    (``1. 10  (value 3)``) where 4 wins +5, while ``puzzles check`` and the
+    quiz judge it wrong. The sheet checks the answer (``bm``, ``v``) as
+    ``puzzles check`` does: a wrong one is one error line naming the file,
+    line and field, the puzzle is left out, the others are drawn, exit 1.
+    A line with no answer is drawn (``?``); a stale ``id`` is ``puzzles
+    check``'s to report, not the sheet's (the answer is still checked)."""
+    f = tmp_path / "teacher.txt"
+    f.write_text(TEACHER)
+    out = tmp_path / f"sheet{suffix}"
+    r = run(["puzzles", "sheet", str(f), "-o", str(out)])
+    assert r.exit_code == 1
+    assert r.stderr.strip().splitlines() == [
+        f"error: {f}: line 2, bm: the best play is 4 (+5), not 10 (+3); "
+        "v: the value is +5, not 3 (left out)",
+        f"error: {f}: line 3, v: the value is +4, not 3 (left out)"]
+    doc = out.read_text()
+    if suffix == ".svg":
+        answers = [t.split("</")[0] for t in doc.split(">") if t[:3] in ("1. ", "2. ", "3. ")]
+        assert answers == ["1. 6  (value 4)", "2. ?"]
+    else:
+        assert "<b>6</b>" in doc and "<b>?</b>" in doc and "<b>10</b>" not in doc
+    assert "value 3" not in doc
+    # the same lines, fixed: every puzzle drawn, exit 0
+    f.write_text(TEACHER.replace("bm 10 ; v 3", "bm 4 ; v 5").replace("v 3", "v 4"))
+    r = run(["puzzles", "sheet", str(f), "-o", str(out), "--force"])
+    assert r.exit_code == 0 and r.stderr.startswith("4 puzzles drawn in")
+    assert "error" not in r.stderr
+
+
+def test_sheet_count_takes_the_puzzles_it_draws(tmp_path):
+    """``--count 1`` draws one puzzle whose answer holds: a wrong first
+    line is said and skipped, the next one drawn."""
+    f = tmp_path / "teacher.txt"
+    f.write_text(TEACHER)
+    out = tmp_path / "sheet.svg"
+    r = run(["puzzles", "sheet", str(f), "-o", str(out), "--count", "1"])
+    assert r.exit_code == 1 and r.stderr.count("error:") == 2
+    assert "1. 6  (value 4)" in out.read_text() and "2. " not in out.read_text()

@@ -210,6 +210,12 @@ def _load(files) -> tuple[list, int]:
     """Every readable puzzle line of the files, and how many were not: each
     of those is one error line on stderr naming its file, line and field,
     and is left out (the others are still asked or drawn)."""
+    out, bad = _load_numbered(files)
+    return [pos for _name, _lineno, pos in out], bad
+
+
+def _load_numbered(files) -> tuple[list, int]:
+    """:func:`_load`, each puzzle as ``(file name, line number, position)``."""
     out, bad = [], 0
     for f in files:
         name = getattr(f, "name", "-")
@@ -222,15 +228,15 @@ def _load(files) -> tuple[list, int]:
                 click.echo(f"error: {name}: {item} (left out)", err=True)
                 bad += 1
                 continue
-            out.append(item)
+            out.append((name, lineno, item))
     return out, bad
 
 
-def _filter(items, theme, level):
+def _filter(items, theme, level, pos=lambda item: item):
     if theme:
-        items = [p for p in items if theme in (p.opcode("themes") or "").split()]
+        items = [p for p in items if theme in (pos(p).opcode("themes") or "").split()]
     if level:
-        items = [p for p in items if p.opcode("level") == level]
+        items = [p for p in items if pos(p).opcode("level") == level]
     return items
 
 
@@ -416,24 +422,42 @@ def _explain(con: Console, pos, played: int | None) -> None:
               help="Add the answers after the puzzles.")
 @click.option("--show-themes", is_flag=True, help="Print the themes above each puzzle.")
 @click.option("--force", is_flag=True, help="Overwrite an existing output file.")
+@click.option("--margin", type=Number(0, unit="points"), default=DEFAULT_MARGIN, show_default=True,
+              help="As puzzles check's: a declaration puzzle's answer must hold by this "
+                   "over the hands the mover cannot tell apart.")
 @stoppable
-def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, force) -> None:
-    """Draw the puzzles of FILES with their cards, for printing."""
+def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, force,
+              margin) -> None:
+    """Draw the puzzles of FILES with their cards, for printing. The answer
+    a line gives (bm, v) is checked first, as puzzles check does: a puzzle
+    whose answer the engine contradicts is left out with one error line
+    (exit 1), so that no sheet prints a wrong answer."""
+    from ..puzzles.puzzle import answer_problems
     from ..puzzles.sheet import sheet_html, sheet_svg
-    _check_output(output, force)
-    items, bad = _load(files)
-    items = _filter(items, theme, level)
-    if count:
-        items = items[:count]
     suffix = Path(output).suffix.lower()
+    if suffix not in (".svg", ".html", ".htm"):
+        raise click.UsageError(f"{output}: the sheet is .svg or .html")
+    _check_output(output, force)
+    numbered, bad = _load_numbered(files)
+    items = []
+    for name, lineno, pos in _filter(numbered, theme, level, pos=lambda item: item[2]):
+        if count and len(items) == count:
+            break
+        problems = answer_problems(pos, margin)
+        if problems:
+            click.echo(f"error: {name}: line {lineno}, "
+                       + "; ".join(str(p) for p in problems)
+                       + " (left out)",
+                       err=True)
+            bad += 1
+            continue
+        items.append(pos)
     if suffix == ".svg":
         doc = sheet_svg(items, title, answers=answers, show_themes=show_themes)
-    elif suffix in (".html", ".htm"):
-        doc = sheet_html(items, title, answers=answers, show_themes=show_themes)
     else:
-        raise click.UsageError(f"{output}: the sheet is .svg or .html")
+        doc = sheet_html(items, title, answers=answers, show_themes=show_themes)
     _write(output, doc, force)
     if bad:
-        sys.exit(1)                     # a line could not be read (said above)
+        sys.exit(1)                     # a line unreadable or its answer wrong (said above)
     Console(stderr=True).print(f"{counted(len(items), 'puzzle')} drawn in {output}",
                                highlight=False)

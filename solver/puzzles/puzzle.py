@@ -417,7 +417,8 @@ def check(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Problem]:
     return verify(pos, margin)[0]
 
 
-def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem], "Puzzle | None"]:
+def verify(pos: Position, margin: float = DEFAULT_MARGIN,
+           labels: bool = True) -> tuple[list[Problem], "Puzzle | None"]:
     """Re-verify a line that names a best play (``bm``) with the exact
     method: ``(problems, found)``; no problem means verified, ``found`` is
     the engine's examination (themes, level, value, margin, pv) or None when
@@ -433,7 +434,9 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
     computes now; an ``id`` must be the position's own and a ``source``
     a known one (:func:`_label_problems`). A plain line (a teacher's
     ``bm``, with or without ``v`` and no ``themes``) is verified the same
-    way; the themes the engine finds are in ``found``."""
+    way; the themes the engine finds are in ``found``. ``labels=False``
+    leaves the labels (``id``, ``source``) unchecked, so that a stale label
+    does not keep the answer from being searched (:func:`answer_problems`)."""
     problems: list[Problem] = []
     bm, v = pos.opcode("bm"), pos.opcode("v")
     if bm is None:
@@ -441,7 +444,8 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
     elif len(bm.split()) > 1:
         problems.append(Problem("bm", f"a puzzle names its one best play, not {len(bm.split())} "
                                       f"({bm})"))
-    problems += _label_problems(pos)
+    if labels:
+        problems += _label_problems(pos)
     if not is_perfect_information(pos):
         problems.append(Problem("position", "the exact method needs every card known "
                                              "(known stock order, no '?')"))
@@ -503,6 +507,24 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN) -> tuple[list[Problem]
         problems.append(Problem("themes", f"unknown theme {unknown[0]!r} "
                                           f"(themes: {', '.join(THEMES)})"))
     return problems, p
+
+
+#: the fields of a puzzle line a sheet prints as its answer (with the
+#: position's problems, which keep the answer from being checked)
+ANSWER_FIELDS = ("bm", "v", "position")
+
+
+def answer_problems(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Problem]:
+    """What ``puzzles check`` (:func:`verify`) finds wrong with the answer a
+    line gives, its ``bm`` and ``v``: the problems of those fields, and a
+    ``position`` problem when the answer cannot be checked (a card
+    unknown); empty when the answer is the engine's or the line gives
+    none (no ``bm``, no ``v``). The other fields (``margin``, ``themes``,
+    ``level``, ``id``...) are ``puzzles check``'s alone."""
+    if pos.opcode("bm") is None and pos.opcode("v") is None:
+        return []
+    problems, _found = verify(pos, margin, labels=False)
+    return [p for p in problems if p.field in ANSWER_FIELDS]
 
 
 def _label_problems(pos: Position) -> list[Problem]:
