@@ -663,6 +663,17 @@ def _check_deck(pos: Position) -> int:
     return stock_n
 
 
+def _score_words(pos: Position) -> str:
+    """``" (the final score S 0, N 2)"`` for a line that writes a score
+    (``"the score"`` while cards are still on the table, not yet swept),
+    else ``""``."""
+    if pos.score is None:
+        return ""
+    what = "the final score" if not pos.table else "the score"
+    return f" ({what} " + ", ".join(f"{s} {n}" for s, n in zip(side_names(pos.players),
+                                                               pos.score)) + ")"
+
+
 def _check_hand_sizes(pos: Position, stock_n: int) -> int:
     """The mover holds 1 to the deal size; after the mover, in play order,
     the seats yet to play this round hold as many cards as the mover, then
@@ -676,6 +687,16 @@ def _check_hand_sizes(pos: Position, stock_n: int) -> int:
     mover = pos.turn
     h = len(pos.hands[mover])
     if h == 0:
+        if stock_n == 0 and not any(pos.hands):
+            # the end of a hand (the web board writes it after the last
+            # card): nothing is left to play, which is the thing to say
+            raise NotationError("hands", "the hand is over: no card is left to play"
+                                + _score_words(pos))
+        if pos.score is not None and max(pos.score) >= pos.rules.target:
+            # a match won at a deal's end (win_check immediate): the next
+            # deal is not dealt
+            raise NotationError("hands", f"the match is over: {_score_words(pos)[2:-1]} "
+                                         f"reaches the target {pos.rules.target}")
         raise NotationError("hands", f"{names[mover]} is to play but holds no card")
     if h > deal_size:
         raise NotationError(

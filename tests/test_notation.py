@@ -270,6 +270,12 @@ ERRORS = [
     ("5 7/1 - S taken=0,37 last=S", "last: last=S but that side has taken no card (taken=0,37)"),
     # hand sizes and the dealer
     ("5 -/1 - S taken=20,18 last=S", "hands: S is to play but holds no card"),
+    # no card left anywhere: the hand is over (the web board's end line)
+    ("- -/- - S score=0,2 taken=18,22 last=N",
+     "hands: the hand is over: no card is left to play (the final score S 0, N 2)"),
+    ("- -/- - N taken=18,22 last=N", "hands: the hand is over: no card is left to play"),
+    ("- -/- 4.4.4.2.2.7 S score=40,41 taken=16,18 last=N",
+     "hands: the match is over: the final score S 40, N 41 reaches the target 41"),
     ("1.3.5 2.2.7.1/4.6.12 ? S", "hands: S, to play, holds 4 cards but deal 1 of 6 gives 3 a player"),
     ("5 7.1/2 - N taken=20,16 last=S",
      "hands: S holds 2 cards but N, to play, holds 1: every hand holds 1 or 0"),

@@ -140,6 +140,34 @@ def test_plays_follow_the_pv(client):
     assert doc["plays"][-1]["over"] == "the hand is over: the final score S 4, N 0"
 
 
+def test_the_hands_end_is_over_not_a_position_to_analyse(client):
+    """Played to the hand's end, the board's line is the end written out;
+    analysing it said ``hands: S is to play but holds no card``. Now the
+    analysis (and reading the line) says the hand is over and the final
+    score, and the final board says who leads, by how much, and that
+    nobody has won the match."""
+    doc = client.post("/api/play", json={"line": "1.12 7/12 - S taken=18,18 last=N",
+                                         "moves": ["7", "12"]}).json()
+    end = doc["plays"][-1]
+    assert end["line"] is None and end["over"] == "the hand is over: the final score S 0, N 2"
+    b = end["board"]
+    assert b["line"] == "- -/- - S score=0,2 taken=18,22 last=N"
+    assert (b["over"], b["ahead"], b["by"], b["match_winner"]) == (end["over"], "N", 2, None)
+    want = "hands: the hand is over: no card is left to play (the final score S 0, N 2)"
+    for path in ("/api/analyse", "/api/jobs/analyse", "/api/position"):
+        r = client.post(path, json={"line": b["line"]})
+        assert (r.status_code, r.json()) == (400, {"error": want}), path
+    # a match won at a deal's end (win_check immediate): the match is over
+    doc = client.post("/api/play", json={
+        "line": "3.6.10.5 -/5 4.4.4.2.2.7 N prev=5 taken=14,15 last=S score=40,40",
+        "moves": ["5"]}).json()
+    b = doc["plays"][-1]["board"]
+    assert (b["match_winner"], b["ahead"], b["by"]) == ("N", "N", 1)
+    r = client.post("/api/analyse", json={"line": b["line"]})
+    assert r.json() == {"error": "hands: the match is over: the score S 40, N 41 reaches the "
+                                 "target 41"}
+
+
 def test_openapi_documents_the_api(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/analyse", "/api/jobs/analyse", "/api/games/open", "/api/puzzles/answer"} <= set(paths)

@@ -364,3 +364,64 @@ def test_board_pv_past_a_match_won_mid_hand_names_the_win(server, page):
     page.wait_for_function("document.querySelector('#pvnote').textContent !== ''")
     assert page.inner_text("#pvnote") == ("N reaches the target 41 and wins the match: "
                                           "the score S 40, N 41")
+
+
+def test_board_after_the_hands_end_shows_the_hand_over(server, page):
+    """Played to the hand's end, the editor still marked ``S ←`` and
+    ``to play S``, and *analyse* sent the end's line, refused with ``hands:
+    S is to play but holds no card``. Now nobody is to play, the hand is
+    over with its final score and who leads, analyse is disabled; read
+    back, the end's line says the hand is over; a card placed makes a
+    position again."""
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#line", "1.12 7/12 - S taken=18,18 last=N")
+    page.click("#load")
+    page.wait_for_function("document.querySelector('#line').value.startsWith('1.12 7/12')")
+    assert page.inner_text("#zones [data-zone='S'] .label") == "S ←"
+    page.click("#analyse")
+    page.wait_for_selector("#moves tr[data-move='7']")
+    page.click("#moves tr[data-move='7']")
+    page.wait_for_function("document.querySelector('#line').value.endsWith('prev=7')")
+    page.wait_for_selector("#moves tr[data-move='12']")
+    page.click("#moves tr[data-move='12']")
+    page.wait_for_selector("#over:not([hidden])")
+    assert page.inner_text("#over") == ("The hand is over: final score S 0, N 2 · N ahead by 2. "
+                                        "Nothing is left to analyse: edit the cards or read "
+                                        "another line.")
+    labels = [x.inner_text() for x in page.query_selector_all("#zones .label")]
+    assert labels == ["table", "S", "N", "stock"]            # no mover marked
+    assert page.eval_on_selector("#turn", "s => [s.disabled, s.value, s.options[0].text]") == [
+        True, "", "nobody: the hand is over"]
+    assert page.is_disabled("#analyse")
+    assert page.is_hidden("#error")
+    # the end's line, read back, says the hand is over (not "S is to play")
+    page.click("#load")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == ("hands: the hand is over: no card is left to play "
+                                         "(the final score S 0, N 2)")
+    # a card placed on the table: a position again, analysable
+    page.click("#zones [data-zone='table']")
+    page.click("#palette .card[data-card='5o']")
+    assert page.is_hidden("#over") and page.is_enabled("#analyse")
+    assert page.input_value("#turn") == "S"
+
+
+def test_board_after_a_match_won_mid_hand_shows_the_match_over(server, page):
+    """N's 5 ends the deal with N at the target (win_check immediate): the
+    board shows the match over, N the winner, and no mover."""
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#objective", "points")
+    page.fill("#line", "3.6.10.5 -/5 4.4.4.2.2.7 N prev=5 taken=14,15 last=S score=40,40")
+    page.click("#load")
+    page.wait_for_function("document.querySelector('#line').value.includes('score=40,40')")
+    page.click("#analyse")
+    page.wait_for_selector("#moves tr[data-move='5']")
+    page.click("#moves tr[data-move='5']")
+    page.wait_for_selector("#over:not([hidden])")
+    assert page.inner_text("#over") == ("The match is over: score S 40, N 41 · N wins the match "
+                                        "(target 41). Nothing is left to analyse: edit the cards "
+                                        "or read another line.")
+    assert "←" not in page.inner_text("#zones")
+    assert page.is_disabled("#analyse")

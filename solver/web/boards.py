@@ -367,9 +367,22 @@ def play_line(line: str, moves: list[str]) -> tuple[list[dict], str | None]:
 
 def final_board(final: Position, note: str) -> dict:
     """The board of the hand's end (:class:`HandOver`): as :func:`board`,
-    its ``line`` the end written out (empty hands: not a position line
-    the parser reads), its first fact and ``over`` the ``note``."""
+    its ``line`` the end written out (no card left to play: the parser
+    reads it as the hand over, ``hands: the hand is over ...``), its first
+    fact and ``over`` the ``note``; ``match_winner`` the side that has won
+    the match (None: nobody), ``ahead`` the side with the most points on
+    the final score and ``by`` how many more (None and 0 when the sides
+    are level). Nobody is to play: the page shows no mover."""
     b = board(final)
     b["facts"] = [note] + b["facts"][1:]
     b["over"] = note
+    sides = side_names(final.players)
+    score = final.scores()
+    won = target_winner(score, final.rules.target)
+    b["match_winner"] = None if won is None else sides[won]
+    top = max(score)
+    leaders = [k for k, n in enumerate(score) if n == top]
+    b["ahead"] = sides[leaders[0]] if len(leaders) == 1 else None
+    b["by"] = top - max((n for k, n in enumerate(score) if k != leaders[0]), default=top) \
+        if len(leaders) == 1 else 0
     return b

@@ -9,7 +9,7 @@ const $ = id => document.getElementById(id);
 const SIDES = {2: ["S", "N"], 3: ["S", "E", "N"], 4: ["SN", "EW"]};
 const state = {players: 2, zones: {table: [], stock: [], S: [], N: []}, target: "table",
                turn: "S", rules: "lmodire", stockKind: "known", extra: "",
-               scores: ["", ""], matchTarget: ""};
+               scores: ["", ""], matchTarget: "", over: null};
 let PRESETS = {};
 let job = null, pvSteps = [], pvAt = 0, pvRest = [], lastDoc = null;
 
@@ -61,7 +61,9 @@ function draw() {
     if (name === "stock" && state.stockKind === "unknown") continue;
     const z = el("div", {class: "zone" + (state.target === name ? " target" : ""), "data-zone": name,
                          onclick: () => { state.target = name; draw(); }});
-    const label = name === "table" ? "table" : name === "stock" ? "stock" : name + (name === state.turn ? " ←" : "");
+    // the hand's end: nobody is to play, no seat is marked
+    const mover = name === state.turn && !state.over;
+    const label = name === "table" ? "table" : name === "stock" ? "stock" : name + (mover ? " ←" : "");
     z.append(el("span", {class: "label"}, label));
     if (name === "table") z.classList.add("table-area");
     for (const [i, c] of state.zones[name].entries()) {
@@ -90,12 +92,43 @@ function draw() {
     }
     pal.append(row);
   }
-  $("turn").replaceChildren(...SEATS[state.players].map(s => el("option", {}, s)));
-  $("turn").value = state.turn;
+  if (state.over) {
+    $("turn").replaceChildren(el("option", {value: ""}, `nobody: the ${overWhat(state.over)} is over`));
+    $("turn").value = "";
+  } else {
+    $("turn").replaceChildren(...SEATS[state.players].map(s => el("option", {}, s)));
+    $("turn").value = state.turn;
+  }
+  $("turn").disabled = !!state.over;
   drawScores();
+  drawOver();
+}
+
+// What a board of the end (b.over) ends: the hand (its last card played)
+// or, won mid-hand (win_check immediate), the match.
+function overWhat(b) {
+  return b.hands.every(h => !h.length) && !b.stock.count ? "hand" : "match";
+}
+
+// The hand is over (its last card played on the board): the final score
+// and who leads (or has won the match) in place of a mover; no analysis,
+// since no play is left (the server says the same of the end's line).
+function drawOver() {
+  const b = state.over;
+  $("over").hidden = !b;
+  $("analyse").disabled = !!b;
+  $("analyse").title = b ? `the ${overWhat(b)} is over: there is no play to analyse` : "";
+  if (!b) { $("over").textContent = ""; return; }
+  const score = b.sides.map(s => `${s} ${b.score[s]}`).join(", ");
+  const who = b.match_winner ? `${b.match_winner} wins the match (target ${b.target})`
+            : b.ahead ? `${b.ahead} ahead by ${b.by}` : "the sides are level";
+  $("over").textContent = (overWhat(b) === "hand" ? `The hand is over: final score ${score}`
+                                                 : `The match is over: score ${score}`) +
+    ` · ${who}. Nothing is left to analyse: edit the cards or read another line.`;
 }
 
 function changed() {
+  state.over = null;
   $("line").value = line();
   draw();
 }
@@ -109,8 +142,10 @@ function setPlayers(n) {
   if (!SEATS[n].includes(state.target) && !["table", "stock"].includes(state.target)) state.target = "table";
 }
 
-// Fill the board from a board document of the server (a line read back).
+// Fill the board from a board document of the server (a line read back;
+// the hand's end: b.over, nobody to play).
 function fromBoard(b) {
+  state.over = b.over ? b : null;
   setPlayers(b.players);
   $("players").value = String(b.players);
   state.zones = {table: [...b.table], stock: [...b.stock.cards]};
@@ -287,6 +322,8 @@ async function init() {
   $("clear").onclick = () => { for (const k of Object.keys(state.zones)) state.zones[k] = []; state.extra = ""; $("extra").value = "";
                                state.scores = SIDES[state.players].map(() => ""); state.matchTarget = ""; changed(); };
   $("load").onclick = () => readLine($("line").value);
+  // a line typed over the hand's end is a new position: it may be analysed
+  $("line").addEventListener("input", () => { if (state.over) { state.over = null; draw(); } });
   $("line").addEventListener("keydown", ev => { if (ev.key === "Enter") readLine($("line").value).then(ok => ok && analyse()); });
   $("analyse").onclick = analyse;
   $("cancel").onclick = () => { if (job) api(`/api/jobs/${job.id}`, undefined, "DELETE"); };
