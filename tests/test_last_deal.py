@@ -157,3 +157,43 @@ def test_game_solver_equals_general_kernel_and_reference(system):
         assert abs(mine - ref) <= 1e-9, (pos, mine, ref)
         checked += 1
     assert C[kn.C_LNODES] > 0       # positions with a choice were searched
+
+
+MATCH_TWO = [s for s in TWO_SIDED if s.match and not s.shuffled]
+
+
+@pytest.mark.parametrize("system", MATCH_TWO, ids=str)
+def test_match_value_fails_high_at_once_soundly(system):
+    """:func:`endgame.match_value` stops at a play whose line ends at beta
+    or above (the node's other plays and their forced rests not played):
+    under windows around and away from the exact value (by the general
+    kernel without the last-deal solver) it still returns the exact value
+    inside the window and a bound on the right side outside it (a stop at
+    a line that reaches beta but is not the best returns a lower bound
+    under the exact value, and a parent's upper bound over it); and
+    bounds other than the exact value are returned (the check is not
+    empty)."""
+    from solver.engine import endgame
+    rng = random.Random(f"match-fail-high-{system}")
+    K = kn.new_scratch()
+    C = kn.new_counters()
+    bounds = 0
+    for prob in _last_deal_states(rng, system, 80):
+        s = Searcher(prob.P, prob.D, 8.0)
+        s.C[kn.C_LEAN] = 0
+        s.C[kn.C_LEXACT] = 0
+        exact = s.value(prob.st)
+        for _ in range(10):
+            a = exact + rng.randint(-24, 8) * core.EQ_SCALE / 16
+            b = a + rng.randint(1, 16) * core.EQ_SCALE / 16
+            v = float(endgame.solve(prob.P, prob.D, K, C, kn.C_LNODES, 0, prob.st,
+                                    int(math.floor(a)), int(math.ceil(b))))
+            if a < exact < b:
+                assert v == exact, (prob.st, a, b, v, exact)
+            elif exact <= a:
+                assert exact <= v <= a
+                bounds += v != exact
+            else:
+                assert b <= v <= exact
+                bounds += v != exact
+    assert bounds > 0

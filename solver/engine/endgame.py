@@ -203,6 +203,10 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
                     order = gain - 3
         if leaf and v > top:
             top = v
+            if v >= beta:
+                # a line already reaching beta: the node fails high (fail-soft,
+                # a lower bound), the other plays not played
+                return v
         # a child to search kept in its row (slot n; none past the rows)
         slot = LEAN_SLOTS
         if (not leaf and n < LEAN_SLOTS and LEAN_ROW + n < S.shape[1]

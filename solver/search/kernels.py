@@ -1025,7 +1025,12 @@ def root_values(P, D, K, TT, TF, C, OK, OP, OR, G, st, out, mask=(1 << MAX_MOVES
     OK, OP, OR, G = borrow(OK), borrow(OP), borrow(OR), borrow(G)
     groups_fresh(G, C)
     n = gen_children(P, D, K, 0, st)
-    for i in range(n):
+    # in the search's own order (the likely best first: its subtree fills
+    # the table with the tightest bounds for the others'; match2 4.8% fewer
+    # nodes at the median than in rank order, docs/performance.md)
+    order_children(K, 0, n, -1)
+    for j in range(n):
+        i = K[0, MAX_MOVES, j]
         m = K[0, i, K_MOVE]
         if not (mask >> m) & 1:
             continue
