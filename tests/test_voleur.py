@@ -367,6 +367,32 @@ def test_voleur12_two_workers_give_one_workers_values_bit_for_bit():
             assert two.stats()["threads"] == 2
 
 
+def test_voleur12_two_workers_on_a_table_that_replaces_entries_give_one_workers_values():
+    """The searching thread reads the helper's outcomes back from the shared
+    table, and searches again those whose entries were lost (or that a
+    helper still holds when no claim is left), summing the outcomes in
+    order: on a table of 2^15 entries (a voleur12 position stores over a
+    million, so entries are replaced all the time) two workers give one
+    worker's values on its usual table bit for bit, and the helper solved
+    outcomes."""
+    import sys
+    from pathlib import Path
+    from solver.search import kernels as kn
+    sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+    from bench_systems import _problem, at_deal
+    hs = at_deal(voleur_rules("french"), 2, "v12-1", 4)
+    prob = _problem(hs.full_position(), shuffled=True)
+    values = Searcher(prob.P, prob.D, 2048.0, 1).root_values(prob.st)
+    two = Searcher(prob.P, prob.D, 2048.0, 2)
+    two.TT, two.TF = kn.new_table(1 << 15)
+    two.max_entries = 1 << 15
+    two._set_grow()
+    assert two.root_values(prob.st) == values
+    st = two.stats()
+    assert st["tt_capacity"] == 1 << 15 and st["tt_replaced"] > 100_000
+    assert two.helpers[0][1][kn.C_NODES] > 0
+
+
 def test_the_ordering_guess_puts_a_pile_the_next_player_can_steal_last():
     """The ordering guess (``K_ORDER``, the search's move order; values
     never depend on it): taking the table's 5 would put a 5 on top of the

@@ -358,6 +358,21 @@ def _canon_tops(P, x, h0, h1, h2, h3, stock):
     points: when both tops are none and no steal can happen any more
     (:func:`_steal_ranks`) the piles' sizes count for nothing and are
     written 0."""
+    if P[P_NSIDES] == 2:
+        # two sides (the seats alternate: seat % 2), without the loops
+        a0 = (h0 | h2) & LOW
+        a1 = (h1 | h3) & LOW
+        s1 = stock & LOW
+        r = top_of(x, 0)
+        if r >= 0 and ((a1 | s1) >> (4 * r)) & 1 == 0:
+            x = with_top(x, 0, -1)
+        r = top_of(x, 1)
+        if r >= 0 and ((a0 | s1) >> (4 * r)) & 1 == 0:
+            x = with_top(x, 1, -1)
+        if (P[P_MATCH] == 0 and (x & (255 << X_TOP)) == 0
+                and (x & (4095 << X_PILE)) != 0 and _steal_ranks(a0, a1, stock) == 0):
+            x = x & ~(4095 << X_PILE)
+        return x
     # the ranks (bit 0 of their nibble) each side's seats hold
     a0 = 0
     a1 = 0
@@ -429,12 +444,19 @@ def play_general(P, D, st, r):
     robbed = 0
     stolen = 0
     if P[P_VOLEUR] != 0:
-        for k in range(nsides):
-            if k != side and top_of(x, k) == r:
-                n = pile_of(x, k)
-                if n > 0:
-                    robbed |= 1 << k
-                    stolen += n
+        if nsides == 2:
+            k = 1 - side
+            if top_of(x, k) == r:
+                stolen = pile_of(x, k)
+                if stolen > 0:
+                    robbed = 1 << k
+        else:
+            for k in range(nsides):
+                if k != side and top_of(x, k) == r:
+                    n = pile_of(x, k)
+                    if n > 0:
+                        robbed |= 1 << k
+                        stolen += n
     added = 0
     if show != 0 and (show >> 2) == r:
         # an answer: the shown cards move from the hitter's side (the seat
@@ -489,10 +511,11 @@ def play_general(P, D, st, r):
     if added != 0:
         # V1/V6: the played card on top of the mover's side's pile; a robbed
         # pile is empty and has no top until its side captures again
-        for k in range(nsides):
-            if (robbed >> k) & 1:
-                x = with_pile(x, k, 0)
-                x = with_top(x, k, -1)
+        if robbed != 0:
+            for k in range(nsides):
+                if (robbed >> k) & 1:
+                    x = with_pile(x, k, 0)
+                    x = with_top(x, k, -1)
         x = with_pile(x, side, pile_of(x, side) + added)
         if P[P_VOLEUR] != 0:
             x = with_top(x, side, r)
@@ -1489,7 +1512,8 @@ def _cards_key(st, last):
                                                                   else 0))
     a = _fmix(np.uint64(st[0]) ^ _M3)
     b = _fmix(np.uint64(st[0]) ^ _M4)
-    for i in range(1, 5):
+    # seats 2 and 3 hashed only when they hold cards (two players: never)
+    for i in range(1, 3 if (st[3] | st[4]) == 0 else 5):
         a = _fmix(a ^ np.uint64(st[i]))
         b = _fmix((b * _M3) ^ np.uint64(st[i]) ^ (b >> _S29))
     a = _fmix(a ^ misc ^ (np.uint64(st[9]) << _S8))

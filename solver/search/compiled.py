@@ -232,7 +232,7 @@ class Searcher:
         self.K = kn.new_scratch()
         self.max_entries = table_entries(memory_mb)
         self.TT, self.TF = kn.new_table(min(FIRST_TABLE_ENTRIES, self.max_entries))
-        self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb))
+        self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb), board=workers > 1)
         from ..engine.endgame import lean_default
         self.C[kn.C_LEAN] = lean_default(P)
         self.memory_mb = memory_mb

@@ -80,12 +80,14 @@ C_SHARED = 13        # non-zero: the table is shared between threads (entries se
 C_OUSED = 14         # rows used in the outcome cache
 C_OKEYS = 15         # stocks in the outcome cache
 # the board a searching thread posts for its helpers (solver.search.parallel):
-# chance nodes with at least C_PARMIN work left are posted, the outcome being
-# searched is C_BNEXT; C_BGEN is a sequence lock (odd: no chance node posted
-# or one being written; even: the state in C_BSTATE.. is posted)
+# chance nodes with at least C_PARMIN work left are posted; C_BGEN is a
+# sequence lock (odd: no chance node posted or one being written; even: the
+# state in C_BSTATE.. is posted); the threads take the posted node's outcomes
+# by claims (the claim counter C_BCLAIM of the board, :func:`new_counters`),
+# the node's outcome i being claim C_BBASE + i
 C_PARMIN = 16        # 0: post nothing
 C_BGEN = 17
-C_BNEXT = 18
+C_BBASE = 18
 C_BSTOP = 19         # non-zero: the helpers return
 # the last deal (the stock empty: no chance node below, every card known) is
 # searched by a plain alpha-beta without the table (:func:`last_deal`) at
@@ -100,6 +102,19 @@ C_BSTATE = 23        # NSTATE words
 # threads meet in the middle of each node's children
 C_REV = C_BSTATE + NSTATE
 C_SIZE = C_REV + 1
+# the board of a searching thread with helpers, after the counters, on cache
+# lines of its own: the claim counter (taken by an atomic add, never reset:
+# claim numbers are unique), then ``BOARD_CAP`` words each of the helpers'
+# notes (claim + 1 when the outcome of that claim is solved and in the table,
+# a ring), the searching thread's outcomes known out of order (tagged with
+# the post's generation) and their values (float64 bits)
+C_BCLAIM = (C_SIZE + 7) // 8 * 8
+C_BDONE = C_BCLAIM + 8
+#: outcomes a posted chance node may have (more: searched without helpers)
+BOARD_CAP = 1 << 17
+C_BOWN = C_BDONE + BOARD_CAP
+C_BVAL = C_BOWN + BOARD_CAP
+C_BOARD_SIZE = C_BVAL + BOARD_CAP
 
 ABORT_TIME = 1
 ABORT_NODES = 2
@@ -117,10 +132,13 @@ LEAN_DEFAULT = 0
 LEXACT_DEFAULT = 6
 
 
-def new_counters(max_nodes: int = 1 << 62, outcome_cap: int = 1 << 40) -> np.ndarray:
+def new_counters(max_nodes: int = 1 << 62, outcome_cap: int = 1 << 40,
+                 board: bool = False) -> np.ndarray:
     """A fresh counter array, generation 1 (on its own cache lines: each
-    thread of a search writes its own at every node)."""
-    C = own_lines((C_SIZE,), np.int64)
+    thread of a search writes its own at every node); with ``board``, the
+    board of a searching thread with helpers after it (``C_BCLAIM``..;
+    pages committed only as written)."""
+    C = own_lines((C_BOARD_SIZE if board else C_SIZE,), np.int64)
     C[C_GEN] = 1
     C[C_MAXNODES] = max_nodes
     C[C_OUTCAP] = outcome_cap
@@ -200,14 +218,36 @@ def fence(typingctx):
 @njit(cache=True)
 def _post(C, st):
     """Post the chance node ``st`` on this thread's board (sequence lock:
-    written while the generation is odd, readable once it is even)."""
+    written while the generation is odd, readable once it is even); its
+    outcome i is claim ``C[C_BBASE] + i``."""
     fence()
     for q in range(NSTATE):
         C[C_BSTATE + q] = st[q]
-    C[C_BNEXT] = 0
+    C[C_BBASE] = C[C_BCLAIM]
     fence()
     C[C_BGEN] += 1
     fence()
+
+
+@intrinsic
+def fetch_add(typingctx, arr, i, v):
+    """Atomically add ``v`` to ``arr[i]`` (int64), returning the value
+    before: a claim that no other thread gets."""
+    sig = types.int64(arr, i, v)
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        ary = context.make_array(aty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aty, ary, [args[1]])
+        return builder.atomic_rmw("add", ptr, args[2], "seq_cst")
+    return sig, codegen
+
+
+@njit(cache=True)
+def board_cap(C):
+    """The outcomes a posted chance node of this thread may have (0: the
+    counters have no board)."""
+    return BOARD_CAP if C.shape[0] >= C_BOARD_SIZE else 0
 
 
 @njit(cache=True)
@@ -816,9 +856,127 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
         rest = 1.0
         done = False
         result = 0.0
-        post = C[C_PARMIN] != 0 and work >= C[C_PARMIN]
-        if post:
+        if C[C_PARMIN] != 0 and work >= C[C_PARMIN] and k <= board_cap(C):
+            # posted for the helpers (solver.search.parallel): this thread
+            # and the helpers take the outcomes by claims, most probable
+            # first; a helper solves its outcome exactly (the sure bounds)
+            # into the shared table and notes it on the board. This thread
+            # sums the outcomes in order as one thread does (the prefix
+            # ``total``, the same floats): one of its own searched out of
+            # order waits in the board (``known``), a helper's is read
+            # from the table when noted (a table hit), or searched here when
+            # no claim is left. The unknown ones count at the sure bounds
+            # (Star1 with the known ones)
             _post(C, st)
+            gg = C[C_BGEN]
+            base = C[C_BBASE]
+            known = 0.0
+            known_p = 0.0
+            nxt = 0
+            claims = True
+            while True:
+                while nxt < k and C[C_BOWN + nxt] == gg:
+                    p = probs[start + nxt]
+                    x = _float(np.uint64(C[C_BVAL + nxt]))
+                    known -= p * x
+                    known_p -= p
+                    total += p * x
+                    rest -= p
+                    if rest < 1e-12:
+                        rest = 0.0
+                    nxt += 1
+                if nxt >= k:
+                    break
+                c = nxt
+                if claims and C[C_BDONE + ((base + nxt) & (BOARD_CAP - 1))] != base + nxt + 1:
+                    c = fetch_add(C, C_BCLAIM, 1) - base
+                    if c >= k:
+                        claims = False
+                        c = nxt
+                p = probs[start + c]
+                g = float(rows[start + c, DR_GAIN])
+                other = rest - known_p - p
+                if other < 1e-12:
+                    other = 0.0
+                a_i = (alpha - total - known - other * big_u) / p
+                b_i = (beta - total - known - other * big_l) / p
+                if a_i >= big_u:
+                    C[C_CUTS] += 1
+                    result = total + known + (p + other) * big_u
+                    if result < hi:
+                        hi = result
+                    if result > alpha:
+                        result = alpha
+                    done = True
+                    break
+                if b_i <= big_l:
+                    C[C_CUTS] += 1
+                    result = total + known + (p + other) * big_l
+                    if result > lo:
+                        lo = result
+                    if result < beta:
+                        result = beta
+                    done = True
+                    break
+                cut_low = a_i > big_l
+                cut_high = b_i < big_u
+                lo_c = (a_i if cut_low else big_l) - g
+                hi_c = (b_i if cut_high else big_u) - g
+                if lo_c >= hi_c:
+                    cut_low = False
+                    cut_high = False
+                    lo_c = big_l - g
+                    hi_c = big_u - g
+                child = dealt_child(P, st, rows, start + c)
+                cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, lo_c - MARGIN,
+                             hi_c + MARGIN, NOKEY, NOKEY, NOKEY, NOKEY)
+                if C[C_ABORT] != 0:
+                    _unpost(C)
+                    return 0.0
+                if cr >= hi_c:
+                    if cut_high:
+                        C[C_CUTS] += 1
+                        result = total + known + p * (g + cr) + other * big_l
+                        if result > lo:
+                            lo = result
+                        if result < beta:
+                            result = beta
+                        done = True
+                        break
+                    x = big_u
+                elif cr <= lo_c:
+                    if cut_low:
+                        C[C_CUTS] += 1
+                        result = total + known + p * (g + cr) + other * big_u
+                        if result < hi:
+                            hi = result
+                        if result > alpha:
+                            result = alpha
+                        done = True
+                        break
+                    x = big_l
+                else:
+                    x = g + cr
+                if c == nxt:
+                    total += p * x
+                    rest -= p
+                    if rest < 1e-12:
+                        rest = 0.0
+                    nxt += 1
+                else:
+                    C[C_BVAL + c] = np.int64(_bits(x))
+                    C[C_BOWN + c] = gg
+                    known += p * x
+                    known_p += p
+            _unpost(C)
+            if not done:
+                result = total
+                lo = total
+                hi = total
+            _store(TT, TF, C, slot, found, key, chk, lo, hi, -1, work)
+            if grow >= 0:
+                group_store(G, C, st, grow, gc, lo, hi, -1)
+            return result
         # a table larger than the caches: ask for the buckets of the next
         # outcomes' children while this one is searched (most of them are
         # table hits, each a cache miss otherwise)
@@ -829,8 +987,6 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
             ck, cc, cg, cgc = _prefetch_child(P, TT, G, st, rows, start + i, groups)
             _keep_key(K, ply, i, ck, cc, cg, cgc)
         for i in range(k):
-            if post:
-                C[C_BNEXT] = i
             nk = NOKEY
             nc = NOKEY
             ng = NOKEY
@@ -882,8 +1038,6 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
             cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, lo_c - MARGIN,
                          hi_c + MARGIN, nk, nc, ng, ngc)
             if C[C_ABORT] != 0:
-                if post:
-                    _unpost(C)
                 return 0.0
             if cr >= hi_c:
                 if cut_high:            # x >= b_i: the node >= beta
@@ -910,8 +1064,6 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
             else:
                 x = g + cr
             total += p * x
-        if post:
-            _unpost(C)
         if not done:
             result = total
             lo = total
