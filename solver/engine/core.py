@@ -1512,8 +1512,7 @@ def _cards_key(st, last):
                                                                   else 0))
     a = _fmix(np.uint64(st[0]) ^ _M3)
     b = _fmix(np.uint64(st[0]) ^ _M4)
-    # seats 2 and 3 hashed only when they hold cards (two players: never)
-    for i in range(1, 3 if (st[3] | st[4]) == 0 else 5):
+    for i in range(1, 5):
         a = _fmix(a ^ np.uint64(st[i]))
         b = _fmix((b * _M3) ^ np.uint64(st[i]) ^ (b >> _S29))
     a = _fmix(a ^ misc ^ (np.uint64(st[9]) << _S8))
