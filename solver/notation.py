@@ -41,7 +41,8 @@ from .position import (
     side_names,
     side_of,
 )
-from .rules import DEFAULT_PRESET, Rules, RulesError, deal_sizes, format_value, preset, stock_sizes
+from .rules import (DEFAULT_PRESET, Rules, RulesError, deal_sizes, format_value, preset, stock_sizes,
+                    target_winner)
 
 __all__ = [
     "NotationError",
@@ -663,15 +664,17 @@ def _check_deck(pos: Position) -> int:
     return stock_n
 
 
-def _score_words(pos: Position) -> str:
+def _score_words(pos: Position, won: int | None = None) -> str:
     """``" (the final score S 0, N 2)"`` for a line that writes a score
     (``"the score"`` while cards are still on the table, not yet swept),
-    else ``""``."""
+    else ``""``; with the side ``won`` that has won the match, ``"; N has
+    won the match"`` inside the brackets."""
     if pos.score is None:
         return ""
     what = "the final score" if not pos.table else "the score"
-    return f" ({what} " + ", ".join(f"{s} {n}" for s, n in zip(side_names(pos.players),
-                                                               pos.score)) + ")"
+    names = side_names(pos.players)
+    return (f" ({what} " + ", ".join(f"{s} {n}" for s, n in zip(names, pos.score))
+            + (f"; {names[won]} has won the match" if won is not None else "") + ")")
 
 
 def _check_hand_sizes(pos: Position, stock_n: int) -> int:
@@ -687,16 +690,19 @@ def _check_hand_sizes(pos: Position, stock_n: int) -> int:
     mover = pos.turn
     h = len(pos.hands[mover])
     if h == 0:
+        won = (None if pos.score is None
+               else target_winner(pos.score, pos.rules.target))
         if stock_n == 0 and not any(pos.hands):
             # the end of a hand (the web board writes it after the last
             # card): nothing is left to play, which is the thing to say
             raise NotationError("hands", "the hand is over: no card is left to play"
-                                + _score_words(pos))
-        if pos.score is not None and max(pos.score) >= pos.rules.target:
+                                + _score_words(pos, won))
+        if won is not None and not any(pos.hands):
             # a match won at a deal's end (win_check immediate): the next
             # deal is not dealt
-            raise NotationError("hands", f"the match is over: {_score_words(pos)[2:-1]} "
-                                         f"reaches the target {pos.rules.target}")
+            raise NotationError("hands", f"the match is over: {side_names(pos.players)[won]} "
+                                         f"has won at the target {pos.rules.target}"
+                                         + _score_words(pos))
         raise NotationError("hands", f"{names[mover]} is to play but holds no card")
     if h > deal_size:
         raise NotationError(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 
 class RulesError(ValueError):
@@ -306,3 +307,15 @@ def stock_sizes(rules: Rules, players: int) -> dict[int, int]:
     for k in range(len(sizes) + 1):
         out[sum(sizes[k:]) * players] = k
     return out
+
+
+def target_winner(score: Sequence[int], target: int) -> int | None:
+    """The side that has won on ``score``: of the sides at ``target`` or
+    over, the one with the most points (two tied, as a split declaration
+    can leave them: nobody yet), else None."""
+    reached = [s for s, n in enumerate(score) if n >= target]
+    if not reached:
+        return None
+    top = max(score[s] for s in reached)
+    best = [s for s in reached if score[s] == top]
+    return best[0] if len(best) == 1 else None

@@ -275,7 +275,18 @@ ERRORS = [
      "hands: the hand is over: no card is left to play (the final score S 0, N 2)"),
     ("- -/- - N taken=18,22 last=N", "hands: the hand is over: no card is left to play"),
     ("- -/- 4.4.4.2.2.7 S score=40,41 taken=16,18 last=N",
-     "hands: the match is over: the final score S 40, N 41 reaches the target 41"),
+     "hands: the match is over: N has won at the target 41 (the final score S 40, N 41)"),
+    # a hand's end that also ends the match says who won it
+    ("- -/- - S score=40,43 taken=18,22 last=N",
+     "hands: the hand is over: no card is left to play (the final score S 40, N 43; N has "
+     "won the match)"),
+    # not a deal's end (N still holds a card): no "match over", whatever the score
+    ("1.12 -/12 - S score=41,0", "hands: S is to play but holds no card"),
+    ("1.12 -/12 - S score=0,45", "hands: S is to play but holds no card"),
+    # at a deal's end with both sides tied at the target nobody has won yet
+    ("3.6.10.5 -/- 4.4.4.2.2.7 N score=41,41", "hands: N is to play but holds no card"),
+    ("3.6 -/-/- 4.4.4.2.2.7.7.1.1 S players=3 score=45,45,1",
+     "hands: S is to play but holds no card"),
     ("1.3.5 2.2.7.1/4.6.12 ? S", "hands: S, to play, holds 4 cards but deal 1 of 6 gives 3 a player"),
     ("5 7.1/2 - N taken=20,16 last=S",
      "hands: S holds 2 cards but N, to play, holds 1: every hand holds 1 or 0"),

@@ -164,8 +164,8 @@ def test_the_hands_end_is_over_not_a_position_to_analyse(client):
     b = doc["plays"][-1]["board"]
     assert (b["match_winner"], b["ahead"], b["by"]) == ("N", "N", 1)
     r = client.post("/api/analyse", json={"line": b["line"]})
-    assert r.json() == {"error": "hands: the match is over: the score S 40, N 41 reaches the "
-                                 "target 41"}
+    assert r.json() == {"error": "hands: the match is over: N has won at the target 41 (the "
+                                 "score S 40, N 41)"}
 
 
 def test_openapi_documents_the_api(client):

@@ -45,7 +45,7 @@ from ..engine.scoring import (EV_ANSWER5, EV_ANSWER10, EV_CAPTURE, EV_DEAL, EV_E
                               event_points, ranks_of)
 from ..position import (DealHistory, Declaration, Position, Show, n_sides, seat_names,
                        side_names, side_of)
-from ..rules import PRESETS, Rules, RulesError, check_players, deal_sizes
+from ..rules import PRESETS, Rules, RulesError, check_players, deal_sizes, target_winner
 from ..runtime import clock
 
 #: fields of a core state (solver.engine.hand; the core itself is loaded
@@ -73,18 +73,6 @@ class PlayError(ValueError):
 #: target), each with its kind of points
 SCORED_EVENTS = ((EV_CAPTURE, "capture"), (EV_HIT, "hit"), (EV_ANSWER5, "answer"),
                  (EV_ANSWER10, "answer"), (EV_MISSA, "missa"))
-
-
-def target_winner(score: Sequence[int], target: int) -> int | None:
-    """The side that has won on ``score``: of the sides at ``target`` or
-    over, the one with the most points (two tied, as a split declaration
-    can leave them: nobody yet), else None."""
-    reached = [s for s, n in enumerate(score) if n >= target]
-    if not reached:
-        return None
-    top = max(score[s] for s in reached)
-    best = [s for s in reached if score[s] == top]
-    return best[0] if len(best) == 1 else None
 
 
 def adjacent(rules: Rules, a: int, b: int) -> bool:
