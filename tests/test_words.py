@@ -237,3 +237,15 @@ def test_the_fast_mode_has_no_best_in_column():
     assert r.exit_code == 0, r.output
     assert "FAST MODE" in r.stdout and "± s.e." in r.stdout
     assert "best in" not in r.stdout and LEGEND["best in"] not in r.stdout
+
+
+def test_one_sample_of_the_match_objectives_default_method_says_its_ties_are_the_samples():
+    """The match objective's default method (no --method: the deal method,
+    its chance sampled) from one sample said "1 and 5 are equal", the
+    wording the one-sample fix removed elsewhere."""
+    r = run("--samples", "1", "--objective", "match", "-",
+            stdin="3.6.10.12 1.5.5/2.7.11 ? S\n", width=200)
+    assert r.exit_code == 0, r.output
+    [line] = [x for x in r.stdout.splitlines() if x.startswith("estimated chance")]
+    assert line == ("estimated chance from 1 sample of the unseen cards (no error measured: at "
+                    "least 2 are needed); 1 and 5 are tied in this sample")

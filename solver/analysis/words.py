@@ -149,6 +149,11 @@ def summary_line(a: Analysis) -> str:
     ``1 and 6 are tied in this sample``, under the points objective and the
     match objective alike). A partial answer (interrupted) says so first."""
     out = _kind(a)
+    single = _single(a)
+    if a.method == "deal" and len(a.best) > 1 and single:
+        # the match objective's chance from one sample: as below
+        out += f"; {_names(a.best)} are tied in this {single}"
+        return ("partial (interrupted): " + out) if a.partial else out
     if a.method == "deal" and len(a.best) > 1:
         values = {mv.move: mv.value for mv in a.moves}
         if max(values[m] for m in a.best) - min(values[m] for m in a.best) <= 1e-9:
@@ -157,7 +162,6 @@ def summary_line(a: Analysis) -> str:
             out += f"; {_names(a.best)} are close: {a.best[0]} chosen (less exposure)"
         return ("partial (interrupted): " + out) if a.partial else out
     close = close_plays(a)
-    single = _single(a)
     if single and len(set(close) | set(a.best)) > 1:
         # one sample (or draw) measures no error: its ties are neither
         # "close" (within an error) nor "equal" (a claim about the position)
