@@ -343,6 +343,12 @@ ARABIC_ONE, ARABIC_TWELVE = "\u0661", "\u0661\u0662"
                                       "(digits are ASCII 0-9)"),
     (["met", "--target", ARABIC_ONE], "'--target': '\u0661' is not a whole number "
                                       "(digits are ASCII 0-9)"),
+    # nan passed the margin's range check (every comparison false): a
+    # puzzle check at --margin nan said every line verified
+    (["puzzles", "check", "--margin", "nan"], "'--margin': 'nan' is not a finite number"),
+    (["puzzles", "sheet", "-o", "x.svg", "--margin", "inf"],
+     "'--margin': 'inf' is not a finite number"),
+    (["batch", "mine", "--margin", "nan"], "'--margin': 'nan' is not a finite number"),
 ])
 def test_a_numeric_option_in_other_digits_is_refused(args, message):
     """``--memory \u0661`` (Arabic-Indic 1) was read as 1 MB and

@@ -358,3 +358,26 @@ def test_sheet_count_takes_the_puzzles_it_draws(tmp_path):
     r = run(["puzzles", "sheet", str(f), "-o", str(out), "--count", "1"])
     assert r.exit_code == 1 and r.stderr.count("error:") == 2
     assert "1. 6  (value 4)" in out.read_text() and "2. " not in out.read_text()
+
+
+def test_sheet_checks_the_margin_it_prints_and_writes_no_empty_sheet(tmp_path):
+    """A line's ``margin`` is printed as part of the answer ("9 better than
+    any other play"): one the engine contradicts (it gives 5) left the
+    sheet printing it, exit 0, while ``puzzles check`` refused it. And
+    when every puzzle is left out, no empty sheet is written (with
+    ``--force`` it replaced a good one)."""
+    line = "1.2 2.4/4 - S taken=17,18 last=N prev=2 ; bm 2 ; v 4 ; margin {}\n"
+    f = tmp_path / "m.txt"
+    f.write_text(line.format(9))
+    out = tmp_path / "sheet.html"
+    out.write_text("a good sheet")
+    r = run(["puzzles", "sheet", str(f), "-o", str(out), "--force"])
+    assert r.exit_code == 1
+    assert r.stderr.strip().splitlines() == [
+        f"error: {f}: line 1, margin: the engine gives 5, the line says 9 (left out)",
+        f"error: no puzzle left to draw: {out} not written"]
+    assert out.read_text() == "a good sheet"
+    f.write_text(line.format(5))
+    r = run(["puzzles", "sheet", str(f), "-o", str(out), "--force"])
+    assert r.exit_code == 0, r.stderr
+    assert "<b>2</b> <span class=meta>value 4 \u00b7 5 better than any other play" in out.read_text()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from ..runtime.streams import stdin_closed
@@ -71,21 +73,17 @@ class Number(click.FloatRange):
                 self.fail(f"{value!r} is not a number" + (f" of {self.unit}" if self.unit
                                                           else "")
                           + (f" ({why})" if why else ""), param, ctx)
-        return super().convert(value, param, ctx)
+        v = super().convert(value, param, ctx)
+        if not math.isfinite(v):
+            # nan passes every range check (each comparison is false)
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return v
 
 
 class Positive(Number):
     """A positive, finite number (``nan`` and ``inf`` are refused)."""
 
     name = "positive number"
-
-    def convert(self, value, param, ctx):
-        """The float, or a usage error naming the option."""
-        import math
-        v = super().convert(value, param, ctx)
-        if not math.isfinite(v):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        return v
 
 
 #: a number of seconds (``--time``)

@@ -452,6 +452,12 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
             bad += 1
             continue
         items.append(pos)
+    if bad and not items:
+        # every puzzle left out (said above): no empty sheet written over
+        # the output, which --force would have replaced
+        if numbered:
+            click.echo(f"error: no puzzle left to draw: {output} not written", err=True)
+        sys.exit(1)
     if suffix == ".svg":
         doc = sheet_svg(items, title, answers=answers, show_themes=show_themes)
     else:

@@ -489,11 +489,7 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
         if have is None:
             continue
         if name in ("margin", "vv"):
-            try:
-                same = want is not None and len(have.split()) == len(want.split()) and all(
-                    abs(float(h) - float(w)) <= 1e-9 for h, w in zip(have.split(), want.split()))
-            except ValueError:
-                same = False
+            same = _same_numbers(have, want)
         else:
             same = " ".join(have.split()) == want
         if not same:
@@ -509,22 +505,42 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
     return problems, p
 
 
-#: the fields of a puzzle line a sheet prints as its answer (with the
-#: position's problems, which keep the answer from being checked)
+#: the fields of a puzzle line a sheet prints as its answer (the best
+#: play, its value, and its margin: "4 better than any other play"), with
+#: the position's problems, which keep the answer from being checked
 ANSWER_FIELDS = ("bm", "v", "position")
 
 
 def answer_problems(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Problem]:
     """What ``puzzles check`` (:func:`verify`) finds wrong with the answer a
-    line gives, its ``bm`` and ``v``: the problems of those fields, and a
+    line gives, its ``bm``, ``v`` and ``margin``: the problems of those fields, and a
     ``position`` problem when the answer cannot be checked (a card
     unknown); empty when the answer is the engine's or the line gives
-    none (no ``bm``, no ``v``). The other fields (``margin``, ``themes``,
-    ``level``, ``id``...) are ``puzzles check``'s alone."""
+    none (no ``bm``, no ``v``). The other fields (``themes``, ``level``,
+    ``id``...) are ``puzzles check``'s alone."""
     if pos.opcode("bm") is None and pos.opcode("v") is None:
         return []
-    problems, _found = verify(pos, margin, labels=False)
-    return [p for p in problems if p.field in ANSWER_FIELDS]
+    problems, found = verify(pos, margin, labels=False)
+    out = [p for p in problems if p.field in ANSWER_FIELDS]
+    # the margin the line writes, which the sheet prints ("9 better than
+    # any other play"), as verify compares it (not its "less than the
+    # margin asked" problem: a close second does not make the answer wrong)
+    have = pos.opcode("margin")
+    if have is not None and found is not None and not _same_numbers(
+            have, _num(found.margin) if found.margin is not None else None):
+        out += [p for p in problems if p.field == "margin"
+                and p.problem.startswith("the engine gives")]
+    return out
+
+
+def _same_numbers(have: str, want: str | None) -> bool:
+    """The numbers a line writes (``have``, space-separated) are the
+    engine's (``want``; None: it gives none), to 1e-9."""
+    try:
+        return want is not None and len(have.split()) == len(want.split()) and all(
+            abs(float(h) - float(w)) <= 1e-9 for h, w in zip(have.split(), want.split()))
+    except ValueError:
+        return False
 
 
 def _label_problems(pos: Position) -> list[Problem]:
