@@ -19,7 +19,7 @@ from solver.cli.main import main
 from solver.runtime.output import OutputError, check_output, write_output
 
 ROOT = Path(__file__).resolve().parent.parent
-PUZZLE = ("1.2 2.4/4 - S taken=17,18 last=N prev=2 ; bm 2 ; v 2 ; id \"x\" ; "
+PUZZLE = ("1.2 2.4/4 - S taken=17,18 last=N prev=2 ; bm 2 ; v 4 ; id \"x\" ; "
           "themes hit ; level 1\n")
 
 
