@@ -489,11 +489,15 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
         if have is None:
             continue
         if name in ("margin", "vv"):
-            same = _same_numbers(have, want)
+            try:
+                same = want is not None and len(have.split()) == len(want.split()) and all(
+                    abs(float(h) - float(w)) <= 1e-9 for h, w in zip(have.split(), want.split()))
+            except ValueError:
+                same = False
         else:
             same = " ".join(have.split()) == want
         if not same:
-            problems.append(Problem(name, f"the engine gives {want or '(none)'}, "
+            problems.append(Problem(name, f"{_DIFFERS} {want or '(none)'}, "
                                           f"the line says {have}"))
     hidden = hidden_problem(p, margin)
     if hidden:
@@ -505,9 +509,13 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
     return problems, p
 
 
+#: how :func:`verify` begins the problem of a field whose written value
+#: is not the engine's (``margin: the engine gives 5, the line says 9``)
+_DIFFERS = "the engine gives"
+
 #: the fields of a puzzle line a sheet prints as its answer (the best
-#: play, its value, and its margin: "4 better than any other play"), with
-#: the position's problems, which keep the answer from being checked
+#: play, its value), with the position's problems, which keep the answer
+#: from being checked (its margin: :func:`answer_problems`)
 ANSWER_FIELDS = ("bm", "v", "position")
 
 
@@ -520,27 +528,12 @@ def answer_problems(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Probl
     ``id``...) are ``puzzles check``'s alone."""
     if pos.opcode("bm") is None and pos.opcode("v") is None:
         return []
-    problems, found = verify(pos, margin, labels=False)
-    out = [p for p in problems if p.field in ANSWER_FIELDS]
-    # the margin the line writes, which the sheet prints ("9 better than
-    # any other play"), as verify compares it (not its "less than the
-    # margin asked" problem: a close second does not make the answer wrong)
-    have = pos.opcode("margin")
-    if have is not None and found is not None and not _same_numbers(
-            have, _num(found.margin) if found.margin is not None else None):
-        out += [p for p in problems if p.field == "margin"
-                and p.problem.startswith("the engine gives")]
-    return out
-
-
-def _same_numbers(have: str, want: str | None) -> bool:
-    """The numbers a line writes (``have``, space-separated) are the
-    engine's (``want``; None: it gives none), to 1e-9."""
-    try:
-        return want is not None and len(have.split()) == len(want.split()) and all(
-            abs(float(h) - float(w)) <= 1e-9 for h, w in zip(have.split(), want.split()))
-    except ValueError:
-        return False
+    problems, _found = verify(pos, margin, labels=False)
+    # and the margin the line writes, which the sheet prints ("9 better
+    # than any other play"), where verify found it differs (not its "less
+    # than the margin asked": a close second does not make the answer wrong)
+    return [p for p in problems if p.field in ANSWER_FIELDS
+            or (p.field == "margin" and p.problem.startswith(_DIFFERS))]
 
 
 def _label_problems(pos: Position) -> list[Problem]:
