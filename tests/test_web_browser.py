@@ -348,10 +348,9 @@ def test_board_plays_over_a_deal_and_to_the_hands_end(server, page):
     assert page.query_selector_all("#moves tbody tr") == []
 
 
-def test_board_pv_past_a_match_won_mid_hand_names_the_win(server, page):
-    """The points objective's line goes on past a play that wins the match
-    (win_check immediate): the board steps it to the win and its note is
-    the win, not 'the line goes on: the hand is over'."""
+def _analyse_n_at_the_target(server, page):
+    """The board on N to play a 5 that ends the deal with N at 41, the
+    target (40-40, win_check immediate), analysed for points."""
     page.goto(server + "/board")
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#objective", "points")
@@ -359,6 +358,13 @@ def test_board_pv_past_a_match_won_mid_hand_names_the_win(server, page):
     page.click("#load")
     page.wait_for_function("document.querySelector('#line').value.includes('score=40,40')")
     page.click("#analyse")
+
+
+def test_board_pv_past_a_match_won_mid_hand_names_the_win(server, page):
+    """The points objective's line goes on past a play that wins the match
+    (win_check immediate): the board steps it to the win and its note is
+    the win, not 'the line goes on: the hand is over'."""
+    _analyse_n_at_the_target(server, page)
     page.wait_for_selector("#moves tbody tr")
     page.wait_for_function("document.querySelectorAll('#pv .ply').length > 0")
     page.wait_for_function("document.querySelector('#pvnote').textContent !== ''")
@@ -410,13 +416,7 @@ def test_board_after_the_hands_end_shows_the_hand_over(server, page):
 def test_board_after_a_match_won_mid_hand_shows_the_match_over(server, page):
     """N's 5 ends the deal with N at the target (win_check immediate): the
     board shows the match over, N the winner, and no mover."""
-    page.goto(server + "/board")
-    page.wait_for_selector("body[data-ready='1']")
-    page.select_option("#objective", "points")
-    page.fill("#line", "3.6.10.5 -/5 4.4.4.2.2.7 N prev=5 taken=14,15 last=S score=40,40")
-    page.click("#load")
-    page.wait_for_function("document.querySelector('#line').value.includes('score=40,40')")
-    page.click("#analyse")
+    _analyse_n_at_the_target(server, page)
     page.wait_for_selector("#moves tr[data-move='5']")
     page.click("#moves tr[data-move='5']")
     page.wait_for_selector("#over:not([hidden])")
