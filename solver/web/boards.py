@@ -16,10 +16,11 @@ from __future__ import annotations
 from copy import deepcopy
 
 from ..cards import RANKS, SUITS, Card
-from ..games.match import SCORED_EVENTS, target_winner
+from ..games.match import SCORED_EVENTS
 from ..notation import format_position, parse_position, unwritten_piles
 from ..position import DealHistory, Declaration, Position, Show, seat_names, side_names
 from ..puzzles.sheet import CARD_H, CARD_W, _facts, card_svg
+from ..rules import target_winner
 
 
 def _text(c: Card | None) -> str:
