@@ -381,3 +381,26 @@ def test_sheet_checks_the_margin_it_prints_and_writes_no_empty_sheet(tmp_path):
     r = run(["puzzles", "sheet", str(f), "-o", str(out), "--force"])
     assert r.exit_code == 0, r.stderr
     assert "<b>2</b> <span class=meta>value 4 \u00b7 5 better than any other play" in out.read_text()
+
+
+def test_sheet_says_its_errors_in_file_order(tmp_path):
+    """A wrong answer on line 1 and an unreadable line 2: the sheet said
+    line 2 first (the unreadable lines were said as the file was read,
+    the wrong answers after). Both are now said in the file's order, the
+    files in the order given."""
+    f = tmp_path / "m.txt"
+    f.write_text("1.2 2.4/4 - S taken=17,18 last=N prev=2 ; bm 2 ; v 4 ; margin 9\n"
+                 "1.2 2.8/4 - S ; bm 2\n"
+                 "1.2 2.4/4 - S taken=17,18 last=N prev=2 ; bm 2 ; v 4\n")
+    g = tmp_path / "n.txt"
+    g.write_text("1.2 2.8/4 - S ; bm 2\n")
+    out = tmp_path / "sheet.svg"
+    r = run(["puzzles", "sheet", str(f), str(g), "-o", str(out)])
+    assert r.exit_code == 1
+    assert r.stderr.strip().splitlines() == [
+        f"error: {f}: line 1, margin: the engine gives 5, the line says 9 (left out)",
+        f"error: {f}: line 2, hands: rank 8 does not exist in a Spanish 40-card deck "
+        "(left out)",
+        f"error: {g}: line 1, hands: rank 8 does not exist in a Spanish 40-card deck "
+        "(left out)"]
+    assert "1. 2  (value 4)" in out.read_text()

@@ -214,21 +214,33 @@ def _load(files) -> tuple[list, int]:
     return [pos for _name, _lineno, pos in out], bad
 
 
-def _load_numbered(files) -> tuple[list, int]:
-    """:func:`_load`, each puzzle as ``(file name, line number, position)``."""
+def _load_numbered(files, errors: list | None = None) -> tuple[list, int]:
+    """:func:`_load`, each puzzle as ``(file name, line number, position)``.
+    With ``errors``, the error lines are not printed but appended to it as
+    ``((file's index, line number), text)``, for a caller that reports
+    other errors of the same lines and prints them all in file order."""
     out, bad = [], 0
-    for f in files:
+
+    def say(where, text):
+        if errors is None:
+            click.echo(text, err=True)
+        else:
+            errors.append((where, text))
+
+    for index, f in enumerate(files):
         name = getattr(f, "name", "-")
         lines = parse_file(read_input(f))
         if not lines:
-            click.echo(f"error: {name}: {NO_POSITION}", err=True)
+            say((index, 0), f"error: {name}: {NO_POSITION}")
             bad += 1
         for lineno, item in lines:
             if isinstance(item, NotationError):
-                click.echo(f"error: {name}: {item} (left out)", err=True)
+                say((index, lineno), f"error: {name}: {item} (left out)")
                 bad += 1
                 continue
-            out.append((name, lineno, item))
+            out.append((index, name, lineno, item))
+    if errors is None:
+        out = [item[1:] for item in out]
     return out, bad
 
 
@@ -438,20 +450,21 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
     if suffix not in (".svg", ".html", ".htm"):
         raise click.UsageError(f"{output}: the sheet is .svg or .html")
     _check_output(output, force)
-    numbered, bad = _load_numbered(files)
+    errors: list = []                   # said in file order, after the checks
+    numbered, bad = _load_numbered(files, errors)
     items = []
-    for name, lineno, pos in _filter(numbered, theme, level, pos=lambda item: item[2]):
+    for index, name, lineno, pos in _filter(numbered, theme, level, pos=lambda item: item[3]):
         if count and len(items) == count:
             break
         problems = answer_problems(pos, margin)
         if problems:
-            click.echo(f"error: {name}: line {lineno}, "
-                       + "; ".join(str(p) for p in problems)
-                       + " (left out)",
-                       err=True)
+            errors.append(((index, lineno), f"error: {name}: line {lineno}, "
+                           + "; ".join(str(p) for p in problems) + " (left out)"))
             bad += 1
             continue
         items.append(pos)
+    for _where, text in sorted(errors, key=lambda e: e[0]):
+        click.echo(text, err=True)
     if bad and not items:
         # every puzzle left out (said above): no empty sheet written over
         # the output, which --force would have replaced
