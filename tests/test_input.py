@@ -349,6 +349,13 @@ ARABIC_ONE, ARABIC_TWELVE = "\u0661", "\u0661\u0662"
     (["puzzles", "sheet", "-o", "x.svg", "--margin", "inf"],
      "'--margin': 'inf' is not a finite number"),
     (["batch", "mine", "--margin", "nan"], "'--margin': 'nan' is not a finite number"),
+    # 100,000 search threads took 7 GB and 10 s to start: --time 1 was
+    # kept by 9.9 s and the seed's answer changed (17 samples, not 96)
+    (["--workers", "100000"], "'--workers': 100000 is not in the range 1<=x<=256."),
+    (["annotate", "--jobs", "257"], "'--jobs': 257 is not in the range 1<=x<=256."),
+    (["batch", "mine", "--workers", "1000"], "'--workers': 1000 is not in the range 1<=x<=256."),
+    (["--method", "expectimax", "--cluster", "300"],
+     "'--cluster': 300 is not in the range 1<=x<=256."),
 ])
 def test_a_numeric_option_in_other_digits_is_refused(args, message):
     """``--memory \u0661`` (Arabic-Indic 1) was read as 1 MB and

@@ -16,7 +16,7 @@ from rich.table import Table
 from ..numbers import tidy
 from ..batch.inputs import InputError, files_of, games_of
 from ..batch.store import Store, StoreError
-from .params import INTEGER, POSITIVE, Number, Whole
+from .params import INTEGER, POSITIVE, Number, WORKERS, Whole
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 DEFAULT_DB = "ronda-analysis.db"
@@ -47,7 +47,7 @@ def _common(f):
     f = click.option("--scheduler", default=None,
                      help="An existing Dask scheduler, tcp://HOST:8786 "
                           "[default: a local cluster on this machine's cores].")(f)
-    f = click.option("--workers", type=Whole(1), default=None,
+    f = click.option("--workers", type=WORKERS, default=None,
                      help="Worker processes of the local cluster [default: the cores].")(f)
     f = click.option("--resume", is_flag=True,
                      help="Skip the games already in the store with the same options.")(f)
@@ -124,7 +124,7 @@ def mine_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quiet, m
 @click.option("--scheduler", default=None,
               help="An existing Dask scheduler, tcp://HOST:8786 "
                    "[default: a local cluster on this machine's cores].")
-@click.option("--workers", type=Whole(1), default=None,
+@click.option("--workers", type=WORKERS, default=None,
               help="Worker processes of the local cluster [default: the cores].")
 @click.option("--dashboard", default="127.0.0.1:0", show_default=True,
               help="HOST:PORT of the local cluster's Dask dashboard.")

@@ -23,7 +23,7 @@ import time
 import click
 from rich.console import Console
 
-from .params import INTEGER, POSITIVE, InputFile, Whole, read_input, settings_of
+from .params import INTEGER, POSITIVE, InputFile, WORKERS, Whole, read_input, settings_of
 from ..numbers import tidy
 from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
@@ -205,7 +205,7 @@ def _play(players, games, rules, seed, no_swap, quiet, sig) -> tuple[list, objec
 @click.option("--players", type=click.Choice(["2", "3", "4"]), default="2", show_default=True,
               help="3 (french): A against two copies of B, seat-rotated triples of hands.")
 @click.option("--seed", default="0", show_default=True)
-@click.option("--jobs", type=Whole(1), default=1, show_default=True,
+@click.option("--jobs", type=WORKERS, default=1, show_default=True,
               help="Worker processes (the result does not depend on it).")
 @click.option("--luck-samples", type=Whole(0), default=32, show_default=True,
               help="Drawn deals a deal for the luck-reduced margin (0: none).")
@@ -262,7 +262,7 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_s
                    "search stops there), and a deal's luck may draw for (fewer draws); "
                    "the output says what it cut short [default: 10 a play, the luck "
                    "unbounded].")
-@click.option("--jobs", type=Whole(1), default=1, show_default=True,
+@click.option("--jobs", type=WORKERS, default=1, show_default=True,
               help="Worker processes (the result does not depend on it).")
 @click.option("--record", "as_record", is_flag=True,
               help="Print the annotated record instead of the tables.")

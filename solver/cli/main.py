@@ -21,7 +21,7 @@ from ..analysis.methods import METHODS, OBJECTIVES
 from ..runtime.interrupt import (Signals, exit_if_interrupted, exit_if_signalled,
                                  exit_interrupted)
 from ..runtime.streams import stream_error
-from .params import INTEGER, MEGABYTES, NO_POSITION, POSITIVE, InputFile, Whole
+from .params import INTEGER, MEGABYTES, NO_POSITION, POSITIVE, InputFile, WORKERS, Whole
 
 # What a command needs is imported when it runs (and the other commands'
 # modules when they are named): `--version`, `--help`, `met`, `db` and a
@@ -177,7 +177,7 @@ def main() -> None:
 @click.option("--samples", type=Whole(1), default=1000, show_default=True,
               help="Most determinisations (it stops earlier once the best play is separated at 99%).")
 @click.option("--seed", type=INTEGER, default=0, show_default=True, help="Seed of the sampling.")
-@click.option("--workers", type=Whole(1), default=None,
+@click.option("--workers", type=WORKERS, default=None,
               help="Threads for the search (sampling, expectimax's root moves) "
                    "[default: the machine's cores].")
 @click.option("--time", "time_budget", type=POSITIVE, default=10.0,
@@ -202,7 +202,7 @@ def main() -> None:
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="With --method expectimax: split the search over this Dask cluster "
                    "(its first chance level's outcomes, each solved on a worker).")
-@click.option("--cluster", "cluster_workers", type=Whole(1), default=None,
+@click.option("--cluster", "cluster_workers", type=WORKERS, default=None,
               metavar="N", help="With --method expectimax: the same on a local cluster of "
                                 "N worker processes.")
 @click.option("--db", default=None, metavar="PATH",

@@ -51,6 +51,14 @@ class Integer(_Whole, click.types.IntParamType):
 #: any whole number
 INTEGER = Integer()
 
+#: the most threads or processes an option may ask for: more only wait for
+#: the cores, and each holds its own tables (100,000 search threads took
+#: 7 GB and 10 s to start, so --time and the seed's answer were not kept)
+MOST_WORKERS = 256
+
+#: ``--workers``, ``--jobs``, ``--cluster``: 1 to :data:`MOST_WORKERS`
+WORKERS = Whole(1, MOST_WORKERS)
+
 
 class Number(click.FloatRange):
     """A number in a range, ``unit`` what it counts: a text that is not a
