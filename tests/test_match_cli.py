@@ -54,6 +54,19 @@ def test_met_json_and_svg(tmp_path):
     assert ET.fromstring(text).tag.endswith("svg")
 
 
+def test_met_svg_keeps_an_existing_file_without_force(tmp_path):
+    """``met --svg keep.svg`` replaced the user's file, exit 0, and had no
+    ``--force``; every other output file is refused when it exists."""
+    out = tmp_path / "keep.svg"
+    out.write_text("precious")
+    r = run("met", "--svg", str(out))
+    assert r.exit_code == 2
+    assert r.output.strip() == f"error: {out} exists; use --force to overwrite it"
+    assert out.read_text() == "precious"
+    r = run("met", "--svg", str(out), "--force")
+    assert r.exit_code == 0 and out.read_text().startswith("<svg")
+
+
 def test_met_three_players():
     r = run("met", "--rules", "french", "--players", "3", "--third", "30", "--deals", "E")
     assert r.exit_code == 0, r.output

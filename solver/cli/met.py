@@ -35,14 +35,23 @@ from ..match_equity.table import MatchTable3, load
 @click.option("--json", "as_json", is_flag=True, help="The whole table as JSON.")
 @click.option("--svg", "svg", type=click.Path(dir_okay=False),
               help="Write a heat map of the table to this SVG file ('-': stdout).")
+@click.option("--force", is_flag=True, help="Overwrite the --svg file.")
 @stoppable
 def met_command(rules_name, settings, players, target, deals, third, step, as_json,
-                svg) -> None:
+                svg, force) -> None:
     """Print a match-equity table: P(side A wins the match) from each score
     (A's points down, B's across), built by self-play (docs/match.md).
     Three players: each seat's chance, S's score down, E's across."""
     from .batch import _system
     players = int(players)
+    if svg and svg != "-":
+        # checked before the table is read, as every -o file is
+        from ..runtime.output import OutputError, check_output
+        try:
+            check_output(svg, force)
+        except OutputError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
     try:
         system = _system(rules_name, settings, players)
         t = load(system, players, target)
@@ -83,7 +92,7 @@ def met_command(rules_name, settings, players, target, deals, third, step, as_js
         else:
             from ..runtime.output import OutputError, write_output
             try:
-                write_output(svg, text, force=True)
+                write_output(svg, text, force=force)
             except OutputError as e:
                 click.echo(f"error: {e}", err=True)
                 sys.exit(2)
