@@ -91,7 +91,22 @@ def test_quiz_filters_and_errors(puzzle_file):
     r = run(["puzzles", "quiz", str(puzzle_file), "--theme", "answer5"], stdin="5\n")
     assert "right: 5" in r.output and "score: 1 of 1" in r.output
     r = run(["puzzles", "quiz", str(puzzle_file), "--theme", "missa"])
-    assert r.exit_code == 2 and "no puzzle to ask" in r.output
+    assert r.exit_code == 2
+    assert r.stderr.strip() == "error: no puzzle to ask (check the files and the filters)"
+
+
+@pytest.mark.parametrize("filters", [["--theme", "missa"], ["--level", "3"]])
+def test_sheet_whose_filters_match_nothing_writes_nothing(tmp_path, puzzle_file, filters):
+    """``--theme`` or ``--level`` matching no puzzle wrote an empty sheet,
+    "0 puzzles drawn", exit 0: with ``--force`` over a good sheet. Now one
+    error line, exit 2 (as the quiz's), and the old sheet is kept."""
+    out = tmp_path / "good.html"
+    out.write_text("a good sheet")
+    r = run(["puzzles", "sheet", str(puzzle_file), "-o", str(out), "--force", *filters])
+    assert r.exit_code == 2
+    assert r.stderr.strip() == ("error: no puzzle to draw (check the files and the filters): "
+                                f"{out} not written")
+    assert out.read_text() == "a good sheet"
 
 
 def test_sheet_svg_and_html(tmp_path, puzzle_file):

@@ -114,8 +114,9 @@ def generate_cmd(theme, count, seed, output, force, source, margin, level, rules
                                level=int(level) if level else None,
                                max_candidates=max_candidates, rules_name=rules_name,
                                players=int(players), agents=agents, progress=progress)
-    except ValueError as e:
-        raise click.UsageError(str(e))
+    except ValueError as e:             # a theme, source or rules that do not apply
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
     except KeyboardInterrupt as e:      # keep the puzzles found so far
         interrupted = e
         gen = latest[0]
@@ -206,6 +207,10 @@ def check_cmd(files, margin, as_json) -> None:
         sys.exit(1)
 
 
+#: the files and filters give nothing to ask or draw
+NO_PUZZLE = "no puzzle to {verb} (check the files and the filters)"
+
+
 def _load(files) -> tuple[list, int]:
     """Every readable puzzle line of the files, and how many were not: each
     of those is one error line on stderr naming its file, line and field,
@@ -272,7 +277,8 @@ def quiz_cmd(files, theme, level, count, shuffle, seed) -> None:
     if count:
         items = items[:count]
     if not items:
-        raise click.UsageError("no puzzle to ask (check the files and the filters)")
+        click.echo(f"error: {NO_PUZZLE.format(verb='ask')}", err=True)
+        sys.exit(2)
     right = asked = 0
     with Signals() as sig:
         try:
@@ -465,11 +471,15 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
         items.append(pos)
     for _where, text in sorted(errors, key=lambda e: e[0]):
         click.echo(text, err=True)
-    if bad and not items:
-        # every puzzle left out (said above): no empty sheet written over
-        # the output, which --force would have replaced
-        if numbered:
+    if not items:
+        # no empty sheet written over the output, which --force would have
+        # replaced: every puzzle left out (said above), or none matched
+        if bad and numbered:
             click.echo(f"error: no puzzle left to draw: {output} not written", err=True)
+        elif not bad:
+            click.echo(f"error: {NO_PUZZLE.format(verb='draw')}: {output} not written",
+                       err=True)
+            sys.exit(2)
         sys.exit(1)
     if suffix == ".svg":
         doc = sheet_svg(items, title, answers=answers, show_themes=show_themes)
