@@ -209,6 +209,24 @@ def test_a_single_sample_claims_no_precision_and_shows_its_ties():
     assert line.endswith(" and ".join([", ".join(ties[:-1]), ties[-1]]) + " are tied in this sample")
 
 
+def test_sampled_plays_of_the_same_mean_are_all_best():
+    """Sampled answers named one best play where several had the same value
+    in every sample (6, 10 and 12 here, each -3.88, each best in 100% of
+    the samples): `best` was ["6"], the JSON too, while the exact methods
+    list their ties. Every play of the top mean is best now, and the line
+    says they are tied in these samples (not "equal": the samples' claim,
+    not the position's). One sample's ties are in `best` too."""
+    a = evaluate(parse_position("2.4.11.12 6.10.12/1.1.5 ? S"), method="determinised",
+                 samples=40, seed=0)
+    assert a.samples == 40 and a.stopped == "samples"
+    assert [mv.value for mv in a.moves] == [a.value] * 3
+    assert [mv.best_rate for mv in a.moves] == [1.0] * 3
+    assert a.best == ["6", "10", "12"]
+    assert summary_line(a).endswith("; 6, 10 and 12 are tied in these samples")
+    one = evaluate(parse_position(HIDDEN), method="determinised", samples=1)
+    assert one.best == [mv.move for mv in one.moves if mv.value == one.value] == ["1", "6"]
+
+
 @pytest.mark.parametrize("objective,kind", [
     ("points", "estimate from 1 sample of the hidden cards"),
     ("match", "estimated chance from 1 sample of the unseen cards"),

@@ -82,7 +82,7 @@ class Analysis:
     ``value``: the best
     play's value in points for the side to move; ``moves``: every legal play,
     best first; ``best``: the plays of the best value (within 1e-9 when
-    exact; the top mean when sampled); ``pv``: the principal variation as
+    exact; every play of the top mean when sampled); ``pv``: the principal variation as
     ranks when exact, else None; ``nodes``; ``seconds``; ``samples``: the
     number of determinisations (None when exact); ``note``: why this
     method; ``partial``: interrupted (Ctrl-C), the answer so far;
@@ -603,12 +603,11 @@ def _moves_vector(prob: Problem, values: dict, search: str, scalars: dict | None
 
 
 def _best(moves: list[MoveValue], method: str, three: bool, search: str) -> list[str]:
-    """The best plays: sampled, the top mean; exact two sides, every play of
-    the top value; max^n, the plays equal under the tie rule's (1) and
-    (2); paranoid, every play of the best paranoid value."""
+    """The best plays: exact two sides (sampled: every play of the top
+    mean, plays whose every sample gave the same value being equal), every
+    play of the top value; max^n, the plays equal under the tie rule's (1)
+    and (2); paranoid, every play of the best paranoid value."""
     top = moves[0]
-    if method == "determinised":
-        return [top.move]
     if three and search == "maxn":
         others = sum(top.values) - top.value
         return [mv.move for mv in moves if abs(mv.value - top.value) <= 1e-9
@@ -809,7 +808,8 @@ def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     else:
         note += ("; each determinisation sees the stock order (clairvoyance), so the "
                  "estimate can favour plays that need the deal to fall right")
-    return Analysis(pos, "determinised", top.value, moves, [top.move], None,
+    return Analysis(pos, "determinised", top.value, moves,
+                    _best(moves, "determinised", three, "maxn"), None,
                     nodes + expectimax_nodes, time.perf_counter() - run.t0, n, run.seed, note,
                     top.stderr, partial=partial, stopped=stopped, workers=workers, ess=ess,
                     values=list(top.values) if three else None)

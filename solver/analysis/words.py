@@ -169,6 +169,10 @@ def summary_line(a: Analysis) -> str:
         out += f"; {_names(tied)} are tied in this {single}"
     elif close and set(close) != set(a.best):
         out += f"; {_names(close)} are close"
+    elif len(a.best) > 1 and a.method in ("determinised", "expectimax-fast"):
+        # the same mean (the same value in each sample): equal as far as
+        # the samples tell, not a claim about the position
+        out += f"; {_names(a.best)} are tied in these samples"
     elif len(a.best) > 1:
         out += f"; {_names(a.best)} are equal"
     if a.partial:
