@@ -140,6 +140,43 @@ def test_plays_follow_the_pv(client):
     assert doc["plays"][-1]["over"] == "the hand is over: the final score S 4, N 0"
 
 
+def test_a_hidden_hand_plays_any_rank_it_may_hold(client):
+    """A player's view on the board stopped at the other side's first play:
+    ``play: N holds no 12`` where two 12s are unseen and N may hold one.
+    A hand written ``?`` now plays any rank of which a card is unseen (the
+    ``?`` becomes that card, on the table or in ``gone=``); a rank every
+    card of which is seen is refused, naming it."""
+    line = ("2.5.11 1.6.6/?.?.? ? S taken=10,9 last=S "
+            "gone=1.1.2.2.3.3.3.4.4.4.7.7.7.10.10.11.12.12.5")
+    doc = client.post("/api/play", json={"line": line, "moves": ["1", "12", "6", "3", "1"]}).json()
+    assert [(p["seat"], p["move"], p["effect"]) for p in doc["plays"]] == [
+        ("S", "1", "lays"), ("N", "12", "lays"), ("S", "6", "lays"), ("N", "3", "lays")]
+    assert [p["line"] for p in doc["plays"]][1:] == [
+        "2.5.11.1.12 6.6/?.? ? S taken=10,9 last=S "
+        "gone=1.1.2.2.3.3.3.4.4.4.7.7.7.10.10.11.12.12.5 prev=12",
+        "2.5.11.1.12.6 6/?.? ? N taken=10,9 last=S "
+        "gone=1.1.2.2.3.3.3.4.4.4.7.7.7.10.10.11.12.12.5 prev=6",
+        "2.5.11.1.12.6.3 6/? ? S taken=10,9 last=S "
+        "gone=1.1.2.2.3.3.3.4.4.4.7.7.7.10.10.11.12.12.5 prev=3"]
+    # S is to play and S's hand is written: S holds no 1
+    assert doc["stopped"] == "play: S holds no 1"
+    # N's 3 was the last unseen 3: N cannot hold another; N's 1 takes the
+    # table's 1 and the run 2, 3 after it
+    after = doc["plays"][1]["line"]
+    doc = client.post("/api/play", json={"line": after, "moves": ["6", "3"]}).json()
+    assert doc["stopped"] is None and doc["plays"][1]["effect"] == "lays"
+    doc = client.post("/api/play", json={"line": doc["plays"][1]["line"],
+                                         "moves": ["6", "3"]}).json()
+    assert doc["stopped"] == ("play: N cannot hold a 3: every 3 is seen (the table, the "
+                              "written hands and stock, gone=)")
+    # the board says what N may play: every rank but 3; S's board (S's
+    # hand written) has no such list
+    assert doc["plays"][0]["board"]["playable"] == [1, 2, 4, 5, 6, 7, 10, 11, 12]
+    assert "playable" not in client.post("/api/position", json={"line": after}).json()["board"]
+    doc = client.post("/api/play", json={"line": after, "moves": ["6", "1"]}).json()
+    assert doc["plays"][1]["effect"] == "x1.1.2"
+
+
 def test_the_hands_end_is_over_not_a_position_to_analyse(client):
     """Played to the hand's end, the board's line is the end written out;
     analysing it said ``hands: S is to play but holds no card``. Now the

@@ -425,3 +425,34 @@ def test_board_after_a_match_won_mid_hand_shows_the_match_over(server, page):
                                         "or read another line.")
     assert "←" not in page.inner_text("#zones")
     assert page.is_disabled("#analyse")
+
+
+def test_board_plays_a_hidden_hand_by_asking_its_card(server, page, shots):
+    """A player's view on the board stopped at the other side's play:
+    S's play made, N to play with a hidden hand, analyse refused and no
+    way on (``play: N holds no 12``). The board now asks which card N
+    plays, from the ranks N may hold, makes it,
+    and analyses S's next play."""
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#time", "2")
+    page.fill("#line", "2.5.11 1.6.6/?.?.? ? S taken=10,9 last=S "
+                       "gone=1.1.2.2.3.3.3.4.4.4.7.7.7.10.10.11.12.12.5")
+    page.click("#load")
+    page.wait_for_function("document.querySelector('#line').value.includes('gone=')")
+    assert page.is_hidden("#hidden-play")
+    page.click("#analyse")
+    page.wait_for_selector("#moves tr[data-move='1']")
+    page.click("#moves tr[data-move='1']")
+    page.wait_for_selector("#hidden-play:not([hidden])")
+    assert page.inner_text("#hidden-play span") == "N's hand is hidden: which card does N play?"
+    ranks = page.eval_on_selector_all("#hidden-play button", "bs => bs.map(b => b.dataset.rank)")
+    # a card of every rank is unseen here (the API test has a rank seen out)
+    assert ranks == ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"]
+    assert page.inner_text("#moves tbody") == ""
+    page.screenshot(path=str(shots / "board-hidden-hand.png"), full_page=True)
+    page.click("#hidden-play button[data-rank='12']")
+    page.wait_for_function("document.querySelector('#line').value.includes('prev=12')")
+    assert page.is_hidden("#hidden-play")
+    assert page.input_value("#line").startswith("2.5.11.1.12 6.6/?.? ? S")
+    page.wait_for_selector("#moves tr[data-move='6']")

@@ -35,7 +35,9 @@ def board(pos: Position) -> dict:
     ``piles`` per side (None when the line does not write them: then
     ``unwritten`` cards are in piles not written), ``score`` per side,
     ``target``, ``last``, ``tops`` per side (Ronda voleur, else None),
-    ``rules`` and the sheet's ``facts`` lines."""
+    ``rules`` and the sheet's ``facts`` lines; when the mover's hand is
+    hidden (``?`` cards), ``playable``: the ranks it may play (those of
+    which a card is unseen), for the board to ask which it played."""
     names = seat_names(pos.players)
     sides = side_names(pos.players)
     show = None
@@ -45,6 +47,13 @@ def board(pos: Position) -> dict:
     bare = deepcopy(pos)
     bare.ops = []
     missing = unwritten_piles(pos)
+    extra = {}
+    if any(c is None for c in pos.hands[pos.turn]):
+        from ..engine.compile import CompileError, unseen_pool
+        try:
+            extra["playable"] = [RANKS[r] for r in sorted(set(unseen_pool(pos)))]
+        except CompileError:
+            extra["playable"] = []
     return {
         "line": format_position(bare),
         "players": pos.players, "seats": list(names), "sides": list(sides),
@@ -65,7 +74,7 @@ def board(pos: Position) -> dict:
                                                               else None for c in pos.tops))),
         "rules": pos.preset,
         "facts": _facts(pos),
-    }
+    } | extra
 
 
 def card_svgs() -> dict[str, str]:
@@ -85,17 +94,66 @@ def card_svgs() -> dict[str, str]:
     return out
 
 
-def _find(pos: Position, card_text: str) -> int:
-    """The index in the mover's hand of the card ``card_text`` (a rank, or
-    a card of its hand); ValueError naming the seat when it holds none."""
+def _find(pos: Position, card_text: str) -> tuple[Position, int]:
+    """The position the play is made from and the index in the mover's
+    hand of the card ``card_text`` (a rank, or a card of its hand).
+
+    A hand not written (``?`` cards) may play any rank of which a card is
+    still unseen (not on the table, in a written hand or stock, or
+    ``gone``): the analysis of a player's view goes on past the other
+    side's play. One ``?`` of the hand becomes that card (its suit as
+    written, else none). ValueError naming the seat when it holds none."""
     from ..cards import parse_card
+    from ..engine.compile import CompileError, unseen_pool
     want = parse_card(card_text)
     hand = pos.hands[pos.turn]
     i = next((k for k, c in enumerate(hand) if c is not None and c.rank == want.rank
               and (want.suit is None or c.suit == want.suit)), None)
-    if i is None:
-        raise ValueError(f"play: {seat_names(pos.players)[pos.turn]} holds no {card_text}")
-    return i
+    if i is not None:
+        return pos, i
+    seat = seat_names(pos.players)[pos.turn]
+    hidden = next((k for k, c in enumerate(hand) if c is None), None)
+    if hidden is None:
+        raise ValueError(f"play: {seat} holds no {card_text}")
+    try:
+        unseen = unseen_pool(pos)
+    except CompileError as e:
+        raise ValueError(f"play: {e}") from None
+    if want.index not in unseen:
+        raise ValueError(f"play: {seat} cannot hold a {want.rank}: every {want.rank} is "
+                         "seen (the table, the written hands and stock, gone=)")
+    if want.suit is not None and any(c.rank == want.rank and c.suit == want.suit
+                                     for c in _seen(pos)):
+        raise ValueError(f"play: {seat} cannot hold {card_text}: it is seen")
+    filled = deepcopy(pos)
+    filled.hands[pos.turn][hidden] = want
+    return filled, hidden
+
+
+def _mover_known(pos: Position) -> Position:
+    """``pos`` with the mover's ``?`` cards (a hidden hand that plays a
+    card, :func:`_find`) filled with unseen cards, the lowest first: the
+    state the play is made in (the sampler deals the other hidden cards
+    from the mover's view). What a play does (its capture, hit, answer,
+    points, the deal's end) does not depend on the other cards of the
+    hand, only on how many there are; the new position keeps them
+    ``?``."""
+    if all(c is not None for c in pos.hands[pos.turn]):
+        return pos
+    from ..engine.compile import unseen_pool
+    pool = iter(unseen_pool(pos))
+    filled = deepcopy(pos)
+    filled.hands[pos.turn] = [c if c is not None else Card(RANKS[next(pool)])
+                              for c in pos.hands[pos.turn]]
+    return filled
+
+
+def _seen(pos: Position) -> list[Card]:
+    """The cards written where everybody sees them, as unseen_pool counts."""
+    out = list(pos.table) + [c for h in pos.hands for c in h if c is not None]
+    if pos.stock_kind != "unknown":
+        out += pos.stock
+    return out + list(pos.gone or [])
 
 
 def _score_text(pos: Position, score) -> str:
@@ -143,7 +201,7 @@ def _play(pos: Position, card_text: str):
     from ..engine.hand import PREV, SEAT, SHOW
     from ..engine.scoring import EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, ranks_of
     import random
-    i = _find(pos, card_text)
+    pos, i = _find(pos, card_text)
     if (pos.rules.win_check == "immediate"
             and target_winner(pos.scores(), pos.rules.target) is not None):
         # the match was won before this position: nothing is left to play
@@ -158,7 +216,8 @@ def _play(pos: Position, card_text: str):
     elif all(c is not None for h in pos.hands for c in h):
         game, state = compile_shuffled(pos, track=True)
     else:
-        game, state = sampler(pos, build=lambda p, h, s: hand_state(p, h, s, track=True))(
+        game, state = sampler(_mover_known(pos),
+                              build=lambda p, h, s: hand_state(p, h, s, track=True))(
             random.Random(0))
     r = pos.hands[seat][i].index
     robbed = game.robbed(state, r)

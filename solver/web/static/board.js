@@ -129,6 +129,7 @@ function drawOver() {
 
 function changed() {
   state.over = null;
+  drawHiddenPlay(null);
   $("line").value = line();
   draw();
 }
@@ -144,8 +145,22 @@ function setPlayers(n) {
 
 // Fill the board from a board document of the server (a line read back;
 // the hand's end: b.over, nobody to play).
+// The mover's hand is hidden (a player's view, past the other side's
+// play): the board asks which card it played, from the ranks it may hold.
+function drawHiddenPlay(b) {
+  const box = $("hidden-play");
+  box.replaceChildren();
+  box.hidden = !(b && b.playable);
+  if (box.hidden) return;
+  box.append(el("span", {}, `${b.turn}'s hand is hidden: which card does ${b.turn} play? `),
+             ...b.playable.map(r => el("button", {class: "rank", "data-rank": String(r),
+                                                   title: `${b.turn} plays a ${r}`,
+                                                   onclick: () => makePlay(String(r))}, String(r))));
+}
+
 function fromBoard(b) {
   state.over = b.over ? b : null;
+  drawHiddenPlay(b);
   setPlayers(b.players);
   $("players").value = String(b.players);
   state.zones = {table: [...b.table], stock: [...b.stock.cards]};
@@ -291,21 +306,28 @@ async function makePlay(move) {
     if (!doc.plays.length) { showError($("error"), doc.stopped); return; }
     fromBoard(doc.plays[0].board);
     if (doc.plays[0].over) { handOver(doc.plays[0]); return; }
+    if (doc.plays[0].board.playable) { clearAnswer(); return; }  // asked above the table
     analyse();
   } catch (e) { showError($("error"), e.message); }
+}
+
+// The last analysis's results, cleared (the board moved on).
+function clearAnswer() {
+  $("moves").tBodies[0].replaceChildren();
+  $("summary").textContent = "";
+  $("objective-note").textContent = "";
+  $("note").textContent = "";
+  $("answer").textContent = "";
+  $("pv").replaceChildren();
+  $("pvboard").replaceChildren();
+  $("pvnote").textContent = "";
 }
 
 // The hand's last card was played: no position is left to analyse; the
 // board shows the hand's end and the final score.
 function handOver(p) {
-  $("moves").tBodies[0].replaceChildren();
-  $("summary").textContent = "";
-  $("objective-note").textContent = "";
-  $("note").textContent = "";
+  clearAnswer();
   $("answer").textContent = `${p.seat}:${p.move} ${p.effect} · ${p.over}`;
-  $("pv").replaceChildren();
-  $("pvboard").replaceChildren();
-  $("pvnote").textContent = "";
 }
 
 async function init() {
