@@ -44,8 +44,11 @@ from ..engine.sampling import draw
 from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, KIND_LEAF,
                            MAX_MOVES, P_SIDE, P_VOLEUR, dealt_child, gen_children_vec, is_chance,
                            is_terminal, state_key, sum_bound, work_left)
+from ..engine.endgame3 import lean3_state
+from ..engine.core import is_last_deal
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
-                      C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
+                      C_GEN, C_GROWAT, C_HITS, C_LEAN, C_LNODES, C_MAXNODES, C_MAXOUT, C_NODES,
+                      C_REPLACED,
                       C_REV, C_SHARED, C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _mix, _outcomes,
                       _prefetch, _seal, _store,
                       borrow, bucket, row_state)
@@ -306,6 +309,16 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
         if _vget(VT, C, key, chk, V, ply):
             C[C_HITS] += 1
             return True
+    if not chance and work <= C[C_LEAN] and is_last_deal(P, st):
+        v0, v1, v2, k = lean3_state(P, st)
+        C[C_NODES] += k - 1
+        C[C_LNODES] += k
+        V[ply, 0] = float(v0)
+        V[ply, 1] = float(v1)
+        V[ply, 2] = float(v2)
+        if use_tt:
+            _vstore(VT, C, key, chk, V[ply], -1, work)
+        return True
     if chance:
         probs, rows, start, k = _outcomes(P, st, C, OK, OP, OR)
         if k == 0:

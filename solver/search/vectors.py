@@ -24,6 +24,14 @@ from .budget import SearchAborted, _REASONS, _run, outcome_cap, run_jobs, table_
 from ..engine.core import MAX_MOVES, P_SIDE as _P_SIDE, has_chance
 
 SEARCHES = ("maxn", "paranoid")
+
+
+def lean3_default(P) -> int:
+    import os
+    from ..engine.endgame3 import covers3
+    if not covers3(P):
+        return 0
+    return int(os.environ.get("RONDA_LEAN3", "0"))
 #: the tables a search starts with (entries; 10 MB: a whole three-player hand
 #: stores about 100,000 vectors, and each growth restarts the search)
 FIRST_ENTRIES = 1 << 18
@@ -50,6 +58,7 @@ class VectorSearcher:
                                       (2 if search == "paranoid" else 1)))
         self._tables(min(FIRST_ENTRIES, self.max_entries))
         self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb))
+        self.C[kn.C_LEAN] = lean3_default(P)
         chance = bool(has_chance(P))
         # max^n on two threads (:meth:`_maxn_root`): the second takes every
         # node's children in the reverse order (``C_REV``) and shares the
@@ -69,6 +78,7 @@ class VectorSearcher:
             C2[kn.C_SHARED] = 1
             C2[kn.C_REV] = 1
             C2[kn.C_TTMIN] = self.C[kn.C_TTMIN]
+            C2[kn.C_LEAN] = self.C[kn.C_LEAN]
             self.helper = (*kv.new_vscratch(), C2, outcome_cache())
 
     def _tables(self, n: int) -> None:
@@ -269,7 +279,9 @@ class VectorSampler:
         for _ in range(self.workers):
             K, V = kv.new_vscratch()
             TT, TF = kn.new_table(n if self.search else 2)
-            self.scratch.append((K, V, TT, TF, kv.new_vector_table(n), kn.new_counters(),
+            C = kn.new_counters()
+            C[kn.C_LEAN] = lean3_default(spec.P)
+            self.scratch.append((K, V, TT, TF, kv.new_vector_table(n), C,
                                  *kn.new_sample_buffers(spec)))
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
 
