@@ -1,10 +1,17 @@
 """The last deal of three sides solved by the game itself (max^n, no
 transposition table): once the stock is empty every card is known and at
 most 9 plies remain (3 cards a hand, the last round forced), so a plain
-recursion on the state's words (the table, three hands, the mover, the
-card just laid, a hit on show, the last capturer and the three piles),
-with the plays made on the spot, is cheaper a node than the general
-kernel's (no children rows, no keys, no table).
+recursion on a few words, with the plays made on the spot, is several
+times cheaper a node than the general kernel's (no children rows, no keys,
+no table, no x word).
+
+The state is written *from the mover's seat*: the mover's hand ``a``, the
+next seat's ``b``, the seat after's ``c`` and their piles ``pa, pb, pc``
+(so a play never branches on the seat: the child is ``b, c, a`` less the
+card), the table, the card just laid (``prev``), a hit on show (``show``),
+the mover's seat and the last capturer's (absolute, for the sweep at the
+end). Values are vectors in the same frame: the mover's points to the end
+of the hand, the next seat's, the seat after's.
 
 It covers three players each playing alone for points without Ronda
 voleur (:func:`covers3`: every preset and house rule); the vector of a
@@ -17,16 +24,16 @@ from __future__ import annotations
 
 from numba import njit
 
-from .core import (BELOW, LOW, NRANKS, P_ANSWERS, P_BONUS, P_BRK, P_MATCH, P_MISSA_LAST,
+from .core import (BELOW, LOW, P_ANSWERS, P_BONUS, P_BRK, P_MATCH, P_MISSA_LAST,
                    P_MISSA_ROUND, P_NEXT, P_NSIDES, P_PLAYERS, P_PTS, P_SIDE, P_VOLEUR,
                    SENTINEL, pile_of, popcount)
 
 
 @njit(cache=True)
 def covers3(P):
-    """Whether :func:`lean3` plays this rule system: three players, each
-    seat its own side (seat ``s`` side ``s``, play 0, 1, 2), for points,
-    without Ronda voleur."""
+    """Whether :func:`lean3_state` plays this rule system: three players,
+    each seat its own side (seat ``s`` side ``s``, play 0, 1, 2), for
+    points, without Ronda voleur."""
     if P[P_PLAYERS] != 3 or P[P_NSIDES] != 3 or P[P_VOLEUR] != 0 or P[P_MATCH] != 0:
         return False
     for s in range(3):
@@ -36,164 +43,203 @@ def covers3(P):
 
 
 @njit(cache=True)
-def _play3(P, t, h0, h1, h2, seat, prev, show, last, p0, p1, p2, r):
-    """Seat ``seat`` plays rank index ``r`` in the last deal (the stock
-    empty): the child's words, the points of each seat, and whether the
-    hand ended (the sweep, the bonus and the cards over 20 then counted)."""
+def _step(P, t, r, prev, show, seat, last, left):
+    """Seat ``seat`` plays rank index ``r`` onto table ``t`` in the last
+    deal, ``left`` cards in the hands after it (as
+    :func:`solver.engine.core.play_general`): ``(t, prev, show, last,
+    added, pts, size)``, ``added`` the cards the mover's pile gains,
+    ``pts`` the mover's points, ``size`` the shown cards an answer takes
+    from the seat before (0: no answer)."""
     sh = 4 * r
-    if seat == 0:
-        h0 -= (((h0 >> sh) & 15) + 1) >> 1 << sh
-    elif seat == 1:
-        h1 -= (((h1 >> sh) & 15) + 1) >> 1 << sh
-    else:
-        h2 -= (((h2 >> sh) & 15) + 1) >> 1 << sh
-    anyhand = h0 | h1 | h2
-    added = 0
     if show != 0 and (show >> 2) == r:
-        # an answer: the shown cards move from the hitter (the seat before)
         size = show & 3
         ev = 5 if size == 2 else 9
-        hitter = (seat + 2) % 3
-        if hitter == 0:
-            p0 = max(p0 - size, 0)
-        elif hitter == 1:
-            p1 = max(p1 - size, 0)
-        else:
-            p2 = max(p2 - size, 0)
-        added = size + 1
         show = ((r << 2) | (size + 1)) if size + 1 <= P[P_ANSWERS] else 0
-        prev = -1
-        last = seat
-    elif (t >> sh) & 1:
+        return t, -1, show, seat, size + 1, P[P_PTS + ev], size
+    if (t >> sh) & 1:
         bl = BELOW[r]
         absent = (((~t) & LOW) | SENTINEL | P[P_BRK + r]) & ~bl
         taken = t & (((absent & -absent) - 1) ^ bl)
         t ^= taken
+        ev = 1
+        show = 0
         if prev == r:
             ev = 3
-            show = ((r << 2) | 2) if P[P_ANSWERS] > 1 else 0
-        else:
-            ev = 1
-            show = 0
-        if t == 0 and (P[P_MISSA_LAST] != 0 or anyhand != 0) and (
-                P[P_MISSA_ROUND] != 0 or popcount(h0) + popcount(h1) + popcount(h2) >= 3):
+            if P[P_ANSWERS] > 1:
+                show = (r << 2) | 2
+        if t == 0 and (P[P_MISSA_LAST] != 0 or left != 0) and (
+                P[P_MISSA_ROUND] != 0 or left >= 3):
             ev |= 16
-        added = popcount(taken) + 1
-        prev = -1
-        last = seat
-    else:
-        t += (((t >> sh) & 15) + 1) << sh
-        ev = 0
-        prev = r
-        show = 0
-    pts = P[P_PTS + ev]
-    g0 = 0
-    g1 = 0
-    g2 = 0
-    if seat == 0:
-        p0 += added
-        g0 = pts
-    elif seat == 1:
-        p1 += added
-        g1 = pts
-    else:
-        p2 += added
-        g2 = pts
-    end = anyhand == 0
-    if end:
-        if last >= 0:
-            n = popcount(t)
-            b = P[P_BONUS]
-            if last == 0:
-                p0 += n
-                g0 += b
-            elif last == 1:
-                p1 += n
-                g1 += b
-            else:
-                p2 += n
-                g2 += b
-            t = 0
-        g0 += max(0, p0 - 20)
-        g1 += max(0, p1 - 20)
-        g2 += max(0, p2 - 20)
-    return (t, h0, h1, h2, (seat + 1) % 3, prev, show, last, p0, p1, p2, g0, g1, g2, end)
+        return t, -1, show, seat, popcount(taken) + 1, P[P_PTS + ev], 0
+    return t + ((((t >> sh) & 15) + 1) << sh), r, 0, last, 0, 0, 0
 
 
 @njit(cache=True)
-def forced3(P, t, h0, h1, h2, seat, prev, show, last, p0, p1, p2):
-    """The points of each seat to the end of the hand when every hand holds
-    at most one card (the stock empty): the rest is forced."""
-    v0 = 0
-    v1 = 0
-    v2 = 0
-    while (h0 | h1 | h2) != 0:
-        hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
-        low = hand & -hand
-        r = popcount(low - 1) >> 2
-        (t, h0, h1, h2, seat, prev, show, last, p0, p1, p2, g0, g1, g2,
-         _end) = _play3(P, t, h0, h1, h2, seat, prev, show, last, p0, p1, p2, r)
-        v0 += g0
-        v1 += g1
-        v2 += g2
-    return v0, v1, v2
+def _low(h):
+    """The lowest rank index of a non-empty card set."""
+    low = h & -h
+    return popcount(low - 1) >> 2
+
+
+@njit(cache=True)
+def _end(P, t, seat, last, pa, pb, pc):
+    """The points the end of the hand gives, in the frame of ``seat`` (who
+    played the last card; piles ``pa, pb, pc`` in that frame): the table
+    to the last capturer with the bonus, each pile's cards over 20."""
+    ga = 0
+    gb = 0
+    gc = 0
+    if last >= 0:
+        n = popcount(t)
+        b = P[P_BONUS]
+        d = last - seat
+        if d < 0:
+            d += 3
+        if d == 0:
+            pa += n
+            ga = b
+        elif d == 1:
+            pb += n
+            gb = b
+        else:
+            pc += n
+            gc = b
+    return ga + max(0, pa - 20), gb + max(0, pb - 20), gc + max(0, pc - 20)
+
+
+@njit(cache=True)
+def forced(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
+    """The vector (the mover's frame) when every hand holds at most one
+    card: the rest is forced."""
+    va = 0
+    vb = 0
+    vc = 0
+    k = 0
+    while (a | b | c) != 0:
+        left = popcount(a) + popcount(b) + popcount(c) - 1
+        t, prev, show, last, added, pts, size = _step(P, t, _low(a), prev, show, seat, last,
+                                                      left)
+        if size:
+            pc = max(pc - size, 0)
+        pa += added
+        if k == 0:
+            va += pts
+        elif k == 1:
+            vb += pts
+        else:
+            vc += pts
+        if left == 0:
+            ga, gb, gc = _end(P, t, seat, last, pa, pb, pc)
+            if k == 0:
+                va += ga
+                vb += gb
+                vc += gc
+            elif k == 1:
+                vb += ga
+                vc += gb
+                va += gc
+            else:
+                vc += ga
+                va += gb
+                vb += gc
+            break
+        a, b, c = b, c, 0
+        pa, pb, pc = pb, pc, pa
+        seat = seat + 1 if seat < 2 else 0
+        k += 1
+    return va, vb, vc
+
+
+@njit(cache=True)
+def _forced3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
+    """:func:`forced` straight on when each hand holds one card."""
+    if a == 0 or b == 0 or c == 0:
+        return forced(P, t, a, b, c, prev, show, pa, pb, pc, seat, last)
+    t, prev, show, last, added, va, size = _step(P, t, _low(a), prev, show, seat, last, 2)
+    if size:
+        pc = max(pc - size, 0)
+    pa += added
+    s1 = seat + 1 if seat < 2 else 0
+    t, prev, show, last, added, vb, size = _step(P, t, _low(b), prev, show, s1, last, 1)
+    if size:
+        pa = max(pa - size, 0)
+    pb += added
+    s2 = s1 + 1 if s1 < 2 else 0
+    t, prev, show, last, added, vc, size = _step(P, t, _low(c), prev, show, s2, last, 0)
+    if size:
+        pb = max(pb - size, 0)
+    pc += added
+    ga, gb, gc = _end(P, t, seat, last, pa, pb, pc)
+    return va + ga, vb + gb, vc + gc
 
 
 @njit("UniTuple(int64, 4)(int64[::1], int64, int64, int64, int64, int64, int64, int64, int64, "
       "int64, int64, int64)", cache=True)
-def lean3(P, t, h0, h1, h2, seat, prev, show, last, p0, p1, p2):
-    """The max^n vector of a last-deal state (the stock empty) of three
-    sides, and the decision nodes searched: ``(v0, v1, v2, nodes)``, each
-    seat's points to the end of the hand. Ties as
-    :func:`solver.search.kernels_vec.maxn`: the mover's higher entry, then
-    the lower sum of the others, then the lowest move (the moves are
-    tried from the lowest, a later one taken only when strictly better)."""
-    hand = h0 if seat == 0 else (h1 if seat == 1 else h2)
-    if popcount(hand) <= 1:
-        v0, v1, v2 = forced3(P, t, h0, h1, h2, seat, prev, show, last, p0, p1, p2)
-        return v0, v1, v2, 0
+def lean3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
+    """The max^n vector, in the mover's frame, of a last-deal state whose
+    mover holds two cards or more, and the decision nodes searched:
+    ``(va, vb, vc, nodes)``. Ties as :func:`solver.search.kernels_vec.maxn`:
+    the mover's higher entry, then the lower sum of the others, then the
+    lowest move (the moves tried from the lowest, a later one taken only
+    when strictly better)."""
+    hb = a & LOW
     nodes = 1
     have = False
     b0 = 0
     b1 = 0
     b2 = 0
-    bo = 0
     bs = 0
-    hb = hand & LOW
+    left = popcount(a) + popcount(b) + popcount(c) - 1
+    ns = seat + 1 if seat < 2 else 0
+    nb = popcount(b)
     while hb != 0:
         low = hb & -hb
         hb ^= low
-        m = popcount(low - 1) >> 2
-        (ct, c0, c1, c2, cs, cp, cw, cl, q0, q1, q2, g0, g1, g2,
-         end) = _play3(P, t, h0, h1, h2, seat, prev, show, last, p0, p1, p2, m)
-        if not end:
-            nh = c0 if cs == 0 else (c1 if cs == 1 else c2)
-            if popcount(nh) <= 1:
-                w0, w1, w2 = forced3(P, ct, c0, c1, c2, cs, cp, cw, cl, q0, q1, q2)
-            else:
-                w0, w1, w2, k = lean3(P, ct, c0, c1, c2, cs, cp, cw, cl, q0, q1, q2)
-                nodes += k
-            g0 += w0
-            g1 += w1
-            g2 += w2
-        if seat == 0:
-            own = g0
-            oth = g1 + g2
-        elif seat == 1:
-            own = g1
-            oth = g0 + g2
+        r = popcount(low - 1) >> 2
+        na = a - ((((a >> (4 * r)) & 15) + 1) >> 1 << (4 * r))
+        ct, cp, cw, cl, added, pts, size = _step(P, t, r, prev, show, seat, last, left)
+        qc = pc
+        if size:
+            qc = max(pc - size, 0)
+        # the child in the next seat's frame: hands b, c, a less the card
+        if nb <= 1:
+            w0, w1, w2 = _forced3(P, ct, b, c, na, cp, cw, pb, qc, pa + added, ns, cl)
         else:
-            own = g2
-            oth = g0 + g1
-        if not have or own > bo or (own == bo and oth < bs):
+            w0, w1, w2, k = lean3(P, ct, b, c, na, cp, cw, pb, qc, pa + added, ns, cl)
+            nodes += k
+        g0 = pts + w2
+        oth = w0 + w1
+        if not have or g0 > b0 or (g0 == b0 and oth < bs):
             have = True
-            b0, b1, b2, bo, bs = g0, g1, g2, own, oth
+            b0 = g0
+            b1 = w0
+            b2 = w1
+            bs = oth
     return b0, b1, b2, nodes
 
 
 @njit(cache=True)
 def lean3_state(P, st):
-    """:func:`lean3` of a state tuple (three sides, the stock empty)."""
+    """The max^n vector of a last-deal state tuple (the stock empty) of
+    three sides, each seat's entry (seat order), and the decision nodes
+    searched: ``(v0, v1, v2, nodes)``."""
     x = st[10]
-    return lean3(P, st[0], st[1], st[2], st[3], st[5], st[6], st[7], st[8],
-                 pile_of(x, 0), pile_of(x, 1), pile_of(x, 2))
+    seat = st[5]
+    s1 = seat + 1 if seat < 2 else 0
+    s2 = s1 + 1 if s1 < 2 else 0
+    a = st[1 + seat]
+    b = st[1 + s1]
+    c = st[1 + s2]
+    pa = pile_of(x, seat)
+    pb = pile_of(x, s1)
+    pc = pile_of(x, s2)
+    if popcount(a) <= 1:
+        v0, v1, v2 = forced(P, st[0], a, b, c, st[6], st[7], pa, pb, pc, seat, st[8])
+        k = 0
+    else:
+        v0, v1, v2, k = lean3(P, st[0], a, b, c, st[6], st[7], pa, pb, pc, seat, st[8])
+    if seat == 0:
+        return v0, v1, v2, k
+    if seat == 1:
+        return v2, v0, v1, k
+    return v1, v2, v0, k
