@@ -31,7 +31,7 @@ def lean3_default(P) -> int:
     from ..engine.endgame3 import covers3
     if not covers3(P):
         return 0
-    return int(os.environ.get("RONDA_LEAN3", "0"))
+    return int(os.environ.get("RONDA_LEAN3", "9"))
 #: the tables a search starts with (entries; 10 MB: a whole three-player hand
 #: stores about 100,000 vectors, and each growth restarts the search)
 FIRST_ENTRIES = 1 << 18
