@@ -24,9 +24,16 @@ from __future__ import annotations
 
 from numba import njit
 
-from .core import (BELOW, LOW, P_ANSWERS, P_BONUS, P_BRK, P_MATCH, P_MISSA_LAST,
-                   P_MISSA_ROUND, P_NEXT, P_NSIDES, P_PLAYERS, P_PTS, P_SIDE, P_VOLEUR,
-                   SENTINEL, pile_of, popcount)
+import numpy as np
+
+from .core import (BELOW, CANON_PILES, D_DS, D_NEXT, LOW, P_ANSWERS, P_BONUS, P_BRK, P_CANON,
+                   P_EMPTY, P_LEADER, P_MATCH, P_MISSA_LAST, P_MISSA_ROUND, P_NEXT, P_NSIDES,
+                   P_PLAYERS, P_PTS, P_SHUFFLED, P_SIDE, P_VOLEUR, SENTINEL, pile_of, popcount)
+
+#: entries of a thread's memo of last-deal roots (:func:`new_memo`)
+MEMO_ENTRIES = 1 << 12
+#: slots a memo lookup tries before it overwrites the first
+MEMO_PROBES = 8
 
 
 @njit(cache=True)
@@ -243,3 +250,157 @@ def lean3_state(P, st):
     if seat == 1:
         return v2, v0, v1, k
     return v1, v2, v0, k
+
+
+# --- the deal before the last -------------------------------------------------------
+
+
+def new_memo(entries: int = MEMO_ENTRIES) -> np.ndarray:
+    """A thread's memo of last-deal roots (:func:`lean2`): per entry the
+    exact key (the table, the last capturer and the piles: the hands of
+    the last deal are the stock's), the generation and the vector packed."""
+    return np.zeros((entries, 3), dtype=np.int64)
+
+
+@njit(cache=True)
+def _root_vector(P, D, M, gen, spos, t, last, p0, p1, p2):
+    """The max^n vector (seat order) of the start of the last deal dealt
+    from stock position ``spos`` (the leader to move, no card laid, no hit
+    on show) with table ``t``, last capturer ``last`` and piles ``p0, p1,
+    p2``: memoised in ``M`` for generation ``gen`` (the search of one
+    game), else :func:`lean3` (whose nodes are returned)."""
+    h0 = D[spos, 0]
+    h1 = D[spos, 1]
+    h2 = D[spos, 2]
+    if P[P_CANON] & CANON_PILES:
+        # as solver.engine.core._canon: a pile that cannot pass 20 cards
+        left = popcount(t) + popcount(h0) + popcount(h1) + popcount(h2)
+        if p0 + left <= 20:
+            p0 = 0
+        if p1 + left <= 20:
+            p1 = 0
+        if p2 + left <= 20:
+            p2 = 0
+    key = t | ((last + 1) << 40) | (p0 << 42) | (p1 << 48) | (p2 << 54)
+    mask = M.shape[0] - 1
+    slot = ((key * -7046029254386353131) >> 40) & mask
+    j = slot
+    for q in range(MEMO_PROBES):
+        j = (slot + q) & mask
+        if M[j, 1] != gen:
+            break
+        if M[j, 0] == key:
+            w = M[j, 2]
+            return w & 0xFFFF, (w >> 16) & 0xFFFF, (w >> 32) & 0xFFFF, 0
+    if M[j, 1] == gen and M[j, 0] != key:
+        j = slot
+    seat = P[P_LEADER]
+    s1 = seat + 1 if seat < 2 else 0
+    s2 = s1 + 1 if s1 < 2 else 0
+    a = h0 if seat == 0 else (h1 if seat == 1 else h2)
+    b = h0 if s1 == 0 else (h1 if s1 == 1 else h2)
+    c = h0 if s2 == 0 else (h1 if s2 == 1 else h2)
+    pa = p0 if seat == 0 else (p1 if seat == 1 else p2)
+    pb = p0 if s1 == 0 else (p1 if s1 == 1 else p2)
+    pc = p0 if s2 == 0 else (p1 if s2 == 1 else p2)
+    if popcount(a) <= 1:
+        va, vb, vc = forced(P, t, a, b, c, -1, 0, pa, pb, pc, seat, last)
+        k = 0
+    else:
+        va, vb, vc, k = lean3(P, t, a, b, c, -1, 0, pa, pb, pc, seat, last)
+    if seat == 0:
+        v0, v1, v2 = va, vb, vc
+    elif seat == 1:
+        v0, v1, v2 = vc, va, vb
+    else:
+        v0, v1, v2 = vb, vc, va
+    M[j, 0] = key
+    M[j, 1] = gen
+    M[j, 2] = v0 | (v1 << 16) | (v2 << 32)
+    return v0, v1, v2, k
+
+
+@njit(cache=True)
+def covers2(P, D, st):
+    """Whether :func:`lean2_state` plays ``st``: a rule system of
+    :func:`covers3` with a known stock, ``st`` in the deal before the last
+    (the next deal is the last)."""
+    spos = st[9]
+    return (P[P_SHUFFLED] == 0 and spos != P[P_EMPTY] and D[spos, D_NEXT] == P[P_EMPTY]
+            and covers3(P))
+
+
+@njit("UniTuple(int64, 4)(int64[::1], int64[:, ::1], int64[:, ::1], int64, int64, int64, "
+      "int64, int64, int64, int64, int64, int64, int64, int64, int64, int64)", cache=True)
+def lean2(P, D, M, gen, t, a, b, c, prev, show, pa, pb, pc, seat, last, spos):
+    """:func:`lean3` for a state of the deal before the last (known stock,
+    ``spos`` the last deal's start), the mover holding a card or more: the
+    plays to the end of the deal, the last deal's roots by
+    :func:`_root_vector` (memoised). ``(va, vb, vc, nodes)`` in the mover's
+    frame."""
+    hb = a & LOW
+    nodes = 1
+    have = False
+    b0 = 0
+    b1 = 0
+    b2 = 0
+    bs = 0
+    ns = seat + 1 if seat < 2 else 0
+    s2 = ns + 1 if ns < 2 else 0
+    while hb != 0:
+        low = hb & -hb
+        hb ^= low
+        r = popcount(low - 1) >> 2
+        na = a - ((((a >> (4 * r)) & 15) + 1) >> 1 << (4 * r))
+        # more deals to come: a missa counts on every card
+        ct, cp, cw, cl, added, pts, size = _step(P, t, r, prev, show, seat, last, 99)
+        qc = pc
+        if size:
+            qc = max(pc - size, 0)
+        qa = pa + added
+        if (b | c | na) == 0:
+            # the last deal: its declarations, then its root
+            p0 = qa if seat == 0 else (pb if ns == 0 else qc)
+            p1 = qa if seat == 1 else (pb if ns == 1 else qc)
+            p2 = qa if seat == 2 else (pb if ns == 2 else qc)
+            v0, v1, v2, k = _root_vector(P, D, M, gen, spos, ct, cl, p0, p1, p2)
+            nodes += k
+            v0 += D[spos, D_DS]
+            v1 += D[spos, D_DS + 1]
+            v2 += D[spos, D_DS + 2]
+            # into the next seat's frame
+            w0 = v0 if ns == 0 else (v1 if ns == 1 else v2)
+            w1 = v0 if s2 == 0 else (v1 if s2 == 1 else v2)
+            w2 = v0 if seat == 0 else (v1 if seat == 1 else v2)
+        else:
+            w0, w1, w2, k = lean2(P, D, M, gen, ct, b, c, na, cp, cw, pb, qc, qa, ns, cl,
+                                  spos)
+            nodes += k
+        g0 = pts + w2
+        oth = w0 + w1
+        if not have or g0 > b0 or (g0 == b0 and oth < bs):
+            have = True
+            b0 = g0
+            b1 = w0
+            b2 = w1
+            bs = oth
+    return b0, b1, b2, nodes
+
+
+@njit(cache=True)
+def lean2_state(P, D, M, gen, st):
+    """The max^n vector (seat order) of a state of the deal before the last
+    (:func:`covers2`) and the decision nodes searched (:func:`lean2`, the
+    last deal's roots memoised in ``M`` for generation ``gen``)."""
+    x = st[10]
+    seat = st[5]
+    s1 = seat + 1 if seat < 2 else 0
+    s2 = s1 + 1 if s1 < 2 else 0
+    va, vb, vc, k = lean2(P, D, M, gen, st[0], st[1 + seat], st[1 + s1], st[1 + s2], st[6],
+                          st[7], pile_of(x, seat), pile_of(x, s1), pile_of(x, s2), seat,
+                          st[8], st[9])
+    if seat == 0:
+        return va, vb, vc, k
+    if seat == 1:
+        return vc, va, vb, k
+    return vb, vc, va, k
