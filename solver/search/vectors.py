@@ -164,7 +164,7 @@ class VectorSearcher:
     def stats(self) -> dict[str, int]:
         """Counters: nodes, chance nodes, table hits, shallow-pruning cuts,
         entries stored, the largest chance node."""
-        Cs = [self.C] + ([self.helper[2]] if self.helper else [])
+        Cs = [self.C] + ([self.helper[3]] if self.helper else [])
 
         def total(i: int) -> int:
             return sum(int(C[i]) for C in Cs)
