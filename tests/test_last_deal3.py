@@ -27,12 +27,12 @@ from systems import random_position, systems
 THREE = [s for s in systems() if s.players == 3 and not s.rules.voleur]
 
 
-def _at_deal(seed: str, deal: int):
-    """bench_systems.py's position: a seeded french three-player hand at
-    the start of ``deal`` (every play so far the lowest card), known stock."""
+def _at_deal(seed: str, deal: int, rules=PRESETS["french"]):
+    """bench_systems.py's position: a seeded three-player hand at the start
+    of ``deal`` (every play so far the lowest card), known stock."""
     sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
     from bench_systems import at_deal
-    return known_problem(at_deal(PRESETS["french"], 3, seed, deal).full_position())
+    return known_problem(at_deal(rules, 3, seed, deal).full_position())
 
 
 def _searcher(prob, mode: str) -> VectorSearcher:
@@ -72,12 +72,14 @@ def test_lean_searches_equal_the_table(system):
     assert lean > 0         # the positions reached the lean searches
 
 
-@pytest.mark.parametrize("deal", [2, 3])
-def test_whole_deals_equal_the_table(deal):
-    """Known stock from the start of deal 2 or 3 of 4 (french): the deal
-    before the last searched by lean2 with its memo, the last by lean3."""
-    for seed in range(2):
-        assert _same(_at_deal(f"lean3-{seed}", deal)) > 0
+@pytest.mark.parametrize("system", [s for s in THREE if not s.shuffled], ids=str)
+def test_whole_deals_equal_the_table(system):
+    """Known stock from the start of deal 3 of 4 (and french from deal 2):
+    the deal before the last searched by lean2 with its memo, the last by
+    lean3."""
+    for deal in (2, 3) if system.name == "french-3p" else (3,):
+        for seed in range(8 if deal == 3 else 2):
+            assert _same(_at_deal(f"lean3-{seed}", deal, system.rules)) > 0
 
 
 def _state_vector(prob) -> tuple:

@@ -28,20 +28,23 @@ SEARCHES = ("maxn", "paranoid")
 
 
 def lean2_default(P) -> int:
-    import os
+    """``C_LEAN2`` of a new max^n search: the deal before the last searched
+    without the table (:func:`solver.engine.endgame3.lean2`, the last
+    deal's roots memoised) from its start, where it plays (a known stock);
+    0 (never) otherwise (docs/performance.md)."""
     from ..engine.core import P_SHUFFLED
     from ..engine.endgame3 import covers3
-    if not covers3(P) or P[P_SHUFFLED] != 0:
-        return 0
-    return int(os.environ.get("RONDA_LEAN2", "64"))
+    return 64 if covers3(P) and P[P_SHUFFLED] == 0 else 0
 
 
 def lean3_default(P) -> int:
-    import os
+    """``C_LEAN`` of a new max^n search: the last deal searched without the
+    table (:func:`solver.engine.endgame3.lean3`) from its start, where it
+    plays; 0 (never) otherwise."""
     from ..engine.endgame3 import covers3
-    if not covers3(P):
-        return 0
-    return int(os.environ.get("RONDA_LEAN3", "9"))
+    return 64 if covers3(P) else 0
+
+
 #: the tables a search starts with (entries; 10 MB: a whole three-player hand
 #: stores about 100,000 vectors, and each growth restarts the search)
 FIRST_ENTRIES = 1 << 18
