@@ -41,16 +41,15 @@ from numba import njit
 
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
-from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, KIND_LEAF,
-                           MAX_MOVES, P_SIDE, P_VOLEUR, dealt_child, gen_children_vec, is_chance,
-                           is_terminal, state_key, sum_bound, work_left)
+from ..engine.core import (D_NEXT, DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER,
+                           KIND_LEAF, MAX_MOVES, P_EMPTY, P_SIDE, P_VOLEUR, dealt_child,
+                           gen_children_vec, is_chance, is_last_deal, is_terminal, state_key,
+                           sum_bound, work_left)
 from ..engine.endgame3 import lean2_state, lean3_state
-from ..engine.core import D_NEXT, P_EMPTY, is_last_deal
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
-                      C_GEN, C_GROWAT, C_HITS, C_LEAN, C_LEAN2, C_LNODES, C_MAXNODES, C_MAXOUT, C_NODES,
-                      C_REPLACED,
-                      C_REV, C_SHARED, C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _mix, _outcomes,
-                      _prefetch, _seal, _store,
+                      C_GEN, C_GROWAT, C_HITS, C_LEAN, C_LEAN2, C_LNODES, C_MAXNODES, C_MAXOUT,
+                      C_NODES, C_REPLACED, C_REV, C_SHARED, C_STORED, C_TTMIN, INF, MAXPLY, _bits,
+                      _float, _mix, _outcomes, _prefetch, _seal, _store,
                       borrow, bucket, row_state)
 
 _NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
@@ -292,7 +291,10 @@ def maxn(P, D, K, V, VT, C, M, OK, OP, OR, ply, st, key, chk, pj, need, prune):
     ``need`` through this node, or the search aborted). ``pj = -1``: no cut
     allowed. ``prune``: shallow pruning on (for measuring). ``key``,
     ``chk``: the state's table key and verification word (:func:`_key_of`,
-    computed by the parent)."""
+    computed by the parent). ``M``: the thread's memo of last-deal roots
+    (:func:`solver.engine.endgame3.new_memo`); states with at most
+    ``C[C_LEAN2]`` cards left in the deal before the last and ``C[C_LEAN]``
+    in the last are searched without the table (:mod:`solver.engine.endgame3`)."""
     if C[C_ABORT] != 0:
         return False
     if is_terminal(P, st):
@@ -310,6 +312,9 @@ def maxn(P, D, K, V, VT, C, M, OK, OP, OR, ply, st, key, chk, pj, need, prune):
         if _vget(VT, C, key, chk, V, ply):
             C[C_HITS] += 1
             return True
+    # the last two deals without the table (solver.engine.endgame3): the
+    # deal before the last (a known stock, its last deal's roots memoised
+    # in M) and the last deal; their vector stored here
     if not chance and work <= C[C_LEAN2] and st[9] != P[P_EMPTY] and D[st[9], D_NEXT] == P[P_EMPTY]:
         v0, v1, v2, k = lean2_state(P, D, M, C[C_GEN], st)
         C[C_NODES] += k - 1

@@ -95,7 +95,7 @@ class VectorSearcher:
             C2[kn.C_TTMIN] = self.C[kn.C_TTMIN]
             C2[kn.C_LEAN] = self.C[kn.C_LEAN]
             C2[kn.C_LEAN2] = self.C[kn.C_LEAN2]
-            self.helper = (*kv.new_vscratch(), new_memo(), C2, outcome_cache())
+            self.helper = (*kv.new_vscratch(), C2, outcome_cache(), new_memo())
 
     def _tables(self, n: int) -> None:
         self.VT = kv.new_vector_table(n)
@@ -151,7 +151,7 @@ class VectorSearcher:
                 self.prune)
         if self.helper is None or not helped:
             return kv.maxn_root(*args)
-        K2, V2, M2, C2, O2 = self.helper
+        K2, V2, C2, O2, M2 = self.helper
         C2[kn.C_GEN] = self.C[kn.C_GEN]
         C2[kn.C_ABORT] = 0
         th = threading.Thread(target=kv.maxn_root, daemon=True,
@@ -167,7 +167,7 @@ class VectorSearcher:
     def stats(self) -> dict[str, int]:
         """Counters: nodes, chance nodes, table hits, shallow-pruning cuts,
         entries stored, the largest chance node."""
-        Cs = [self.C] + ([self.helper[3]] if self.helper else [])
+        Cs = [self.C] + ([self.helper[2]] if self.helper else [])
 
         def total(i: int) -> int:
             return sum(int(C[i]) for C in Cs)
