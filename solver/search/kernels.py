@@ -91,7 +91,8 @@ C_BBASE = 18
 C_BSTOP = 19         # non-zero: the helpers return
 # the last deal (the stock empty: no chance node below, every card known) is
 # searched by a plain alpha-beta without the table (:func:`last_deal`) at
-# states with at most C_LEAN cards left (0: never)
+# states with at most C_LEAN cards left (0: never); three sides: max^n by
+# solver.engine.endgame3.lean3
 C_LEAN = 20
 C_LNODES = 21        # decision nodes of those searches (counted in C_NODES too)
 C_LEXACT = 22        # a chance node dealing the last deal, at most this many cards to

@@ -26,7 +26,9 @@ now to the end of the hand.
 Like :mod:`solver.search.kernels`, this module reaches the game only
 through :mod:`solver.engine.core`'s interface (``gen_children_vec``,
 ``is_chance``, ``dealt_child``, ``sum_bound``, ``state_key``,
-``work_left``) and never learns what a hit is. Vectors live in a per-ply
+``work_left``) and never learns what a hit is; the last two deals of a
+known stock are handed to the game's own searches without the table
+(:mod:`solver.engine.endgame3`, ``C_LEAN`` and ``C_LEAN2``). Vectors live in a per-ply
 buffer ``V`` (``V[ply]`` the value of the node searched at ``ply``); the
 vector table ``VT`` holds 5 words an entry (key, meta, three float64
 entries), two entries a bucket, cleared by generation like ``TT``. A
