@@ -424,6 +424,13 @@ def test_two_threads_whole_hands_equal_one_thread():
         one = VectorSearcher(prob.P, prob.D, 16.0).root_values(prob.st)
         two = VectorSearcher(prob.P, prob.D, 16.0, workers=2)
         assert two.root_values(prob.st) == one
+        # the table throughout (the last two deals' lean searches end the
+        # search before the second thread has started), where the threads meet
+        two = VectorSearcher(prob.P, prob.D, 16.0, workers=2)
+        for C in (two.C, two.helper[2]):
+            C[kn.C_LEAN] = 0
+            C[kn.C_LEAN2] = 0
+        assert two.root_values(prob.st) == one
         assert two.helper[2][kn.C_NODES] > 1000, two.stats()
 
 
@@ -493,7 +500,9 @@ def test_the_principal_variation_keeps_the_table_and_the_line(rules, memory_mb):
     before = s.nodes
     pv = s.principal_variation(prob.st)
     if memory_mb >= 16:
-        assert s.nodes - before < 1000      # the table answered (fresh: 2-4x the root's)
+        # the table answered, and the lean searches below its entries (the
+        # last two deals: endgame3) searched again (fresh: 2-4x the root's)
+        assert s.nodes - before < 5000
     st, fresh = prob.st, []
     while not core.is_terminal(prob.P, st) and not core.is_chance(prob.P, st):
         values = VectorSearcher(prob.P, prob.D, 16.0).root_values(st)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 #: the modules whose kernels call each other
-COMPILED = ("engine/core.py", "engine/sampling.py", "engine/endgame.py", "search/kernels.py",
+COMPILED = ("engine/core.py", "engine/sampling.py", "engine/endgame.py", "engine/endgame3.py",
+            "search/kernels.py",
             "search/kernels_vec.py", "search/parallel.py", "value/net.py",
             "search/deal_kernels.py", "value/train.py")
 

@@ -877,6 +877,17 @@ def gen_children_vec(P, D, K, ply, st):
                     g0, g1, g2 = _play_points(P, D, before, child, ev2, g0, g1, g2)
                     anyh = child[1] | child[2] | child[3] | child[4]
                 kind = KIND_LEAF
+            elif popcount(nh) == 1:
+                # the last round of a deal with more to come: forced to the
+                # next deal (or the chance node dealing it)
+                ev2 = 0
+                while ev2 & EV_DEAL == 0:
+                    rr = lowest_rank(hand_of(child[1], child[2], child[3], child[4], child[5]))
+                    before = child
+                    child, _g, ev2 = play_general(P, D, before, rr)
+                    g0, g1, g2 = _play_points(P, D, before, child, ev2, g0, g1, g2)
+                if P[P_SHUFFLED] != 0:
+                    kind = KIND_CHANCE
             elif ev == 0 and (nh >> (4 * m)) & 1:
                 order -= 1
         for i in range(NSTATE):

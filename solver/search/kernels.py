@@ -91,7 +91,8 @@ C_BBASE = 18
 C_BSTOP = 19         # non-zero: the helpers return
 # the last deal (the stock empty: no chance node below, every card known) is
 # searched by a plain alpha-beta without the table (:func:`last_deal`) at
-# states with at most C_LEAN cards left (0: never)
+# states with at most C_LEAN cards left (0: never); three sides: max^n by
+# solver.engine.endgame3.lean3
 C_LEAN = 20
 C_LNODES = 21        # decision nodes of those searches (counted in C_NODES too)
 C_LEXACT = 22        # a chance node dealing the last deal, at most this many cards to
@@ -101,7 +102,11 @@ C_BSTATE = 23        # NSTATE words
 # takes every node's children in the reverse order, so that the two
 # threads meet in the middle of each node's children
 C_REV = C_BSTATE + NSTATE
-C_SIZE = C_REV + 1
+# three sides (:mod:`solver.search.kernels_vec`): states of the deal before the
+# last with at most C_LEAN2 cards left are searched without the table
+# (:func:`solver.engine.endgame3.lean2`; 0: never)
+C_LEAN2 = C_REV + 1
+C_SIZE = C_REV + 2
 # the board of a searching thread with helpers, after the counters, on cache
 # lines of its own: the claim counter (taken by an atomic add, never reset:
 # claim numbers are unique), then ``BOARD_CAP`` words each of the helpers'

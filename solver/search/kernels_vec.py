@@ -26,7 +26,9 @@ now to the end of the hand.
 Like :mod:`solver.search.kernels`, this module reaches the game only
 through :mod:`solver.engine.core`'s interface (``gen_children_vec``,
 ``is_chance``, ``dealt_child``, ``sum_bound``, ``state_key``,
-``work_left``) and never learns what a hit is. Vectors live in a per-ply
+``work_left``) and never learns what a hit is; the last two deals of a
+known stock are handed to the game's own searches without the table
+(:mod:`solver.engine.endgame3`, ``C_LEAN`` and ``C_LEAN2``). Vectors live in a per-ply
 buffer ``V`` (``V[ply]`` the value of the node searched at ``ply``); the
 vector table ``VT`` holds 5 words an entry (key, meta, three float64
 entries), two entries a bucket, cleared by generation like ``TT``. A
@@ -41,13 +43,15 @@ from numba import njit
 
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
-from ..engine.core import (DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER, KIND_LEAF,
-                           MAX_MOVES, P_SIDE, P_VOLEUR, dealt_child, gen_children_vec, is_chance,
-                           is_terminal, state_key, sum_bound, work_left)
+from ..engine.core import (D_NEXT, DR_DS, KV_COLS, KV_GAIN, KV_KIND, KV_MOVE, KV_ORDER,
+                           KIND_LEAF, MAX_MOVES, P_EMPTY, P_SIDE, P_VOLEUR, dealt_child,
+                           gen_children_vec, is_chance, is_last_deal, is_terminal, state_key,
+                           sum_bound, work_left)
+from ..engine.endgame3 import lean2_state, lean3_state
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
-                      C_GEN, C_GROWAT, C_HITS, C_MAXNODES, C_MAXOUT, C_NODES, C_REPLACED,
-                      C_REV, C_SHARED, C_STORED, C_TTMIN, INF, MAXPLY, _bits, _float, _mix, _outcomes,
-                      _prefetch, _seal, _store,
+                      C_GEN, C_GROWAT, C_HITS, C_LEAN, C_LEAN2, C_LNODES, C_MAXNODES, C_MAXOUT,
+                      C_NODES, C_REPLACED, C_REV, C_SHARED, C_STORED, C_TTMIN, INF, MAXPLY, _bits,
+                      _float, _mix, _outcomes, _prefetch, _seal, _store,
                       borrow, bucket, row_state)
 
 _NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
@@ -280,15 +284,19 @@ _O = "int64[:, ::1], float64[::1], int64[:, ::1]"
 _ST = "UniTuple(int64, 11)"
 
 
-@njit(f"boolean({_A}, float64[:, ::1], uint64[:, ::1], int64[::1], {_O}, int64, {_ST}, "
+@njit(f"boolean({_A}, float64[:, ::1], uint64[:, ::1], int64[::1], int64[:, ::1], {_O}, int64, "
+      f"{_ST}, "
       "uint64, uint64, int64, float64, boolean)", cache=True)
-def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
+def maxn(P, D, K, V, VT, C, M, OK, OP, OR, ply, st, key, chk, pj, need, prune):
     """The max^n vector of ``st`` into ``V[ply]``; returns whether it is
     exact (False: cut, the parent side ``pj`` surely gets less than
     ``need`` through this node, or the search aborted). ``pj = -1``: no cut
     allowed. ``prune``: shallow pruning on (for measuring). ``key``,
     ``chk``: the state's table key and verification word (:func:`_key_of`,
-    computed by the parent)."""
+    computed by the parent). ``M``: the thread's memo of last-deal roots
+    (:func:`solver.engine.endgame3.new_memo`); states with at most
+    ``C[C_LEAN2]`` cards left in the deal before the last and ``C[C_LEAN]``
+    in the last are searched without the table (:mod:`solver.engine.endgame3`)."""
     if C[C_ABORT] != 0:
         return False
     if is_terminal(P, st):
@@ -306,6 +314,29 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
         if _vget(VT, C, key, chk, V, ply):
             C[C_HITS] += 1
             return True
+    # the last two deals without the table (solver.engine.endgame3): the
+    # deal before the last (a known stock, its last deal's roots memoised
+    # in M) and the last deal; their vector stored here
+    if not chance and work <= C[C_LEAN2] and st[9] != P[P_EMPTY] and D[st[9], D_NEXT] == P[P_EMPTY]:
+        v0, v1, v2, k = lean2_state(P, D, M, C[C_GEN], st)
+        C[C_NODES] += k - 1
+        C[C_LNODES] += k
+        V[ply, 0] = float(v0)
+        V[ply, 1] = float(v1)
+        V[ply, 2] = float(v2)
+        if use_tt:
+            _vstore(VT, C, key, chk, V[ply], -1, work)
+        return True
+    if not chance and work <= C[C_LEAN] and is_last_deal(P, st):
+        v0, v1, v2, k = lean3_state(P, st)
+        C[C_NODES] += k - 1
+        C[C_LNODES] += k
+        V[ply, 0] = float(v0)
+        V[ply, 1] = float(v1)
+        V[ply, 2] = float(v2)
+        if use_tt:
+            _vstore(VT, C, key, chk, V[ply], -1, work)
+        return True
     if chance:
         probs, rows, start, k = _outcomes(P, st, C, OK, OP, OR)
         if k == 0:
@@ -320,7 +351,7 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
             p = probs[start + i]
             child = dealt_child(P, st, rows, start + i)
             ck, cc = _key_of(P, C, child)
-            maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, ck, cc, _NONE, _ZERO, prune)
+            maxn(P, D, K, V, VT, C, M, OK, OP, OR, ply + 1, child, ck, cc, _NONE, _ZERO, prune)
             if C[C_ABORT] != 0:
                 return False
             a0 += p * (rows[start + i, DR_DS] + V[ply + 1, 0])
@@ -361,12 +392,12 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
             ck = np.uint64(K[ply, r, KV_KEY])
             cc = np.uint64(K[ply, r, KV_CHK])
             if not have:
-                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, ck, cc, _NONE, _ZERO,
+                exact = maxn(P, D, K, V, VT, C, M, OK, OP, OR, ply + 1, child, ck, cc, _NONE, _ZERO,
                              prune)
             else:
                 own = b0 if side == 0 else (b1 if side == 1 else b2)
                 gs = g0 if side == 0 else (g1 if side == 1 else g2)
-                exact = maxn(P, D, K, V, VT, C, OK, OP, OR, ply + 1, child, ck, cc, side,
+                exact = maxn(P, D, K, V, VT, C, M, OK, OP, OR, ply + 1, child, ck, cc, side,
                              own - gs, prune)
             if C[C_ABORT] != 0:
                 return False
@@ -395,12 +426,12 @@ def maxn(P, D, K, V, VT, C, OK, OP, OR, ply, st, key, chk, pj, need, prune):
 
 
 @njit(cache=True, nogil=True)
-def maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out, prune=True):
+def maxn_root(P, D, K, V, VT, C, M, OK, OP, OR, st, out, prune=True):
     """Every legal move of ``st`` with its max^n vector (the play's points
     plus the vector after it, each exact): ``out[m, k]`` for rank index
     ``m`` (rows of illegal moves left alone). Returns the number of moves."""
     P, D, K, V, VT, C = borrow(P), borrow(D), borrow(K), borrow(V), borrow(VT), borrow(C)
-    OK, OP, OR = borrow(OK), borrow(OP), borrow(OR)
+    M, OK, OP, OR = borrow(M), borrow(OK), borrow(OP), borrow(OR)
     n = gen_children_vec(P, D, K, 0, st)
     _child_keys(P, K, VT, C, 0, n)
     for i in range(n):
@@ -409,7 +440,7 @@ def maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out, prune=True):
             out[m, k] = float(K[0, i, KV_GAIN + k])
         if K[0, i, KV_KIND] != KIND_LEAF:
             child = row_state(K, 0, i)
-            maxn(P, D, K, V, VT, C, OK, OP, OR, _ONE, child, np.uint64(K[0, i, KV_KEY]),
+            maxn(P, D, K, V, VT, C, M, OK, OP, OR, _ONE, child, np.uint64(K[0, i, KV_KEY]),
                  np.uint64(K[0, i, KV_CHK]), _NONE, _ZERO, prune)
             if C[C_ABORT] != 0:
                 return n
@@ -665,7 +696,7 @@ def paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out, scal, root):
 
 @njit(cache=True, nogil=True)
 def solve_samples_vec(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds, first,
-                      step, count, K, V, TT, TF, VT, C, OK, OP, OR, D, stock, work, out,
+                      step, count, K, V, TT, TF, VT, C, M, OK, OP, OR, D, stock, work, out,
                       nodes, done, drawn, search):
     """Determinised search for three sides, one thread's share (as
     :func:`solver.search.kernels.solve_samples`): each sample drawn by the
@@ -686,7 +717,7 @@ def solve_samples_vec(P, base, pool, hidden, known_stock, nstock, mode, cons, se
         C[C_GEN] += 1
         n0 = C[C_NODES]
         if search == 0:
-            maxn_root(P, D, K, V, VT, C, OK, OP, OR, st, out[i], prune_pays(P))
+            maxn_root(P, D, K, V, VT, C, M, OK, OP, OR, st, out[i], prune_pays(P))
         else:
             paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out[i], scal, _NONE)
         if C[C_ABORT] != 0:

@@ -22,8 +22,29 @@ from . import kernels as kn
 from . import kernels_vec as kv
 from .budget import SearchAborted, _REASONS, _run, outcome_cap, run_jobs, table_entries
 from ..engine.core import MAX_MOVES, P_SIDE as _P_SIDE, has_chance
+from ..engine.endgame3 import new_memo
 
 SEARCHES = ("maxn", "paranoid")
+
+
+def lean2_default(P) -> int:
+    """``C_LEAN2`` of a new max^n search: the deal before the last searched
+    without the table (:func:`solver.engine.endgame3.lean2`, the last
+    deal's roots memoised) from its start, where it plays (a known stock);
+    0 (never) otherwise (docs/performance.md)."""
+    from ..engine.core import P_SHUFFLED
+    from ..engine.endgame3 import covers3
+    return 64 if covers3(P) and P[P_SHUFFLED] == 0 else 0
+
+
+def lean3_default(P) -> int:
+    """``C_LEAN`` of a new max^n search: the last deal searched without the
+    table (:func:`solver.engine.endgame3.lean3`) from its start, where it
+    plays; 0 (never) otherwise."""
+    from ..engine.endgame3 import covers3
+    return 64 if covers3(P) else 0
+
+
 #: the tables a search starts with (entries; 10 MB: a whole three-player hand
 #: stores about 100,000 vectors, and each growth restarts the search)
 FIRST_ENTRIES = 1 << 18
@@ -45,11 +66,14 @@ class VectorSearcher:
         # max^n shallow pruning where it cuts (kernels_vec.prune_pays)
         self.prune = bool(kv.prune_pays(P)) if prune is None else prune
         self.K, self.V = kv.new_vscratch()
+        self.M = new_memo()
         # the vector table takes 40 bytes an entry, the paranoid bounds 32
         self.max_entries = max(2, int(table_entries(memory_mb) * 32 / 40 /
                                       (2 if search == "paranoid" else 1)))
         self._tables(min(FIRST_ENTRIES, self.max_entries))
         self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb))
+        self.C[kn.C_LEAN] = lean3_default(P)
+        self.C[kn.C_LEAN2] = lean2_default(P)
         chance = bool(has_chance(P))
         # max^n on two threads (:meth:`_maxn_root`): the second takes every
         # node's children in the reverse order (``C_REV``) and shares the
@@ -69,7 +93,9 @@ class VectorSearcher:
             C2[kn.C_SHARED] = 1
             C2[kn.C_REV] = 1
             C2[kn.C_TTMIN] = self.C[kn.C_TTMIN]
-            self.helper = (*kv.new_vscratch(), C2, outcome_cache())
+            C2[kn.C_LEAN] = self.C[kn.C_LEAN]
+            C2[kn.C_LEAN2] = self.C[kn.C_LEAN2]
+            self.helper = (*kv.new_vscratch(), C2, outcome_cache(), new_memo())
 
     def _tables(self, n: int) -> None:
         self.VT = kv.new_vector_table(n)
@@ -121,14 +147,15 @@ class VectorSearcher:
         (and ``helped``) the same search in the reverse order on another,
         stopped when this one ends (its values reach this one through the
         table)."""
-        args = (self.P, self.D, self.K, self.V, self.VT, self.C, *self.O, st, out, self.prune)
+        args = (self.P, self.D, self.K, self.V, self.VT, self.C, self.M, *self.O, st, out,
+                self.prune)
         if self.helper is None or not helped:
             return kv.maxn_root(*args)
-        K2, V2, C2, O2 = self.helper
+        K2, V2, C2, O2, M2 = self.helper
         C2[kn.C_GEN] = self.C[kn.C_GEN]
         C2[kn.C_ABORT] = 0
         th = threading.Thread(target=kv.maxn_root, daemon=True,
-                              args=(self.P, self.D, K2, V2, self.VT, C2, *O2, st,
+                              args=(self.P, self.D, K2, V2, self.VT, C2, M2, *O2, st,
                                     np.full((MAX_MOVES, 3), np.nan), self.prune))
         th.start()
         try:
@@ -269,7 +296,10 @@ class VectorSampler:
         for _ in range(self.workers):
             K, V = kv.new_vscratch()
             TT, TF = kn.new_table(n if self.search else 2)
-            self.scratch.append((K, V, TT, TF, kv.new_vector_table(n), kn.new_counters(),
+            C = kn.new_counters()
+            C[kn.C_LEAN] = lean3_default(spec.P)
+            C[kn.C_LEAN2] = lean2_default(spec.P)
+            self.scratch.append((K, V, TT, TF, kv.new_vector_table(n), C, new_memo(),
                                  *kn.new_sample_buffers(spec)))
         self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
 
@@ -293,16 +323,17 @@ class VectorSampler:
         spec = self.spec
         jobs = []
         for w in range(min(self.workers, n)):
-            K, V, TT, TF, VT, C, OK, OP, OR, D, stock, work = self.scratch[w]
+            K, V, TT, TF, VT, C, M, OK, OP, OR, D, stock, work = self.scratch[w]
             if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
                 TT[:] = 0
                 VT[:] = 0
+                M[:] = 0
                 C[kn.C_GEN] = 1
             C[kn.C_ABORT] = 0
             count = len(range(w, n, self.workers))
             jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
                          spec.mode, spec.cons, seeds, w, self.workers, count, K, V, TT, TF, VT,
-                         C, OK, OP, OR, D, stock, work, out, nodes, done, drawn, self.search))
+                         C, M, OK, OP, OR, D, stock, work, out, nodes, done, drawn, self.search))
         run_jobs(self.pool, kv.solve_samples_vec, jobs, 17, deadline)
         return out, nodes, done, drawn
 
