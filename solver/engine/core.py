@@ -233,7 +233,7 @@ def play(P, D, st, r):
 # --- the x word ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def pile_of(x, k):
     """Cards in side ``k``'s pile (x tracked)."""
     return (x >> (X_PILE + 6 * k)) & 63
@@ -245,13 +245,13 @@ def top_of(x, k):
     return ((x >> (X_TOP + 4 * k)) & 15) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def score_of(x, k):
     """Side ``k``'s match score (match objective)."""
     return (x >> (X_SCORE + 10 * k)) & MAX_SCORE
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def with_pile(x, k, n):
     """``x`` with side ``k``'s pile set to ``n`` cards (0..63)."""
     sh = X_PILE + 6 * k
@@ -265,14 +265,14 @@ def with_top(x, k, r):
     return (x & ~(15 << sh)) | ((r + 1) << sh)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def with_score(x, k, n):
     """``x`` with side ``k``'s match score set to ``n`` (capped)."""
     sh = X_SCORE + 10 * k
     return (x & ~(MAX_SCORE << sh)) | (min(max(n, 0), MAX_SCORE) << sh)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def won_by(P, x):
     """Under the immediate win check, the side that has won the match with
     the scores of ``x`` (at or over the target, more than every other side),
@@ -303,7 +303,7 @@ def won_by(P, x):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _award(P, x, k, pts):
     """Add ``pts`` match points to side ``k``: ``(x, won)``, ``won`` True when
     the immediate win check ends the match there."""
@@ -331,7 +331,7 @@ def _award_all(P, x, p0, p1, p2):
     return x, False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _canon(P, x, left):
     """``x`` made canonical for a search (``P_CANON``): a pile that cannot
     end over 20 cards (its cards plus the ``left`` cards still to be won,
