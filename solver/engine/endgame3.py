@@ -180,6 +180,19 @@ def _forced3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
     return va + ga, vb + gb, vc + gc
 
 
+@njit(cache=True, inline='always')
+def _pick(have, b0, b1, b2, bs, g0, w0, w1):
+    """The max^n tie rule over a node's plays, tried from the lowest: the
+    play worth ``g0`` to the mover and ``w0``, ``w1`` to the next two seats
+    replaces the best so far (``b0``, ``b1``, ``b2``, their others' sum
+    ``bs``) when it is the first, or better for the mover, or as good with
+    a lower sum for the others: ``(have, b0, b1, b2, bs)``."""
+    oth = w0 + w1
+    if not have or g0 > b0 or (g0 == b0 and oth < bs):
+        return True, g0, w0, w1, oth
+    return have, b0, b1, b2, bs
+
+
 @njit("UniTuple(int64, 4)(int64[::1], int64, int64, int64, int64, int64, int64, int64, int64, "
       "int64, int64, int64)", cache=True)
 def lean3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
@@ -214,14 +227,7 @@ def lean3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
         else:
             w0, w1, w2, k = lean3(P, ct, b, c, na, cp, cw, pb, qc, pa + added, ns, cl)
             nodes += k
-        g0 = pts + w2
-        oth = w0 + w1
-        if not have or g0 > b0 or (g0 == b0 and oth < bs):
-            have = True
-            b0 = g0
-            b1 = w0
-            b2 = w1
-            bs = oth
+        have, b0, b1, b2, bs = _pick(have, b0, b1, b2, bs, pts + w2, w0, w1)
     return b0, b1, b2, nodes
 
 
@@ -376,14 +382,7 @@ def lean2(P, D, M, gen, t, a, b, c, prev, show, pa, pb, pc, seat, last, spos):
             w0, w1, w2, k = lean2(P, D, M, gen, ct, b, c, na, cp, cw, pb, qc, qa, ns, cl,
                                   spos)
             nodes += k
-        g0 = pts + w2
-        oth = w0 + w1
-        if not have or g0 > b0 or (g0 == b0 and oth < bs):
-            have = True
-            b0 = g0
-            b1 = w0
-            b2 = w1
-            bs = oth
+        have, b0, b1, b2, bs = _pick(have, b0, b1, b2, bs, pts + w2, w0, w1)
     return b0, b1, b2, nodes
 
 

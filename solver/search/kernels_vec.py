@@ -118,6 +118,19 @@ def _vget(VT, C, key, chk, V, ply):
     return False
 
 
+@njit(cache=True, inline='always')
+def _lean_done(C, V, VT, ply, v0, v1, v2, k, use_tt, key, chk, work):
+    """A node solved by a lean search (``k`` decision nodes, this one
+    among them): its vector in ``V[ply]``, counted, and stored."""
+    C[C_NODES] += k - 1
+    C[C_LNODES] += k
+    V[ply, 0] = float(v0)
+    V[ply, 1] = float(v1)
+    V[ply, 2] = float(v2)
+    if use_tt:
+        _vstore(VT, C, key, chk, V[ply], -1, work)
+
+
 @njit(cache=True)
 def _vstore(VT, C, key, chk, v, move, work):
     slot = bucket(VT, key)
@@ -319,23 +332,11 @@ def maxn(P, D, K, V, VT, C, M, OK, OP, OR, ply, st, key, chk, pj, need, prune):
     # in M) and the last deal; their vector stored here
     if not chance and work <= C[C_LEAN2] and st[9] != P[P_EMPTY] and D[st[9], D_NEXT] == P[P_EMPTY]:
         v0, v1, v2, k = lean2_state(P, D, M, C[C_GEN], st)
-        C[C_NODES] += k - 1
-        C[C_LNODES] += k
-        V[ply, 0] = float(v0)
-        V[ply, 1] = float(v1)
-        V[ply, 2] = float(v2)
-        if use_tt:
-            _vstore(VT, C, key, chk, V[ply], -1, work)
+        _lean_done(C, V, VT, ply, v0, v1, v2, k, use_tt, key, chk, work)
         return True
     if not chance and work <= C[C_LEAN] and is_last_deal(P, st):
         v0, v1, v2, k = lean3_state(P, st)
-        C[C_NODES] += k - 1
-        C[C_LNODES] += k
-        V[ply, 0] = float(v0)
-        V[ply, 1] = float(v1)
-        V[ply, 2] = float(v2)
-        if use_tt:
-            _vstore(VT, C, key, chk, V[ply], -1, work)
+        _lean_done(C, V, VT, ply, v0, v1, v2, k, use_tt, key, chk, work)
         return True
     if chance:
         probs, rows, start, k = _outcomes(P, st, C, OK, OP, OR)
