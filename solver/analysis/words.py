@@ -150,23 +150,20 @@ def summary_line(a: Analysis) -> str:
     match objective alike). A partial answer (interrupted) says so first."""
     out = _kind(a)
     single = _single(a)
-    if a.method == "deal" and len(a.best) > 1 and single:
-        # the match objective's chance from one sample: as below
-        out += f"; {_names(a.best)} are tied in this {single}"
-        return ("partial (interrupted): " + out) if a.partial else out
-    if a.method == "deal" and len(a.best) > 1:
-        values = {mv.move: mv.value for mv in a.moves}
-        if max(values[m] for m in a.best) - min(values[m] for m in a.best) <= 1e-9:
-            out += f"; {_names(a.best)} are equal"
-        else:
-            out += f"; {_names(a.best)} are close: {a.best[0]} chosen (less exposure)"
-        return ("partial (interrupted): " + out) if a.partial else out
-    close = close_plays(a)
+    # the deal method names its ties and close plays itself (its best)
+    deal = a.method == "deal" and len(a.best) > 1
+    close = [] if deal else close_plays(a)
     if single and len(set(close) | set(a.best)) > 1:
         # one sample (or draw) measures no error: its ties are neither
         # "close" (within an error) nor "equal" (a claim about the position)
         tied = close or a.best
         out += f"; {_names(tied)} are tied in this {single}"
+    elif deal:
+        values = {mv.move: mv.value for mv in a.moves}
+        if max(values[m] for m in a.best) - min(values[m] for m in a.best) <= 1e-9:
+            out += f"; {_names(a.best)} are equal"
+        else:
+            out += f"; {_names(a.best)} are close: {a.best[0]} chosen (less exposure)"
     elif close and set(close) != set(a.best):
         out += f"; {_names(close)} are close"
     elif len(a.best) > 1 and a.method in ("determinised", "expectimax-fast"):
