@@ -22,7 +22,8 @@ from __future__ import annotations
 from numba import njit
 
 from .core import (EV_WON, NRANKS, P_GENERAL, P_IMMEDIATE, P_MATCH, P_NSIDES, P_SIDE,
-                   hand_of, leaf_value, lowest_rank, play, play_general, popcount, won_by)
+                   hand_of, leaf_value, lowest_rank, play, play_match2, popcount,
+                   won_by)
 
 #: the most moves a hand can have (one per rank)
 MAX_LEAN_MOVES = NRANKS
@@ -153,7 +154,7 @@ def forced_match(P, D, st, side):
     played until the hand ends or the immediate win check ends the match)."""
     while (st[1] | st[2] | st[3] | st[4]) != 0:
         r = lowest_rank(hand_of(st[1], st[2], st[3], st[4], st[5]))
-        st, _g, ev = play_general(P, D, st, r)
+        st, _g, ev = play_match2(P, D, st, r)
         if ev & EV_WON:
             break
     return leaf_value(P, st[10], side)
@@ -186,7 +187,7 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
     for m in range(NRANKS):
         if not (hand >> (4 * m)) & 1:
             continue
-        child, gain, ev = play_general(P, D, st, m)
+        child, gain, ev = play_match2(P, D, st, m)
         order = gain
         leaf = 1
         v = 0
@@ -242,7 +243,7 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
                          S[ply, r, 5], S[ply, r, 6], S[ply, r, 7], S[ply, r, 8], S[ply, r, 9],
                          S[ply, r, 10])
             else:
-                child, _g, _ev = play_general(P, D, st, w & 255)
+                child, _g, _ev = play_match2(P, D, st, w & 255)
             v = -match_value(P, D, S, C, count, ply + 1, child, -beta, -alpha)
         if v > best:
             best = v

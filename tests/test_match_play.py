@@ -1,0 +1,72 @@
+"""The match objective's fast play (:func:`solver.engine.core.play_match2`:
+two sides, no Ronda voleur) gives :func:`solver.engine.core.play_general`'s
+``(child, gain, ev)`` bit for bit: random states of every match system (their scores near the target so that the immediate win check and
+the awards' order are reached, their piles moved so that the card count
+and the canonical piles are), every legal play, with the canonical piles
+on and off; the states walked through whole lines, chance nodes dealt."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from systems import random_leaves, random_position, systems
+
+from solver.engine import core
+from solver.engine.compile import known_problem, shuffled_problem
+
+#: every match system (voleur's through play_general itself)
+SYSTEMS = [s for s in systems() if s.match]
+
+
+def _moved(st, rng: random.Random, target: int):
+    """``st`` with random scores (mostly near the target) and piles."""
+    y = st[10]
+    for k in range(2):
+        y = core.with_score(y, k, rng.choice([rng.randint(0, target),
+                                              rng.randint(max(0, target - 8), target + 2)]))
+        y = core.with_pile(y, k, rng.randint(0, 30))
+    return st[:10] + (y,)
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=str)
+def test_fast_play_is_play_general(system):
+    rng = random.Random(f"match-play-{system}")
+    target = system.rules.target
+    plays = ends = wins = 0
+    for _ in range(40):
+        pos = random_position(rng, system)
+        leaves, _leaf = random_leaves(rng, target)
+        prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
+        D = prob.D
+        P0 = prob.P
+        P1 = P0.copy()
+        P1[core.P_CANON] ^= core.CANON_PILES
+        st = _moved(prob.st, rng, target)
+        for _step in range(40):
+            if core.is_chance(P0, st):
+                _probs, rows = core.deal_table(P0, st, 1 << 20)
+                st = core.dealt_child(P0, st, rows, rng.randrange(len(rows)))
+                continue
+            if core.is_terminal(P0, st):
+                break
+            hand = core.hand_of(st[1], st[2], st[3], st[4], st[5])
+            moves = [m for m in range(core.NRANKS) if (hand >> (4 * m)) & 1]
+            if not moves:
+                break
+            for P in (P0, P1):
+                for m in moves:
+                    a = core.play_general(P, D, st, m)
+                    b = core.play_match2(P, D, st, m)
+                    assert a == b, (system, st, m)
+                    plays += 1
+                    ends += (a[2] & core.EV_END) != 0
+                    wins += (a[2] & core.EV_WON) != 0
+            st = core.play_general(P0, D, st, rng.choice(moves))[0]
+            if rng.random() < 0.3:
+                st = _moved(st, rng, target)
+    assert plays > 500 and ends > 10, (plays, ends)
+    if system.rules.win_check == "immediate":
+        assert wins > 10, wins
