@@ -16,18 +16,20 @@ from systems import random_leaves, random_position, systems
 
 from solver.engine import core
 from solver.engine.compile import known_problem, shuffled_problem
+from solver.search import kernels as kn
 
 #: every match system (voleur's through play_general itself)
 SYSTEMS = [s for s in systems() if s.match]
 
 
-def _moved(st, rng: random.Random, target: int):
-    """``st`` with random scores (mostly near the target) and piles."""
+def _moved(st, rng: random.Random, target: int, low: int = 0):
+    """``st`` with random scores (mostly near the target) and piles (at
+    least ``low`` cards: a hit's shown cards are in its side's pile)."""
     y = st[10]
     for k in range(2):
         y = core.with_score(y, k, rng.choice([rng.randint(0, target),
                                               rng.randint(max(0, target - 8), target + 2)]))
-        y = core.with_pile(y, k, rng.randint(0, 30))
+        y = core.with_pile(y, k, rng.randint(low, 30))
     return st[:10] + (y,)
 
 
@@ -70,3 +72,68 @@ def test_fast_play_is_play_general(system):
     assert plays > 500 and ends > 10, (plays, ends)
     if system.rules.win_check == "immediate":
         assert wins > 10, wins
+
+
+#: the systems of the line cache (two sides, no voleur)
+LINE_SYSTEMS = [s for s in SYSTEMS if not s.rules.voleur]
+
+
+@pytest.mark.parametrize("system", LINE_SYSTEMS, ids=str)
+def test_line_cache_is_match_value(system):
+    """:func:`solver.engine.endgame.match_cached` (the last deal's lines
+    stored under the cards' hash, replayed on each x word) gives the exact
+    value :func:`solver.engine.endgame.match_value` gives under a full
+    window, on last-deal states of at most 4 cards with random scores and
+    piles (the same cards under several x words: the cache's hits), with
+    the canonical piles on and off."""
+    from solver.engine import endgame
+    rng = random.Random(f"match-lines-{system}")
+    target = system.rules.target
+    inf = endgame.MATCH_INF
+    S0 = kn.new_scratch()
+    checked = cached = 0
+    for _ in range(60):
+        pos = random_position(rng, system)
+        leaves, _leaf = random_leaves(rng, target)
+        prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
+        D = prob.D
+        for P in (prob.P, _canon_flipped(prob.P)):
+            if P[core.P_CANON] & core.CANON_PILES and P[core.P_ANSWERS] > 1:
+                continue        # never made: a shown card leaves a pile written 0
+            S = kn.new_scratch(64)
+            C = kn.new_counters()
+            st = prob.st
+            for _step in range(12):
+                if core.is_chance(P, st):
+                    _probs, rows = core.deal_table(P, st, 1 << 20)
+                    st = core.dealt_child(P, st, rows, rng.randrange(len(rows)))
+                    continue
+                if core.is_terminal(P, st):
+                    break
+                if core.is_last_deal(P, st) and core.work_left(P, st) <= 4:
+                    for _x in range(4):
+                        y = _moved(st, rng, target, low=0 if P[core.P_CANON] & 1 else 3)
+                        want = endgame.match_value(P, D, S0, C, kn.C_LNODES, 0, y, -inf, inf)
+                        got = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, -inf, inf)
+                        assert got == want, (system, y)
+                        a = rng.randint(-4, 4) * (1 << 38)
+                        b = a + rng.randint(1, 4) * (1 << 38)
+                        win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
+                        assert win == want
+                        checked += 1
+                hand = core.hand_of(st[1], st[2], st[3], st[4], st[5])
+                moves = [m for m in range(core.NRANKS) if (hand >> (4 * m)) & 1]
+                if not moves:
+                    break
+                st = core.play_general(P, D, st, rng.choice(moves))[0]
+            F = S.reshape(-1)
+            base = endgame.LINES_PLY * S.shape[1] * S.shape[2]
+            cached += sum(1 for e in range(base + endgame.LINE_COLS, F.shape[0] - endgame.LINE_COLS,
+                                           endgame.LINE_COLS) if F[e] != 0 and F[e + 1] != 0)
+    assert checked > 100 and cached > 20, (checked, cached)
+
+
+def _canon_flipped(P):
+    Q = P.copy()
+    Q[core.P_CANON] ^= core.CANON_PILES
+    return Q
