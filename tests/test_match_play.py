@@ -137,3 +137,30 @@ def _canon_flipped(P):
     Q = P.copy()
     Q[core.P_CANON] ^= core.CANON_PILES
     return Q
+
+
+def test_line_cache_follows_the_rules_of_a_reused_searcher():
+    """``compiled.exact_value`` reuses its thread's searcher across games:
+    a new rule system must not read the lines the old one stored (they
+    know the cards only): the same states under other points a play give
+    a fresh searcher's values."""
+    from solver.search.compiled import Searcher, exact_value
+    system = next(s for s in LINE_SYSTEMS if not s.shuffled and s.players == 2)
+    rng = random.Random("match-lines-reused")
+    differ = 0
+    for _ in range(40):
+        pos = random_position(rng, system)
+        leaves, _leaf = random_leaves(rng, system.rules.target)
+        prob = known_problem(pos, match=leaves)
+        P1, D, st = prob.P, prob.D, _moved(prob.st, rng, system.rules.target)
+        if core.is_terminal(P1, st) or not core.is_last_deal(P1, st):
+            continue
+        P2 = P1.copy()
+        for ev in range(1, 32, 2):      # every capture two points more
+            P2[core.P_PTS + ev] += 2
+        a = exact_value(P1, D, st)
+        b = exact_value(P2, D, st)
+        assert a == Searcher(P1, D, 8.0).value(st)
+        assert b == Searcher(P2, D, 8.0).value(st)
+        differ += a != b
+    assert differ > 3, differ

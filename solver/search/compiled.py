@@ -797,6 +797,9 @@ def exact_value(P: np.ndarray, D: np.ndarray, st, deadline: float | None = None)
         from ..engine.core import has_chance
         s.P, s.chance = P, bool(has_chance(P))
         s.O = s._outcome_cache()
+        # the line cache's lines are the old rules' (its entries know the
+        # cards only)
+        s.K = kn.new_scratch(s._line_rows())
         s.C[kn.C_OUSED] = s.C[kn.C_OKEYS] = 0
     s.D = D
     s.C[kn.C_GEN] += 1
