@@ -49,8 +49,10 @@ from ..engine import endgame
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
 from ..engine.core import (CANON_DOMINANCE, DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
-                           KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, chance_bounds, deal_table,
-                           dealt_child, dominance, gen_children, group_key, group_word,
+                           KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, P_MATCH, chance_bounds,
+                           deal_table,
+                           dealt_child, dominance, gen_children, gen_children_match,
+                           group_key, group_word,
                            has_chance, is_chance, is_last_deal, is_terminal, play, state_key,
                            state_keys, work_left)
 
@@ -1088,7 +1090,12 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
             group_store(G, C, st, grow, gc, lo, hi, -1)
         return result
 
-    n = gen_children(P, D, K, ply, st)
+    # (the match objective's generator called here, not through
+    # gen_children's dispatch: a call a node less)
+    if P[P_MATCH] != 0:
+        n = gen_children_match(P, D, K, ply, st)
+    else:
+        n = gen_children(P, D, K, ply, st)
     # order: the ordering guess, then the gain, then the higher rank
     # (the reference's reverse sort of its tuples), the table's move first;
     # the permutation lives in row MAX_MOVES of the ply's scratch
