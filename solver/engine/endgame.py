@@ -19,10 +19,13 @@ tests/test_last_deal.py.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from .core import (EV_WON, NRANKS, P_GENERAL, P_IMMEDIATE, P_MATCH, P_NSIDES, P_SIDE,
-                   hand_of, leaf_value, lowest_rank, play, play_general, popcount, won_by)
+from .core import (EV_END, EV_WON, NRANKS, P_BONUS, P_GENERAL, P_IMMEDIATE, P_MATCH,
+                   P_NSIDES, P_PTS, P_SIDE, P_VOLEUR, X_PILE, _cards_key, hand_of, leaf_value,
+                   lowest_rank, pile_of, play, play_match2, popcount, score_of, with_score,
+                   won_by)
 
 #: the most moves a hand can have (one per rank)
 MAX_LEAN_MOVES = NRANKS
@@ -153,7 +156,7 @@ def forced_match(P, D, st, side):
     played until the hand ends or the immediate win check ends the match)."""
     while (st[1] | st[2] | st[3] | st[4]) != 0:
         r = lowest_rank(hand_of(st[1], st[2], st[3], st[4], st[5]))
-        st, _g, ev = play_general(P, D, st, r)
+        st, _g, ev = play_match2(P, D, st, r)
         if ev & EV_WON:
             break
     return leaf_value(P, st[10], side)
@@ -186,7 +189,7 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
     for m in range(NRANKS):
         if not (hand >> (4 * m)) & 1:
             continue
-        child, gain, ev = play_general(P, D, st, m)
+        child, gain, ev = play_match2(P, D, st, m)
         order = gain
         leaf = 1
         v = 0
@@ -242,7 +245,7 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
                          S[ply, r, 5], S[ply, r, 6], S[ply, r, 7], S[ply, r, 8], S[ply, r, 9],
                          S[ply, r, 10])
             else:
-                child, _g, _ev = play_general(P, D, st, w & 255)
+                child, _g, _ev = play_match2(P, D, st, w & 255)
             v = -match_value(P, D, S, C, count, ply + 1, child, -beta, -alpha)
         if v > best:
             best = v
@@ -258,5 +261,211 @@ def solve(P, D, S, C, count, ply, st, alpha, beta):
     """The value of ``st`` of the last deal for the mover by :func:`value`
     or :func:`match_value` (the systems :func:`covers`)."""
     if P[P_MATCH] != 0:
-        return match_value(P, D, S, C, count, ply, st, alpha, beta)
+        return match_cached(P, D, S, C, count, ply, st, alpha, beta)
     return value(P, D, S, C, count, ply, st, alpha, beta)
+
+
+# --- the match objective: the last deal's lines cached by their cards -----------------
+
+#: the search's scratch (``S``, :func:`solver.search.kernels.new_scratch`)
+#: holds its plies' rows up to this ply; the plies past it, when there are
+#: any, hold the line cache: its row count (a power of two) in the first
+#: word, then its entries of ``LINE_COLS`` words (the check word, the
+#: header: lines and the second level's max/min, up to ``MAX_LINES`` lines)
+LINES_PLY = 64
+LINE_COLS = 8
+MAX_LINES = 4
+#: the x word the lines are played with: no score (no win on the way), piles
+#: of 21 (no pile made canonical, none below a shown card)
+_X0 = (21 << X_PILE) | (21 << (X_PILE + 6))
+_D0 = 64            # a pile's change is stored plus this (an answer takes cards)
+
+
+@njit(cache=True, inline='always')
+def _line_award(P, w, na, seat, ev):
+    """The line word ``w`` with the award of a play by ``seat`` (events
+    ``ev``) appended: ``(w, na)``, ``na`` -1 when it does not fit."""
+    pts = P[P_PTS + (ev & 31)]
+    if pts == 0 or na < 0:
+        return w, na
+    if na >= 5 or pts > 31:
+        return w, -1
+    return w | (((pts << 1) | P[P_SIDE + seat]) << (3 + 6 * na)), na + 1
+
+
+@njit(cache=True)
+def _line_end(P, D, st, w, na):
+    """Play ``st`` (x word ``_X0``) to the end of the hand, each hand
+    holding at most one card, and finish the line word: its awards, then
+    the last capturer's bonus, and the piles' changes. -1 where a line
+    does not fit (a choice left, a win on the way, too many awards)."""
+    while (st[1] | st[2] | st[3] | st[4]) != 0:
+        seat = st[5]
+        hand = hand_of(st[1], st[2], st[3], st[4], seat)
+        if popcount(hand) > 1:
+            return -1
+        st, _g, ev = play_match2(P, D, st, lowest_rank(hand))
+        if ev & EV_WON and not ev & EV_END:
+            return -1
+        w, na = _line_award(P, w, na, seat, ev)
+    if na < 0:
+        return -1
+    if st[8] >= 0 and P[P_BONUS] != 0:
+        if na >= 5 or P[P_BONUS] > 31:
+            return -1
+        w |= ((P[P_BONUS] << 1) | st[8]) << (3 + 6 * na)
+        na += 1
+    d0 = pile_of(st[10], 0) - 21 + _D0
+    d1 = pile_of(st[10], 1) - 21 + _D0
+    return w | na | (d0 << 33) | (d1 << 40)
+
+
+@njit(cache=True)
+def lines_build(P, D, F, e, chk, st):
+    """Store at ``F[e:e + LINE_COLS]`` the lines of ``st`` (a last-deal
+    state, two sides without Ronda voleur, the match objective): every
+    line to the end of the hand (at most two choices on the way, each of
+    at most two ranks) as a word: its awards in the rules' order (side and
+    points), the piles' changes, its first choice (bit 47). The lines do
+    not depend on the x word: they are played with ``_X0``. Header
+    ``F[e + 1]`` 0: the state's lines do not fit (:func:`match_value`
+    searches it)."""
+    F[e] = chk
+    F[e + 1] = 0
+    root = (st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+            np.int64(_X0))
+    side = P[P_SIDE + st[5]]
+    hand = hand_of(st[1], st[2], st[3], st[4], st[5])
+    if popcount(hand) <= 1:
+        w = _line_end(P, D, root, 0, 0)
+        if w >= 0:
+            F[e + 2] = w
+            F[e + 1] = 1
+        return
+    n = 0
+    kinds = 0
+    g = 0
+    for m in range(NRANKS):
+        if not (hand >> (4 * m)) & 1:
+            continue
+        if g >= 2:
+            return
+        child, _g, ev = play_match2(P, D, root, m)
+        if ev & EV_WON and not ev & EV_END:
+            return
+        w0, na0 = _line_award(P, g << 47, 0, st[5], ev)
+        nh = hand_of(child[1], child[2], child[3], child[4], child[5])
+        if popcount(nh) <= 1:
+            if n >= MAX_LINES:
+                return
+            w = _line_end(P, D, child, w0, na0)
+            if w < 0:
+                return
+            F[e + 2 + n] = w
+            n += 1
+        else:
+            if P[P_SIDE + child[5]] == side:
+                kinds |= 1 << g
+            for m2 in range(NRANKS):
+                if not (nh >> (4 * m2)) & 1:
+                    continue
+                c2, _g2, ev2 = play_match2(P, D, child, m2)
+                if ev2 & EV_WON and not ev2 & EV_END:
+                    return
+                w1, na1 = _line_award(P, w0, na0, child[5], ev2)
+                if n >= MAX_LINES:
+                    return
+                w = _line_end(P, D, c2, w1, na1)
+                if w < 0:
+                    return
+                F[e + 2 + n] = w
+                n += 1
+        g += 1
+    F[e + 1] = n | (kinds << 3)
+
+
+@njit(cache=True, inline='always')
+def _line_value(P, x, w, side):
+    """A line's value for ``side`` from the x word ``x``: its awards in
+    order (the immediate win check after each), then each side's card
+    count (its pile and the line's change; a pile written 0 because it
+    cannot pass 20 cards stays under 20 with it too), the match-equity
+    table's value there (:func:`solver.engine.core.leaf_value`)."""
+    imm = P[P_IMMEDIATE] != 0
+    na = w & 7
+    for j in range(na):
+        a = (w >> (3 + 6 * j)) & 63
+        k = a & 1
+        x = with_score(x, k, score_of(x, k) + (a >> 1))
+        if imm and won_by(P, x) >= 0:
+            return leaf_value(P, x, side)
+    c = pile_of(x, 0) + ((w >> 33) & 127) - _D0 - 20
+    if c > 0:
+        x = with_score(x, 0, score_of(x, 0) + c)
+        if imm and won_by(P, x) >= 0:
+            return leaf_value(P, x, side)
+    c = pile_of(x, 1) + ((w >> 40) & 127) - _D0 - 20
+    if c > 0:
+        x = with_score(x, 1, score_of(x, 1) + c)
+    return leaf_value(P, x, side)
+
+
+@njit(cache=True)
+def lines_value(P, F, e, x, side):
+    """The exact value for ``side`` (the mover's) of the state whose lines
+    ``F[e:]`` holds, with the x word ``x``: the best first choice, each
+    worth the best (its mover on ``side``) or the worst of its lines."""
+    n = F[e + 1] & 7
+    kinds = F[e + 1] >> 3
+    best = -MATCH_INF
+    g = -1
+    gv = 0
+    for i in range(n):
+        w = F[e + 2 + i]
+        v = _line_value(P, x, w, side)
+        wg = (w >> 47) & 1
+        if wg != g:
+            if g >= 0 and gv > best:
+                best = gv
+            g = wg
+            gv = v
+        elif (kinds >> g) & 1:
+            if v > gv:
+                gv = v
+        elif v < gv:
+            gv = v
+    if gv > best:
+        best = gv
+    return best
+
+
+@njit(cache=True)
+def match_cached(P, D, S, C, count, ply, st, alpha, beta):
+    """:func:`match_value` through the line cache in the scratch's plies
+    past ``LINES_PLY``: the state's lines looked up (or played and stored)
+    under its cards' hash (its x word left out) and replayed on its
+    scores and piles, the exact value (inside any window; one node
+    counted). Without a cache, with Ronda voleur, and for the states whose
+    lines do not fit: :func:`match_value`."""
+    if S.shape[0] <= LINES_PLY or P[P_VOLEUR] != 0:
+        return match_value(P, D, S, C, count, ply, st, alpha, beta)
+    side = P[P_SIDE + st[5]]
+    if P[P_IMMEDIATE] != 0 and won_by(P, st[10]) >= 0:
+        return leaf_value(P, st[10], side)
+    F = S.reshape(-1)
+    base = LINES_PLY * S.shape[1] * S.shape[2]
+    a, b = _cards_key(st, True)
+    e = base + LINE_COLS * (1 + np.int64(a & np.uint64(F[base] - 1)))
+    chk = np.int64(b | np.uint64(1))
+    if F[e] != chk:
+        lines_build(P, D, F, e, chk, st)
+    if F[e + 1] == 0:
+        return match_value(P, D, S, C, count, ply, st, alpha, beta)
+    C[count] += 1
+    return lines_value(P, F, e, st[10], side)
+
+
+def scratch_lines(S, rows: int) -> None:
+    """Write the line cache's row count into a scratch made with room for
+    ``rows`` entries past ``LINES_PLY`` (:func:`solver.search.kernels.new_scratch`)."""
+    S.reshape(-1)[LINES_PLY * S.shape[1] * S.shape[2]] = rows

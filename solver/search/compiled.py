@@ -46,6 +46,8 @@ ALL_MOVES = (1 << 10) - 1
 FIRST_TABLE_ENTRIES = 1 << 16
 #: the largest group table of a thread (:func:`kernels.new_groups`, 32 MB)
 GROUP_MAX_ROWS = 1 << 20
+#: the largest line cache of a thread (:meth:`Searcher._line_rows`, 4 MB)
+LINE_MAX_ROWS = 1 << 16
 #: an expectimax search of at least this many cards still to play (12
 #: unseen cards and two hands of 3) starts with a table of
 #: ``LARGE_FIRST_ENTRIES`` (64 MB, committed only as written, on huge
@@ -229,9 +231,9 @@ class Searcher:
                  workers: int = 1) -> None:
         self.P = P
         self.D = D
-        self.K = kn.new_scratch()
         self.max_entries = table_entries(memory_mb)
         self.TT, self.TF = kn.new_table(min(FIRST_TABLE_ENTRIES, self.max_entries))
+        self.K = kn.new_scratch(self._line_rows())
         self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb), board=workers > 1)
         from ..engine.endgame import lean_default
         self.C[kn.C_LEAN] = lean_default(P)
@@ -273,10 +275,31 @@ class Searcher:
             return 0
         return min(GROUP_MAX_ROWS, self.TT.shape[0] // 8)
 
+    def _line_rows(self) -> int:
+        """Entries of a thread's line cache (the match objective's last
+        deal, :func:`solver.engine.endgame.match_cached`, in the plies of
+        its scratch past ``kernels.MAXPLY``): a sixteenth of the
+        transposition table's entries (its pages touched as the table's
+        are), at most ``LINE_MAX_ROWS``; none for the other objectives,
+        three sides and Ronda voleur."""
+        from ..engine.core import P_MATCH, P_NSIDES, P_VOLEUR
+        if not self.P[P_MATCH] or self.P[P_NSIDES] != 2 or self.P[P_VOLEUR]:
+            return 0
+        return min(LINE_MAX_ROWS, self.TT.shape[0] // 16)
+
+    def _scratch_lines(self, K) -> int:
+        """The line cache's entries in scratch ``K`` (0: none)."""
+        return int(K.reshape(-1)[kn.MAXPLY * K.shape[1] * K.shape[2]]) if (
+            K.shape[0] > kn.MAXPLY) else 0
+
     def _fit_groups(self) -> None:
         """New group tables for every thread when the transposition
         table has outgrown them (their entries are only bounds: dropping
-        them loses no value)."""
+        them loses no value), and new line caches."""
+        lines = self._line_rows()
+        if lines >= 2 * self._scratch_lines(self.K) and lines > 0:
+            self.K = kn.new_scratch(lines)
+            self.helpers = [(kn.new_scratch(lines), C, O) for K, C, O in self.helpers]
         rows = self._group_rows()
         if rows < 2 * self.O[3].shape[0]:
             return
@@ -452,7 +475,7 @@ class Searcher:
             C[kn.C_LEAN] = self.C[kn.C_LEAN]
             C[kn.C_LEXACT] = self.C[kn.C_LEXACT]
             C[kn.C_SHARED] = 1
-            self.helpers.append((kn.new_scratch(), C, self._outcome_cache()))
+            self.helpers.append((kn.new_scratch(self._line_rows()), C, self._outcome_cache()))
             self._set_grow()
         for h in self.helpers:
             h[1][kn.C_GEN] = self.C[kn.C_GEN]
@@ -774,6 +797,9 @@ def exact_value(P: np.ndarray, D: np.ndarray, st, deadline: float | None = None)
         from ..engine.core import has_chance
         s.P, s.chance = P, bool(has_chance(P))
         s.O = s._outcome_cache()
+        # the line cache's lines are the old rules' (its entries know the
+        # cards only)
+        s.K = kn.new_scratch(s._line_rows())
         s.C[kn.C_OUSED] = s.C[kn.C_OKEYS] = 0
     s.D = D
     s.C[kn.C_GEN] += 1

@@ -49,13 +49,15 @@ from ..engine import endgame
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
 from ..engine.core import (CANON_DOMINANCE, DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
-                           KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, chance_bounds, deal_table,
-                           dealt_child, dominance, gen_children, group_key, group_word,
+                           KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, P_MATCH, chance_bounds,
+                           deal_table,
+                           dealt_child, dominance, gen_children, gen_children_match,
+                           group_key, group_word,
                            has_chance, is_chance, is_last_deal, is_terminal, play, state_key,
                            state_keys, work_left)
 
 INF = np.inf
-MAXPLY = 64
+MAXPLY = endgame.LINES_PLY       # 64: past it the scratch holds the match's line cache
 #: with chance nodes values are floats: a child searches a window this much
 #: wider than the one its parent needs, and is judged against the one needed,
 #: so that rounding never turns a bound into an "exact" value at a window's
@@ -184,9 +186,19 @@ def new_table(entries: int) -> tuple[np.ndarray, np.ndarray]:
 K_KEY = K_COLS
 
 
-def new_scratch() -> np.ndarray:
-    """Per-ply scratch for the children rows (and their order, row MAX_MOVES)."""
-    return np.zeros((MAXPLY, MAX_MOVES + 1, max(K_KEY + 4, MAX_MOVES)), dtype=np.int64)
+def new_scratch(lines: int = 0) -> np.ndarray:
+    """Per-ply scratch for the children rows (and their order, row
+    MAX_MOVES); with ``lines`` (a power of two) the plies past ``MAXPLY``
+    hold a line cache of that many entries (the match objective's last
+    deal, :func:`solver.engine.endgame.match_cached`)."""
+    shape = (MAXPLY, MAX_MOVES + 1, max(K_KEY + 4, MAX_MOVES))
+    if lines <= 0:
+        return np.zeros(shape, dtype=np.int64)
+    per = shape[1] * shape[2]
+    extra = -(-(lines + 1) * endgame.LINE_COLS // per)
+    S = np.zeros((MAXPLY + extra,) + shape[1:], dtype=np.int64)
+    endgame.scratch_lines(S, lines)
+    return S
 
 
 _LOW32 = np.uint64(0xFFFFFFFF)
@@ -1078,7 +1090,12 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
             group_store(G, C, st, grow, gc, lo, hi, -1)
         return result
 
-    n = gen_children(P, D, K, ply, st)
+    # (the match objective's generator called here, not through
+    # gen_children's dispatch: a call a node less)
+    if P[P_MATCH] != 0:
+        n = gen_children_match(P, D, K, ply, st)
+    else:
+        n = gen_children(P, D, K, ply, st)
     # order: the ordering guess, then the gain, then the higher rank
     # (the reference's reverse sort of its tuples), the table's move first;
     # the permutation lives in row MAX_MOVES of the ply's scratch
