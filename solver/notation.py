@@ -510,18 +510,27 @@ def _parse(text: str) -> Position:
 
 
 def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
-    """The preset with the overrides applied, one at a time so that an error
-    names its parameter; checks that the preset allows ``players``."""
+    """The preset with the overrides applied together (``rules=online
+    players=3 table_cards=4`` is a game although ``players=3`` alone is
+    not); an error names its parameter: the one whose value cannot be read,
+    else the first whose removal makes the rules playable. Checks that the
+    rules allow ``players``."""
     try:
         rules = preset(name)
     except RulesError as err:
         raise NotationError("rules", str(err)) from None
-    # players= first: the deal parameters are checked against the counts
-    for key, value in sorted(overrides.items(), key=lambda kv: kv[0] != "players"):
+    for key, value in overrides.items():     # names and shapes, one at a time
         try:
-            rules = rules.with_overrides({key: value})
+            rules.with_overrides({key: value}, check=False)
         except RulesError as err:
             raise NotationError(key, str(err)) from None
+    try:
+        rules = rules.with_overrides(overrides)
+    except RulesError as err:
+        field = next((key for key in overrides
+                      if _playable(rules, {k: v for k, v in overrides.items() if k != key})),
+                     "rules")
+        raise NotationError(field, str(err)) from None
     if players not in rules.players:
         allowed = ", ".join(str(p) for p in rules.players)
         if "players" in overrides:
@@ -531,6 +540,14 @@ def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
             "rules", f"rules={name} is for {allowed} players, not {players} "
                      f"(override with players=)")
     return rules
+
+
+def _playable(rules: Rules, overrides: dict[str, str]) -> bool:
+    try:
+        rules.with_overrides(overrides)
+    except RulesError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------------------
@@ -832,8 +849,9 @@ def _check_prev(pos: Position, played: int, deal_size: int) -> None:
 
 def _check_show(pos: Position, played: int, counts: Counter[int]) -> None:
     """``show``: answers exist in the rules, enough cards played this deal,
-    the pile is the previous player's (who captured last), no card of the
-    rank left on the table, and the shown cards fit the rank count."""
+    the pile is the previous player's (who captured last) and holds the
+    shown cards (``taken=``), no card of the rank left on the table, and the
+    shown cards fit the rank count."""
     show = pos.show
     if show is None:
         return
@@ -865,6 +883,12 @@ def _check_show(pos: Position, played: int, counts: Counter[int]) -> None:
         raise NotationError(
             "show", f"the pile on show is {names[previous]}'s, who captured last, "
                     f"but last={names[pos.last]}")
+    piles = pos.pile_sizes()
+    side = side_of(previous, p)
+    if pos.taken is not None and piles[side] < show.size:
+        raise NotationError(
+            "show", f"{text} shows {show.size} cards of {side_names(p)[side]}'s pile, "
+                    f"which holds {piles[side]} (taken={','.join(map(str, piles))})")
     if any(c.rank == show.rank for c in pos.table):
         raise NotationError(
             "show", f"the table holds a {show.rank}, but the hit took every "

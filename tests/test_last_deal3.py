@@ -123,3 +123,17 @@ def test_memo_generations():
     b = lean2_state(prob2.P, prob2.D, M, 2, prob2.st)
     fresh = lean2_state(prob2.P, prob2.D, new_memo(), 1, prob2.st)
     assert b[:3] == fresh[:3]
+
+
+def test_lean2_plays_deals_of_three_cards_only():
+    """``lean2`` searches the deal before the last from its start; with
+    deals of 4 cards (24 cards in that deal for three players) the table
+    is faster (the whole hand of docs/performance.md: 208 against 347
+    million nodes), so a new search leaves it off there. Forced on, its
+    values there still equal the table's."""
+    from solver.search.vectors import lean2_default
+    four = PRESETS["french"].with_overrides({"deal_size": "4"})
+    assert lean2_default(_at_deal("lean2-4", 2).P) == 64
+    prob = _at_deal("lean2-4", 2, four)
+    assert covers3(prob.P) and lean2_default(prob.P) == 0
+    assert _same(prob) > 0

@@ -323,6 +323,8 @@ ERRORS = [
      "show: show=7:2 needs last= (the player who just played captured last)"),
     ("5 1/2.3 - N taken=20,16 last=N show=7:2",
      "show: the pile on show is S's, who captured last, but last=N"),
+    ("3 5/4/7.6 - N rules=french hit=1,5,10 taken=20,1,14 last=E show=7:2",
+     "show: show=7:2 shows 2 cards of E's pile, which holds 1 (taken=20,1,14)"),
     ("5 1/2.3 - N taken=20,16 last=S show=5:2",
      "show: the table holds a 5, but the hit took every 5 on the table"),
     ("1.3.5.6.10 2/4.6 ? N taken=2,0 last=S gone=7.1 show=7:2",
@@ -455,9 +457,11 @@ def positions(draw: st.DrawFn) -> Position:
     if extra == "prev" and played >= 1 and table:
         prev = draw(st.sampled_from(table))
     elif extra == "show" and give_gone:
-        sizes = [s for s in (2, 3) if s <= len(rules.hit) and s <= played]
+        # the pile on show holds at least the shown cards
+        sizes = [s for s in (2, 3) if s <= len(rules.hit) and s <= played
+                 and s <= taken[side_of(previous, players)]]
         ranks = [r for r in RANKS if not any(c.rank == r for c in table)]
-        if sizes and taken[side_of(previous, players)] > 0:
+        if sizes:
             s = draw(st.sampled_from(sizes))
             ranks = [r for r in ranks if sum(c.rank == r for c in gone) >= s]
             if ranks:
@@ -534,3 +538,30 @@ def test_random_positions_round_trip(pos: Position) -> None:
     back = parse_position(line)
     assert back == pos
     assert format_position(back) == line
+
+
+def test_rule_overrides_are_checked_together():
+    """``players=3`` alone cannot be played on the online preset (no table
+    cards: 40 cards for 3 players), but with ``table_cards=4`` it can, as
+    ``play --rules online --set players=3 --set table_cards=4`` records it;
+    in any order. A combination that cannot be played names the parameter
+    whose removal mends it; a value that cannot be read names its own."""
+    for keys in ("players=3 table_cards=4", "table_cards=4 players=3"):
+        pos = parse_position(f"3 5/4/7 - S rules=online {keys}")
+        assert pos.rules.players == (3,) and pos.rules.table_cards == 4
+        assert pos.rules.with_overrides({}).players == (3,)
+    cases = [
+        ("3 5/4/7 - S rules=online players=3",
+         "players: table_cards=0 leaves 40 cards to deal, which 3 players cannot share evenly "
+         "(set players= or table_cards=)"),
+        ("3 5/4/7 - S rules=online players=3 table_cards=4 deal_size=5",
+         "deal_size: deal_size must be 3 or 4, not 5"),
+        ("3 5/4/7 - S rules=online players=3 table_cards=4 target=0",
+         "target: target must be at least 1 point, not 0"),
+        ("3 5/4/7 - S rules=online players=3 table_cards=4 hit=x",
+         "hit: parameter hit cannot be 'x'"),
+    ]
+    for line, message in cases:
+        with pytest.raises(NotationError) as err:
+            parse_position(line)
+        assert str(err.value) == message

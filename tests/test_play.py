@@ -325,3 +325,13 @@ def test_three_players_and_voleur_play_to_the_end():
         rec = g.checked_record()
         assert Replay(loads(dumps(rec))).run().score == g.score_now()
         assert rec.tags["Rules"] == setup.rules
+
+
+def test_setup_rules_take_the_players_with_the_other_overrides():
+    """A stored game of three on ``online table_cards=4``: the players and
+    the table cards are applied together (players=3 alone cannot be played
+    on online: 40 cards for three)."""
+    rules = Setup("online table_cards=4", players=3, seats=("human", "2", "2")).parsed_rules()
+    assert rules.players == (3,) and rules.table_cards == 4
+    with pytest.raises(SetupError, match="rules: table_cards=0 leaves 40 cards"):
+        Setup("online", players=3, seats=("human", "2", "2")).parsed_rules()

@@ -114,3 +114,22 @@ def test_a_timed_engine_with_too_little_time_still_plays():
     log = play_match(PRESETS["french"], [p, make_player("greedy"), make_player("greedy")],
                      seed=3, max_hands=1)
     assert log.hands
+
+
+def test_an_engine_without_time_for_one_determinisation_names_its_own_remedy():
+    """``engine:K`` has 10 s a decision and the game commands have no
+    ``--time``: when not one determinisation finishes, the error names the
+    player and the spec that plays within a time a decision."""
+    from solver.analysis.evaluation import BudgetError
+    stock = [c for c in DECK if c not in parse_cards("1c.4o.7e.11b")]
+    random.Random(0).shuffle(stock)
+    hs = HandState(PRESETS["french"], 3, 2, parse_cards("1c.4o.7e.11b"), stock=stock)
+    hs.deal()
+    assert len({c.rank for c in hs.hands[hs.turn]}) > 1        # a choice to make
+    p = EnginePlayer(4, time_budget=0.001)
+    with pytest.raises(BudgetError) as err:
+        p.choose(hs.view(), random.Random(1))
+    assert str(err.value) == ("player engine:4: no determinisation finished in 0.001 s (its limit "
+                              "a decision); engine:Ts plays within T seconds a decision, "
+                              "e.g. engine:0.001s")
+    assert "--time" not in str(err.value)

@@ -200,3 +200,23 @@ def test_a_rules_tag_target_below_one_is_refused_at_its_line():
     with pytest.raises(RecordError) as err:
         check(loads(text))
     assert str(err.value) == "line 2, Rules: target must be at least 1 point, not 0"
+
+
+def test_a_rules_tag_is_read_as_one_set_of_overrides():
+    """``play --rules online --set players=3 --set table_cards=4`` records
+    ``[Rules "online players=3 table_cards=4"]``: players=3 alone cannot be
+    played on online (40 cards for three), the pair can, in either order;
+    the record reads back, positions and all (annotate reads them)."""
+    rules = PRESETS["online"].with_overrides({"players": "3", "table_cards": "4"})
+    players = [make_player("random") for _ in range(3)]
+    record = from_match(play_match(rules, players, seed=5, max_hands=1))
+    text = dumps(record)
+    assert '[Rules "online players=3 table_cards=4"]' in text
+    for tag in ("online players=3 table_cards=4", "online table_cards=4 players=3"):
+        again = loads(text.replace("online players=3 table_cards=4", tag))
+        assert again.rules == rules
+        assert Replay(again).run().events          # every card checked on the way
+    with pytest.raises(RecordError, match="line 2, Rules: table_cards=0 leaves 40 cards"):
+        loads(text.replace("online players=3 table_cards=4", "online players=3")).rules
+    with pytest.raises(RecordError, match="players is given twice"):
+        loads(text.replace("online players=3", "online players=3 players=3")).rules

@@ -103,7 +103,7 @@ class Setup:
             if "players" in overrides:
                 raise RulesError("give the players in their own field")
             if self.players not in rules.players:
-                rules = rules.with_overrides({"players": str(self.players)})
+                overrides = {"players": str(self.players), **overrides}
             rules = rules.with_overrides(overrides)
             if self.target is not None:
                 rules = rules.with_overrides({"target": str(self.target)})

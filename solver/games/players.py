@@ -229,8 +229,15 @@ class EnginePlayer:
         hand = {c.index for c in view.hands[view.turn] if c is not None}
         if len(hand) == 1:
             return card_of_rank(view, hand.pop())
-        a = evaluate(view, method=self.method, samples=self.samples,
-                     seed=rng.randrange(1 << 31), time_budget=self.time_budget)
+        try:
+            a = evaluate(view, method=self.method, samples=self.samples,
+                         seed=rng.randrange(1 << 31), time_budget=self.time_budget)
+        except BudgetError as err:
+            # the game's commands have no --time: name what the player can change
+            raise BudgetError(
+                f"player {self.name}: {str(err).split(':')[0]} (its limit a decision); "
+                f"engine:Ts plays within T seconds a decision, e.g. engine:{self.time_budget:g}s"
+            ) from None
         if a.partial:       # the search was interrupted: stop the game too
             raise KeyboardInterrupt("search interrupted")
         return card_of_rank(view, a.moves[0].rank)

@@ -180,14 +180,18 @@ class GameRecord:
                               self.line_of("Rules"))
         try:
             rules = preset(text[0])
-            # players= first: the deal parameters are checked against the counts
-            for item in sorted(text[1:], key=lambda t: not t.startswith("players=")):
+            overrides: dict[str, str] = {}
+            for item in text[1:]:
                 key, eq, value = item.partition("=")
                 if not eq or not value:
                     raise RulesError(f"expected key=value, not {item!r}")
                 if key == "target" and "Target" in self.tags:
                     raise RulesError("give the target in the Target tag only")
-                rules = rules.with_overrides({key: value})
+                if key in overrides:
+                    raise RulesError(f"{key} is given twice")
+                overrides[key] = value
+            # together: players=3 table_cards=4 is a game, players=3 alone is not
+            rules = rules.with_overrides(overrides)
         except RulesError as err:
             raise RecordError("Rules", str(err), self.line_of("Rules")) from None
         if "Target" in self.tags:
