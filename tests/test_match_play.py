@@ -33,6 +33,25 @@ def _moved(st, rng: random.Random, target: int, low: int = 0):
     return st[:10] + (y,)
 
 
+def _walk(P, D, st, rng: random.Random, steps: int, after=lambda st: st):
+    """Each decision state of a random line from ``st`` (``steps`` steps,
+    chance nodes dealt at random) with its legal plays; a random one is
+    played by ``play_general`` and the child passed through ``after``."""
+    for _step in range(steps):
+        if core.is_chance(P, st):
+            _probs, rows = core.deal_table(P, st, 1 << 20)
+            st = core.dealt_child(P, st, rows, rng.randrange(len(rows)))
+            continue
+        if core.is_terminal(P, st):
+            return
+        hand = core.hand_of(st[1], st[2], st[3], st[4], st[5])
+        moves = [m for m in range(core.NRANKS) if (hand >> (4 * m)) & 1]
+        if not moves:
+            return
+        yield st, moves
+        st = after(core.play_general(P, D, st, rng.choice(moves))[0])
+
+
 @pytest.mark.parametrize("system", SYSTEMS, ids=str)
 def test_fast_play_is_play_general(system):
     rng = random.Random(f"match-play-{system}")
@@ -46,18 +65,8 @@ def test_fast_play_is_play_general(system):
         P0 = prob.P
         P1 = P0.copy()
         P1[core.P_CANON] ^= core.CANON_PILES
-        st = _moved(prob.st, rng, target)
-        for _step in range(40):
-            if core.is_chance(P0, st):
-                _probs, rows = core.deal_table(P0, st, 1 << 20)
-                st = core.dealt_child(P0, st, rows, rng.randrange(len(rows)))
-                continue
-            if core.is_terminal(P0, st):
-                break
-            hand = core.hand_of(st[1], st[2], st[3], st[4], st[5])
-            moves = [m for m in range(core.NRANKS) if (hand >> (4 * m)) & 1]
-            if not moves:
-                break
+        for st, moves in _walk(P0, D, _moved(prob.st, rng, target), rng, 40,
+                               lambda st: _moved(st, rng, target) if rng.random() < 0.3 else st):
             for P in (P0, P1):
                 for m in moves:
                     a = core.play_general(P, D, st, m)
@@ -66,9 +75,6 @@ def test_fast_play_is_play_general(system):
                     plays += 1
                     ends += (a[2] & core.EV_END) != 0
                     wins += (a[2] & core.EV_WON) != 0
-            st = core.play_general(P0, D, st, rng.choice(moves))[0]
-            if rng.random() < 0.3:
-                st = _moved(st, rng, target)
     assert plays > 500 and ends > 10, (plays, ends)
     if system.rules.win_check == "immediate":
         assert wins > 10, wins
@@ -102,14 +108,7 @@ def test_line_cache_is_match_value(system):
                 continue        # never made: a shown card leaves a pile written 0
             S = kn.new_scratch(64)
             C = kn.new_counters()
-            st = prob.st
-            for _step in range(12):
-                if core.is_chance(P, st):
-                    _probs, rows = core.deal_table(P, st, 1 << 20)
-                    st = core.dealt_child(P, st, rows, rng.randrange(len(rows)))
-                    continue
-                if core.is_terminal(P, st):
-                    break
+            for st, _moves in _walk(P, D, prob.st, rng, 12):
                 if core.is_last_deal(P, st) and core.work_left(P, st) <= 4:
                     for _x in range(4):
                         y = _moved(st, rng, target, low=0 if P[core.P_CANON] & 1 else 3)
@@ -121,11 +120,6 @@ def test_line_cache_is_match_value(system):
                         win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
                         assert win == want
                         checked += 1
-                hand = core.hand_of(st[1], st[2], st[3], st[4], st[5])
-                moves = [m for m in range(core.NRANKS) if (hand >> (4 * m)) & 1]
-                if not moves:
-                    break
-                st = core.play_general(P, D, st, rng.choice(moves))[0]
             F = S.reshape(-1)
             base = endgame.LINES_PLY * S.shape[1] * S.shape[2]
             cached += sum(1 for e in range(base + endgame.LINE_COLS, F.shape[0] - endgame.LINE_COLS,
