@@ -720,6 +720,62 @@ SIG = ("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], uint64[:, ::1], flo
 NOKEY = np.uint64(0)
 
 
+@njit(cache=True, inline='always')
+def _star1_window(alpha, beta, total, known, other, p, g, big_l, big_u):
+    """Ballard's Star1 for one outcome of a chance node (probability ``p``,
+    gain ``g``), the outcomes summed so far ``total + known`` and the
+    others (probability ``other``) at the node's sure bounds ``big_l,
+    big_u``: ``(cut, value, lo_c, hi_c, cut_low, cut_high)``. ``cut`` -1:
+    the node is at most alpha whatever the outcome gives (``value`` its
+    upper bound), +1: at least beta (``value`` its lower bound); 0: search
+    the child in ``(lo_c, hi_c)`` (its own frame), whose ends are cuts
+    (``cut_low``, ``cut_high``) or the sure bounds."""
+    # x = g + value(child) must exceed a_i for the node to exceed alpha,
+    # and reaching b_i makes it reach beta
+    a_i = (alpha - total - known - other * big_u) / p
+    b_i = (beta - total - known - other * big_l) / p
+    if a_i >= big_u:            # even x = U leaves the node <= alpha
+        return -1, total + known + (p + other) * big_u, 0.0, 0.0, False, False
+    if b_i <= big_l:            # even x = L lifts it to >= beta
+        return 1, total + known + (p + other) * big_l, 0.0, 0.0, False, False
+    cut_low = a_i > big_l       # the window's ends are cuts,
+    cut_high = b_i < big_u      # else they are sure bounds
+    lo_c = (a_i if cut_low else big_l) - g
+    hi_c = (b_i if cut_high else big_u) - g
+    if lo_c >= hi_c:            # rounding: search it exactly
+        return 0, 0.0, big_l - g, big_u - g, False, False
+    return 0, 0.0, lo_c, hi_c, cut_low, cut_high
+
+
+@njit(cache=True, inline='always')
+def _star1_child(cr, lo_c, hi_c, cut_low, cut_high, total, known, other, p, g, big_l, big_u):
+    """The child's fail-soft value ``cr`` in :func:`_star1_window`'s
+    window: ``(cut, value, x)``, a cut as there (the node's bound in
+    ``value``), else ``x`` the outcome's value for the sum (a sure bound
+    where the child reached it)."""
+    if cr >= hi_c:
+        if cut_high:            # x >= b_i: the node >= beta
+            return 1, total + known + p * (g + cr) + other * big_l, 0.0
+        return 0, 0.0, big_u    # a sure upper bound reached
+    if cr <= lo_c:
+        if cut_low:             # x <= a_i: the node <= alpha
+            return -1, total + known + p * (g + cr) + other * big_u, 0.0
+        return 0, 0.0, big_l    # a sure lower bound reached
+    return 0, 0.0, g + cr
+
+
+@njit(cache=True, inline='always')
+def _star1_cut(cut, value, lo, hi, alpha, beta):
+    """A Star1 cut's result and the node's bounds: ``(result, lo, hi)``."""
+    if cut < 0:
+        if value < hi:
+            hi = value
+        return (alpha if value > alpha else value), lo, hi
+    if value > lo:
+        lo = value
+    return (beta if value < beta else value), lo, hi
+
+
 @njit(SIG, cache=True)
 def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg, hgc):
     """The value of ``st`` for the side to move, fail-soft: exact inside
@@ -915,65 +971,22 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
                 other = rest - known_p - p
                 if other < 1e-12:
                     other = 0.0
-                a_i = (alpha - total - known - other * big_u) / p
-                b_i = (beta - total - known - other * big_l) / p
-                if a_i >= big_u:
+                cut, v, lo_c, hi_c, cut_low, cut_high = _star1_window(
+                    alpha, beta, total, known, other, p, g, big_l, big_u)
+                if cut == 0:
+                    child = dealt_child(P, st, rows, start + c)
+                    cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child,
+                                 lo_c - MARGIN, hi_c + MARGIN, NOKEY, NOKEY, NOKEY, NOKEY)
+                    if C[C_ABORT] != 0:
+                        _unpost(C)
+                        return 0.0
+                    cut, v, x = _star1_child(cr, lo_c, hi_c, cut_low, cut_high, total, known,
+                                             other, p, g, big_l, big_u)
+                if cut != 0:
                     C[C_CUTS] += 1
-                    result = total + known + (p + other) * big_u
-                    if result < hi:
-                        hi = result
-                    if result > alpha:
-                        result = alpha
+                    result, lo, hi = _star1_cut(cut, v, lo, hi, alpha, beta)
                     done = True
                     break
-                if b_i <= big_l:
-                    C[C_CUTS] += 1
-                    result = total + known + (p + other) * big_l
-                    if result > lo:
-                        lo = result
-                    if result < beta:
-                        result = beta
-                    done = True
-                    break
-                cut_low = a_i > big_l
-                cut_high = b_i < big_u
-                lo_c = (a_i if cut_low else big_l) - g
-                hi_c = (b_i if cut_high else big_u) - g
-                if lo_c >= hi_c:
-                    cut_low = False
-                    cut_high = False
-                    lo_c = big_l - g
-                    hi_c = big_u - g
-                child = dealt_child(P, st, rows, start + c)
-                cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, lo_c - MARGIN,
-                             hi_c + MARGIN, NOKEY, NOKEY, NOKEY, NOKEY)
-                if C[C_ABORT] != 0:
-                    _unpost(C)
-                    return 0.0
-                if cr >= hi_c:
-                    if cut_high:
-                        C[C_CUTS] += 1
-                        result = total + known + p * (g + cr) + other * big_l
-                        if result > lo:
-                            lo = result
-                        if result < beta:
-                            result = beta
-                        done = True
-                        break
-                    x = big_u
-                elif cr <= lo_c:
-                    if cut_low:
-                        C[C_CUTS] += 1
-                        result = total + known + p * (g + cr) + other * big_u
-                        if result < hi:
-                            hi = result
-                        if result > alpha:
-                            result = alpha
-                        done = True
-                        break
-                    x = big_l
-                else:
-                    x = g + cr
                 if c == nxt:
                     total += p * x
                     rest -= p
@@ -1019,67 +1032,24 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
             rest -= p
             if rest < 1e-12:
                 rest = 0.0
-            # x = g + value(child) must exceed a_i for the node to exceed
-            # alpha, and reaching b_i makes it reach beta
-            a_i = (alpha - total - rest * big_u) / p
-            b_i = (beta - total - rest * big_l) / p
-            if a_i >= big_u:            # even x = U leaves the node <= alpha
+            # Star1: the outcome's x = g + value(child) judged against the
+            # window with the others at their sure bounds (_star1_window)
+            cut, v, lo_c, hi_c, cut_low, cut_high = _star1_window(
+                alpha, beta, total, 0.0, rest, p, g, big_l, big_u)
+            if cut == 0:
+                child = dealt_child(P, st, rows, start + i)
+                # searched a margin wider, judged in its own frame
+                cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, lo_c - MARGIN,
+                             hi_c + MARGIN, nk, nc, ng, ngc)
+                if C[C_ABORT] != 0:
+                    return 0.0
+                cut, v, x = _star1_child(cr, lo_c, hi_c, cut_low, cut_high, total, 0.0, rest,
+                                         p, g, big_l, big_u)
+            if cut != 0:
                 C[C_CUTS] += 1
-                result = total + (p + rest) * big_u
-                if result < hi:
-                    hi = result
-                if result > alpha:
-                    result = alpha
+                result, lo, hi = _star1_cut(cut, v, lo, hi, alpha, beta)
                 done = True
                 break
-            if b_i <= big_l:            # even x = L lifts it to >= beta
-                C[C_CUTS] += 1
-                result = total + (p + rest) * big_l
-                if result > lo:
-                    lo = result
-                if result < beta:
-                    result = beta
-                done = True
-                break
-            cut_low = a_i > big_l       # the window's ends are cuts,
-            cut_high = b_i < big_u      # else they are sure bounds
-            lo_c = (a_i if cut_low else big_l) - g
-            hi_c = (b_i if cut_high else big_u) - g
-            if lo_c >= hi_c:            # rounding: search it exactly
-                cut_low = False
-                cut_high = False
-                lo_c = big_l - g
-                hi_c = big_u - g
-            child = dealt_child(P, st, rows, start + i)
-            # searched a margin wider, judged in its own frame
-            cr = negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply + 1, child, lo_c - MARGIN,
-                         hi_c + MARGIN, nk, nc, ng, ngc)
-            if C[C_ABORT] != 0:
-                return 0.0
-            if cr >= hi_c:
-                if cut_high:            # x >= b_i: the node >= beta
-                    C[C_CUTS] += 1
-                    result = total + p * (g + cr) + rest * big_l
-                    if result > lo:
-                        lo = result
-                    if result < beta:
-                        result = beta
-                    done = True
-                    break
-                x = big_u               # a sure upper bound reached
-            elif cr <= lo_c:
-                if cut_low:             # x <= a_i: the node <= alpha
-                    C[C_CUTS] += 1
-                    result = total + p * (g + cr) + rest * big_u
-                    if result < hi:
-                        hi = result
-                    if result > alpha:
-                        result = alpha
-                    done = True
-                    break
-                x = big_l               # a sure lower bound reached
-            else:
-                x = g + cr
             total += p * x
         if not done:
             result = total
