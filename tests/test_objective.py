@@ -182,3 +182,56 @@ def test_unreachable_and_too_big_say_why():
     assert choice.note == ("points: 36 cards are left to play, the match search takes 24 "
                            "with every card known (--objective match tries)")
     assert objective_choice(early, "match").objective == "match"
+
+
+def test_the_match_search_runs_first_with_its_share_and_the_points_fall_back(monkeypatch):
+    """Under the match objective one --time serves both searches: the
+    match search (the answer) first with MATCH_SHARE of it, the points
+    search (a column) with the rest; a method named for points that cannot
+    finish there leaves the points to auto's answer, never the match."""
+    from solver.analysis import evaluation
+    from solver.match_equity import objective as obj
+    from solver.match_equity.evaluate import MATCH_SHARE
+    calls = []
+    real_match, real_points = obj.evaluate_match, obj.evaluate
+
+    def match(pos, **kw):
+        calls.append(("match", kw["time_budget"]))
+        return real_match(pos, **kw)
+
+    def points(pos, method, time_budget, **kw):
+        calls.append((method, time_budget))
+        if method == "exact":
+            raise evaluation.BudgetError("exact search did not finish in 0.1 s (9 nodes)")
+        return real_points(pos, method=method, time_budget=time_budget, **kw)
+
+    monkeypatch.setattr(obj, "evaluate_match", match)
+    monkeypatch.setattr(obj, "evaluate", points)
+    a = analyse(parse_position(AT_38_40), method="exact", time_budget=4.0)
+    assert [c[0] for c in calls] == ["match", "exact", "auto"]
+    assert calls[0][1] == pytest.approx(MATCH_SHARE * 4.0)
+    assert 4.0 * (1 - MATCH_SHARE) <= calls[1][1] <= 4.0      # what the match search left
+    assert a.objective == "match" and a.best == ["2"]
+    assert a.note.startswith("match objective: exact search")
+    assert "exact for points: exact search did not finish" in a.note
+
+
+def test_a_cold_process_at_a_tenth_of_a_second_still_plays_for_the_match():
+    """Loading the match search's kernels is start-up, not search: at
+    --time 0.1 in a new process every line of positions/match.txt is
+    answered for the match and agrees with its bm (before: the match
+    search often lost its 0.05 s to loading them and the answer fell back
+    to points, whose best play loses the match)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", "from solver.cli.entry import run; run()",
+                          "--time", "0.1", "--json", str(root / "positions" / "match.txt")],
+                         capture_output=True, text=True, cwd=root, timeout=300)
+    doc = json.loads(out.stdout)
+    lines = doc["positions"]
+    assert len(lines) == 6 and not doc["errors"]
+    for p in lines:
+        assert p["objective"] == "match", p["objective_note"]
+        assert p["suite"] and all(t["agrees"] for t in p["suite"]), p["suite"]

@@ -318,6 +318,8 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     chosen = choose_method(pos) if method == "auto" else method
     parts = {"exact": ("exact",), "expectimax": ("search", "samples"),
              "determinised": ("samples",)}.get(chosen, ("samples",))
+    if match is not None and chosen == "exact":
+        parts += ("search",)        # the match's exact values: root_values, then its line
     ensure_compiled(parts=("vectors",) if three else parts)
     if chosen == "deal" or (chosen == "expectimax" and method == "auto" and not three):
         from ..search.deal_search import warm
@@ -408,6 +410,8 @@ def _evaluate(run: _Run, method: str) -> Analysis:
             why = f"exact search did not finish in {budget.seconds:g} s ({e.nodes:,} nodes)"
             if method == "auto" and run.match is None:
                 return one_ply(run, why)
+            if method == "auto":        # the match objective has no one-ply answer
+                raise BudgetError(why + ": raise --time") from None
             raise BudgetError(why + ": raise --time, or use --method auto for an answer "
                                     "in the time") from None
     if chosen == "determinised":

@@ -64,6 +64,8 @@ class MatchAnalysis:
     #: why the sampling stopped (``evaluate``'s ``stopped``: "time" when the
     #: budget cut it short), None when not sampled
     stopped: str | None = None
+    #: interrupted (Ctrl-C): the answer so far
+    partial: bool = False
 
     @property
     def value(self) -> float:
@@ -337,7 +339,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
                      time_budget=(MATCH_SHARE if points else 1.0) * time_budget,
                      memory_mb=memory_mb, match=leaves, inference=False)
     except BudgetError as e:
-        raise SearchTooBig(f"the match search {e}") from None
+        raise SearchTooBig(f"the match search: {e}") from None
     pts: dict[int, float] = {}
     if points:
         pm = "determinised" if a.method == "determinised" else a.method
@@ -357,7 +359,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
                          a.samples, {"rules": table.rules, "players": table.players,
                                      "target": table.target, "hands": table.hands,
                                      "player": table.player},
-                         a.note, pv=a.pv, stopped=a.stopped)
+                         a.note, pv=a.pv, stopped=a.stopped, partial=a.partial)
 
 
 class SearchTooBig(BudgetError):

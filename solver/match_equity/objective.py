@@ -25,17 +25,14 @@ from __future__ import annotations
 
 
 from ..runtime import clock
-from ..analysis.evaluation import Analysis, evaluate
+from ..analysis.evaluation import Analysis, BudgetError, evaluate
 from ..position import Position
-from .evaluate import (MatchAnalysis, SearchTooBig, evaluate_match, match_method,
+from .evaluate import (MATCH_SHARE, MatchAnalysis, SearchTooBig, evaluate_match, match_method,
                        objective_choice)
 
 #: the match search's most determinisations by default (its sampling stops
 #: when the best chance is separated, as the points search's does)
 MATCH_SAMPLES = 1000
-#: the share of ``--time`` the points search may take when the match is
-#: searched too (the match search has the rest)
-POINTS_SHARE = 0.4
 
 
 def analyse(pos: Position, objective: str = "auto", method: str = "auto",
@@ -52,31 +49,63 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     (:func:`.evaluate.objective_choice`). ``objective_note`` says why the
     objective (one line, "" when points were never in question).
 
+    One ``--time`` for both searches under the match objective: the match
+    search, the answer, runs first with :data:`.evaluate.MATCH_SHARE` of
+    it; the points search (a column) has what is left, and when a method
+    named for it cannot finish there, the points come from ``auto``'s
+    answer in the time left (its note says so) rather than no answer.
+
     Raises :class:`.evaluate.ObjectiveError` when ``match`` is asked for
     and cannot be searched, and what ``evaluate`` and ``evaluate_match``
     raise (CompileError, BudgetError, SearchTooBig with ``match``)."""
     choice = objective_choice(pos, objective, method)
-    # one --time for both searches: the points search takes POINTS_SHARE of
-    # it when the match is searched too, the match search what is left
-    started = clock.now()
-    share = POINTS_SHARE if choice.objective == "match" else 1.0
-    a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
-                 time_budget=time_budget * share, memory_mb=memory_mb, progress=progress,
-                 inference=inference, search=search, cluster=cluster, fast=fast)
-    a.objective_note = choice.note
-    if choice.objective == "points" or a.partial:
+    opts = dict(samples=samples, seed=seed, workers=workers, memory_mb=memory_mb,
+                progress=progress, inference=inference, search=search, cluster=cluster,
+                fast=fast)
+    if choice.objective == "points":
+        a = evaluate(pos, method=method, time_budget=time_budget, **opts)
+        a.objective_note = choice.note
         return a
+    started = clock.now()
+    share = max(0.05, MATCH_SHARE * time_budget)
     try:
         m = evaluate_match(pos, method=match_method(method),
                            samples=max(1, min(samples, match_samples)), seed=seed,
                            points=False, memory_mb=memory_mb, workers=workers,
-                           time_budget=max(0.05, time_budget - (clock.now() - started)))
+                           time_budget=share)
     except SearchTooBig as e:
+        of = f"(its {share:g} s of --time {time_budget:g}; the points search has the rest)"
         if objective == "match":
-            raise
-        a.objective_note = f"points: {e}"
+            raise SearchTooBig(f"{e} {of}") from None
+        a = evaluate(pos, method=method, time_budget=_left(time_budget, started), **opts)
+        a.objective_note = f"points: {e} {of}"
         return a
-    return with_match(a, m, choice.note)
+    if m.partial:       # interrupted: the points at once (auto's answer in a moment)
+        a = evaluate(pos, method="auto", time_budget=0.05, **opts)
+    else:
+        a = _points(pos, method, _left(time_budget, started), opts)
+    a = with_match(a, m, choice.note)
+    a.partial = a.partial or m.partial
+    return a
+
+
+def _left(time_budget: float, started: float) -> float:
+    """What is left of ``time_budget`` since ``started`` (at least 0.05 s:
+    an answer, even a one-ply one, needs a moment)."""
+    return max(0.05, time_budget - (clock.now() - started))
+
+
+def _points(pos: Position, method: str, time_budget: float, opts: dict) -> Analysis:
+    """The points column under the match objective: ``method``'s analysis,
+    or ``auto``'s when a named method does not finish in the time."""
+    try:
+        return evaluate(pos, method=method, time_budget=time_budget, **opts)
+    except BudgetError as e:
+        if method == "auto":
+            raise
+        a = evaluate(pos, method="auto", time_budget=time_budget, **opts)
+        a.note = f"{method} for points: {e}; points by {a.method}: {a.note}"
+        return a
 
 
 def with_match(a: Analysis, m: MatchAnalysis, note: str = "") -> Analysis:
