@@ -235,3 +235,14 @@ def test_a_cold_process_at_a_tenth_of_a_second_still_plays_for_the_match():
     for p in lines:
         assert p["objective"] == "match", p["objective_note"]
         assert p["suite"] and all(t["agrees"] for t in p["suite"]), p["suite"]
+
+
+def test_without_taken_the_note_asks_for_the_piles_not_the_reach():
+    """Without taken= the cards over 20 in each pile are unknown, so the
+    reach of the target cannot be judged: the note names taken= (with the
+    piles written the same cards reach the target and play for it)."""
+    a = analyse(parse_position("5 5/12 - S score=38,38"), time_budget=2.0)
+    assert a.objective == "points"
+    assert a.objective_note.startswith("points: the match objective needs taken=")
+    b = analyse(parse_position("5 5/12 - S score=38,38 taken=31,6 last=S"), time_budget=2.0)
+    assert b.objective == "match" and b.best == ["5"]

@@ -259,12 +259,13 @@ def objective_choice(pos: Position, objective: str = "auto",
         return ObjectiveChoice("points")
     if pos.players not in (2, 4):
         return ObjectiveChoice("points", f"points: {_match_refusal(pos, method)}")
+    why = _match_refusal(pos, method)
+    if why is not None:
+        # before the reach: without taken= the piles' cards over 20 are unknown
+        return ObjectiveChoice("points", f"points: {why}")
     if not target_reachable(pos):
         return ObjectiveChoice("points", f"points: the target {T} cannot be reached this hand "
                                          f"(score {_score_text(pos)})")
-    why = _match_refusal(pos, method)
-    if why is not None:
-        return ObjectiveChoice("points", f"points: {why}")
     known = is_perfect_information(pos)
     limit = AUTO_MATCH_CARDS["known" if known else "other"]
     left = cards_to_play(pos)
