@@ -81,3 +81,26 @@ def test_shipped_declaration_puzzles_hide_the_hand_and_hold():
             assert rob.holds(DEFAULT_MARGIN), (pos.opcode("id"), rob)
             assert check(pos) == []
     assert n >= 10
+
+
+GONE_33 = "gone=1.1.1.2.2.2.3.3.3.3.4.4.4.4.5.5.5.5.6.6.6.6.10.10.10.10.11.11.11.11.12.12.12"
+
+
+def test_hidden_cards_the_cards_seen_force_are_searched_exactly():
+    """N's two hidden cards are the two cards not seen (the stock empty):
+    the answer is the exact one of the line with N's hand written, not an
+    estimate from samples; the forced hand is filled only where no other
+    deal of the unseen cards exists."""
+    from solver.analysis.evaluation import evaluate
+    from solver.engine.compile import forced_hands
+    hidden = parse_position(f"1.7 7.7.2/?.? - S prev=7 taken=15,18 last=N {GONE_33}")
+    shown = parse_position(f"1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N {GONE_33}")
+    a, b = evaluate(hidden, time_budget=5.0), evaluate(shown, time_budget=5.0)
+    assert a.method == b.method == "exact" and a.samples is None
+    assert [(m.move, m.value) for m in a.moves] == [(m.move, m.value) for m in b.moves] \
+        == [("7", 4.0), ("2", 0.0)]
+    assert "the hidden cards are the cards not seen" in a.note
+    assert sorted(c.rank for c in forced_hands(hidden).hands[1]) == [7, 12]
+    # a stock written "?" (its cards not listed) is left to the sampling
+    assert forced_hands(parse_position(
+        f"1.7 7.7.2/?.? ? S prev=7 taken=15,18 last=N {GONE_33}")) is None

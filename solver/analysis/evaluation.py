@@ -29,8 +29,8 @@ import numpy as np
 from ..runtime import clock
 from ..cards import RANKS
 from ..engine import core
-from ..engine.compile import (CompileError, Problem, is_perfect_information, known_problem,
-                              shuffled_problem, unseen_count)
+from ..engine.compile import (CompileError, Problem, forced_hands, is_perfect_information,
+                              known_problem, shuffled_problem, unseen_count)
 from ..engine.sampling import draw_spec, sampled_problem
 from ..engine.view_game import ViewGame
 from ..engine.view_game import fits as view_game_fits
@@ -313,6 +313,10 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
             raise ValueError(f"unknown play model {play_model!r} (expected one of "
                              f"{', '.join(MODELS)})")
         play_model = MODELS[play_model]
+    # hidden cards the cards seen leave no choice for: every card known
+    forced = forced_hands(pos) if method in ("auto", "exact", "expectimax") else None
+    if forced is not None:
+        pos = forced
     # loading the compiled core (the first search of a process) is start-up,
     # not search: the clock starts after it; only what the method needs
     chosen = choose_method(pos) if method == "auto" else method
@@ -327,6 +331,8 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     a = _evaluate(_Run(pos, samples, seed, workers, Budget(time_budget, memory_mb), z,
                        min_samples, progress, inference, search if three else "maxn", match,
                        cluster, fast, play_model), method)
+    if forced is not None:
+        a.note += "; the hidden cards are the cards not seen (no other deal is left)"
     if search != "maxn" and not three:
         a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)

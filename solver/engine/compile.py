@@ -12,6 +12,7 @@ that it holds it (rejection sampling).
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -51,6 +52,31 @@ def unseen_pool(pos: Position) -> list[int]:
     if any(v < 0 for v in counts.values()):
         raise CompileError("a rank appears more than 4 times")
     return sorted(counts.elements())
+
+
+def forced_hands(pos: Position) -> Position | None:
+    """``pos`` with its hidden hand cards filled in where the cards seen
+    leave them no choice, else None: the stock known or shuffled (its
+    cards listed) and either one hand holding every ``?`` or every unseen
+    card of one rank (a ``?`` is then that rank; suits never change a
+    value). ``1.7 7.7.2/?.? - S ... gone=<33 cards>``: the two cards not
+    seen are N's hand, and the position is one of perfect information."""
+    hidden = [s for s, h in enumerate(pos.hands) if any(c is None for c in h)]
+    if not hidden or pos.stock_kind == "unknown":
+        return None
+    try:
+        pool = unseen_pool(pos)
+    except CompileError:
+        return None
+    if len(pool) != sum(c is None for h in pos.hands for c in h):
+        return None
+    if len(hidden) > 1 and len(set(pool)) > 1:
+        return None
+    from ..cards import Card, RANKS
+    cards = iter(Card(RANKS[r]) for r in pool)
+    out = copy.copy(pos)
+    out.hands = [[c if c is not None else next(cards) for c in h] for h in pos.hands]
+    return out
 
 
 @dataclass
