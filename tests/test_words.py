@@ -225,6 +225,12 @@ def test_sampled_plays_of_the_same_mean_are_all_best():
     assert summary_line(a).endswith("; 6, 10 and 12 are tied in these samples")
     one = evaluate(parse_position(HIDDEN), method="determinised", samples=1)
     assert one.best == [mv.move for mv in one.moves if mv.value == one.value] == ["1", "6"]
+    # three players: every tied play best in the sample, as for two sides
+    # (the max^n tie rule picks one to play; "best in" counted only it)
+    three = evaluate(parse_position("1.2.3.4 5.6.7/10.11.12/1.2.3 ? S rules=french"),
+                     method="determinised", samples=1, seed=0)
+    assert three.best == ["5", "6", "7"]
+    assert [mv.best_rate for mv in three.moves] == [1.0] * 3
 
 
 @pytest.mark.parametrize("objective,kind", [

@@ -43,7 +43,7 @@ from ..position import Position
 from ..search.compiled import (Budget, SearchAborted, Searcher, determinised,
                                ensure_compiled, summarise_array)
 from ..search.pimc import Z_99
-from ..search.vectors import (SEARCHES, VectorSearcher, choose, determinised_vec,
+from ..search.vectors import (SEARCHES, VectorSearcher, determinised_vec,
                               mean_vectors, paranoid_choice, ranked)
 
 from .methods import METHODS  # noqa: E402  (re-exported)
@@ -771,16 +771,13 @@ def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
             progress=run.progress)
         n = rows.shape[0]
         means = mean_vectors(rows, weights)
-        legal = list(means)
         w = np.ones(n) if weights is None else weights
-        sw = w.sum()
         stats = summarise_array(rows[:, :, pos.turn], weights)
         errs = {s.move: s.stderr for s in stats}
         leads = {s.move: s.lead_z for s in stats}
-        rates = {m: 0.0 for m in legal}
-        for i in range(n):
-            rates[choose({m: tuple(rows[i, m]) for m in legal}, pos.turn)] += w[i] * n / sw
-        rates = {m: r / n for m, r in rates.items()}
+        # best in a sample: the mover's highest entry, every tied play
+        # counted (as for two sides; the tie rule only picks one to play)
+        rates = {s.move: s.best / n for s in stats}
         moves = _moves_vector(prob, means, "maxn", None, errs, rates, leads)
         ess = None if weights is None else float(w.sum() ** 2 / (w * w).sum())
         workers = run.workers
