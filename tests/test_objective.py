@@ -246,3 +246,17 @@ def test_without_taken_the_note_asks_for_the_piles_not_the_reach():
     assert a.objective_note.startswith("points: the match objective needs taken=")
     b = analyse(parse_position("5 5/12 - S score=38,38 taken=31,6 last=S"), time_budget=2.0)
     assert b.objective == "match" and b.best == ["5"]
+
+
+def test_a_deciding_chance_never_reads_as_zero():
+    """At 0-40 S's only chance is tiny (6e-6 after the 2, 0 after the 7):
+    the table and the answer line show it as "<0.1%", not "0.0%" twice
+    with the 7 marked as losing "0.0%"; exact 0 stays 0.0%."""
+    from solver.cli.render import _pct
+    r = run("--time", "5", "-", stdin=README_LINE + " score=0,40\n")
+    assert r.exit_code == 0, r.output
+    rows = {line.split()[0]: line for line in r.output.splitlines() if line[:2] in ("2 ", "7 ")}
+    assert "<0.1%" in rows["2"] and "0.0%" in rows["7"] and "<0.1%" in rows["7"]
+    assert "best 2   <0.1% to win the match" in r.output
+    assert [_pct(x) for x in (0.0, 6e-6, 0.0005, 0.5, 0.99949, 0.999984, 1.0)] == \
+        ["0.0%", "<0.1%", "0.1%", "50.0%", "99.9%", ">99.9%", "100.0%"]

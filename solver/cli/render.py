@@ -163,7 +163,16 @@ def _unit(shown: str) -> str:
 
 
 def _pct(p: float | None) -> str:
-    return "" if p is None else f"{100 * p:.1f}%"
+    """A chance to one decimal; under 0.05% and over 99.95% (but not 0 or
+    1) as "<0.1%" and ">99.9%", so that a chance that decides the play
+    never reads as 0.0% or 100.0%."""
+    if p is None:
+        return ""
+    if 0 < p < 0.0005:
+        return "<0.1%"
+    if 0.9995 <= p < 1:
+        return ">99.9%"
+    return f"{100 * p:.1f}%"
 
 
 def _entry(x: float, sampled: bool) -> str:
