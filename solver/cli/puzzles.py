@@ -176,7 +176,8 @@ def check_cmd(files, margin, as_json) -> None:
             total += 1
             found = checked.found
             doc.append({"file": name, "line": checked.line, "id": checked.id,
-                        "ok": checked.ok,
+                        "ok": checked.ok, "objective": checked.objective,
+                        "objective_note": checked.note,
                         "problems": [{"field": p.field, "problem": p.problem}
                                      for p in checked.problems],
                         "found": None if found is None else {
@@ -184,14 +185,28 @@ def check_cmd(files, margin, as_json) -> None:
                             "margin": found.margin, "themes": found.themes,
                             "level": found.level, "pv": found.pv}})
             if checked.ok:
-                if not as_json and found is not None and checked.plain:
+                if as_json:
+                    continue
+                if checked.objective == "match":
+                    # the answer judged for the match: say so, whatever the line
+                    out.print(Text(f"{name}: line {checked.line}: verified, {checked.note}"),
+                              highlight=False)
+                elif found is not None and checked.plain:
                     themes = " ".join(found.themes) or "none"
                     out.print(Text(f"{name}: line {checked.line}: verified: {found.best} "
                                    f"({found.value:+g}, by {found.margin:g}); themes found: "
-                                   f"{themes}; level {found.level}"), highlight=False)
+                                   f"{themes}; level {found.level}"
+                                   + (f" ({checked.note})" if checked.note else "")),
+                              highlight=False)
+                elif checked.note:      # a score written, judged in points: why
+                    out.print(Text(f"{name}: line {checked.line}: verified, {checked.note}"),
+                              highlight=False)
                 continue
             failed += 1
             if not as_json:
+                if checked.note:
+                    err.print(Text(f"{name}: line {checked.line}: {checked.note}", style="yellow"),
+                              highlight=False)
                 for problem in checked.problems:
                     err.print(Text(f"{name}: line {checked.line}, {problem}", style="bold red"),
                               highlight=False)
