@@ -31,7 +31,7 @@ from ..runtime.interrupt import Signals, exit_interrupted, stoppable
 from ..notation import NotationError, parse_file
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, check_text,
-                      exact_values, generate as generate_puzzles)
+                      chance_text, exact_values, generate as generate_puzzles, match_heading)
 from ..position import seat_names
 from ..analysis.hidden import hides_cards, mover_view
 from .render import LEADS_LEGEND, position_panel
@@ -340,6 +340,12 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
             for n, d in zip(names, pos.declared)), highlight=False)
     hand = [c for c in pos.hands[pos.turn] if c is not None]
     ranks = sorted({c.rank for c in hand})
+    ev = _judged(pos)
+    if ev is not None and ev.objective == "match":
+        # the objective ronda-solve plays this line for, said before the question
+        con.print(Text(match_heading(pos), style="bold magenta"))
+    elif ev is not None and ev.note:     # a score written, judged in points: why
+        con.print(Text(ev.note, style="dim"))
     best, warning = answer_ranks(pos)
     if warning:
         con.print(Text(f"warning: {warning}", style="yellow"))
@@ -350,7 +356,9 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
         if answer in ("q", "quit"):
             return None
         if answer in ("s", "skip"):
-            con.print(f"skipped: the answer was [bold green]{bm}[/]", highlight=False)
+            con.print(f"skipped: the answer was [bold green]{bm}[/]"
+                      + (_chance_of_rank(ev, min(best), " ({} to win the match)") if best else ""),
+                      highlight=False)
             _explain(con, pos, None)
             return "skip"
         if answer in ("h", "hint"):
@@ -369,14 +377,42 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
                       highlight=False)
             continue
         if rank in best:
-            con.print(f"[bold green]right: {bm}[/]" + (" (with a hint)" if hinted else ""),
-                      highlight=False)
+            con.print(f"[bold green]right: {bm}[/]" + _chance_of_rank(ev, rank, " ({} to win "
+                                                                           "the match)")
+                      + (" (with a hint)" if hinted else ""), highlight=False)
             _explain(con, pos, rank)
             return "right"
-        con.print(f"[bold red]not {rank}: the answer is {bm}[/]" + _same_for_you(pos, rank),
-                  highlight=False)
+        con.print(f"[bold red]not {rank}: the answer is {bm}[/]"
+                  + (f" ({_chance_of_rank(ev, min(best), '{}')} to win the match; {rank}: "
+                     f"{_chance_of_rank(ev, rank, '{}')})"
+                     if best and _chance_of_rank(ev, rank, "{}") else "")
+                  + _same_for_you(pos, rank), highlight=False)
         _explain(con, pos, rank)
         return "wrong"
+
+
+def _judged(pos):
+    """The puzzle's exact values as the quiz judges them
+    (:func:`~solver.puzzles.puzzle.exact_values`: ronda-solve's objective for
+    the line), or None when the position cannot be searched exactly."""
+    if hides_cards(pos):            # judged over the hidden hands (answer_ranks)
+        return None
+    try:
+        return exact_values(pos)
+    except (ValueError, NotationError):
+        return None
+
+
+def _chance_of_rank(ev, rank: int, form: str) -> str:
+    """``form`` with the chance of winning the match of the play of
+    ``rank`` (:func:`~solver.puzzles.puzzle.chance_text`) when the quiz
+    judges for the match, else ""."""
+    if ev is None or ev.chances is None:
+        return ""
+    for move, chance in ev.chances.items():
+        if parse_card(move).rank == rank:
+            return form.format(chance_text(chance))
+    return ""
 
 
 def _same_for_you(pos, rank: int) -> str:
@@ -421,19 +457,26 @@ def _explain(con: Console, pos, played: int | None) -> None:
         return
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
+    if ev.chances is not None:      # the match: each play's chance of winning it
+        t.add_column("win match", justify="right")
     t.add_column("value", justify="right")
     names = seat_names(pos.players) if ev.seats is not None else ()
     for name in names:              # three players: each seat's own points
         t.add_column(name, justify="right")
     t.add_column("loss", justify="right")
     for move, value in ev.moves.items():
-        loss = ev.value - value
+        loss = ev.points_value - value
         style = "bold green" if move in ev.best else ("red" if played is not None and
                                                       parse_card(move).rank == played else "")
         seats = [f"{x:g}" for x in ev.seats[move]] if ev.seats is not None else []
-        t.add_row(Text(move, style=style), f"{value:+g}", *seats,
+        chance = [chance_text(ev.chances[move])] if ev.chances is not None else []
+        t.add_row(Text(move, style=style), *chance, f"{value:+g}", *seats,
                   "" if loss == 0 else f"{loss:g}")
     con.print(t)
+    if ev.chances is not None:
+        con.print(Text("win match: the mover's side's chance of winning the match after the "
+                       "play (exact, the end of the hand valued by the match-equity table); "
+                       "value and loss: points this hand", style="dim"))
     if names:
         con.print(Text("value: the mover's own points (max^n); " + " ".join(names)
                        + ": each seat's own points to the end of the hand", style="dim"))
