@@ -508,7 +508,7 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
     a line gives (bm, v) is checked first, as puzzles check does: a puzzle
     whose answer the engine contradicts is left out with one error line
     (exit 1), so that no sheet prints a wrong answer."""
-    from ..puzzles.puzzle import answer_problems
+    from ..puzzles.puzzle import answer_problems, match_answer
     from ..puzzles.sheet import sheet_html, sheet_svg
     suffix = Path(output).suffix.lower()
     if suffix not in (".svg", ".html", ".htm"):
@@ -527,6 +527,8 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
             bad += 1
             continue
         items.append(pos)
+    # the objective each puzzle is judged by (ronda-solve's): drawn with it
+    matches = [match_answer(pos) for pos in items]
     for _where, text in sorted(errors, key=lambda e: e[0]):
         click.echo(text, err=True)
     if not items:
@@ -540,11 +542,15 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
             sys.exit(2)
         sys.exit(1)
     if suffix == ".svg":
-        doc = sheet_svg(items, title, answers=answers, show_themes=show_themes)
+        doc = sheet_svg(items, title, answers=answers, show_themes=show_themes,
+                        matches=matches)
     else:
-        doc = sheet_html(items, title, answers=answers, show_themes=show_themes)
+        doc = sheet_html(items, title, answers=answers, show_themes=show_themes,
+                         matches=matches)
     _write(output, doc, force)
     if bad:
         sys.exit(1)                     # a line unreadable or its answer wrong (said above)
-    Console(stderr=True).print(f"{counted(len(items), 'puzzle')} drawn in {output}",
-                               highlight=False)
+    played = sum(1 for m in matches if m is not None)
+    Console(stderr=True).print(f"{counted(len(items), 'puzzle')} drawn in {output}"
+                               + (f" ({played} played for the match, said on the sheet)"
+                                  if played else ""), highlight=False)

@@ -438,6 +438,35 @@ def chance_text(chance: float | None) -> str:
     return f"{100 * chance:.1f}".rstrip("0").rstrip(".") + "%"
 
 
+def match_answer(pos: Position) -> tuple[str, str | None] | None:
+    """For a sheet: None when the line is judged in points (no score
+    written, or the match objective does not apply); else the match it is
+    played for (:func:`match_heading`) and the chance of winning it of the
+    line's ``bm`` (:func:`chance_text`; the best play's when the line names
+    none, None when the cards are not all known)."""
+    if pos.score is None:           # only a written score brings the match in
+        return None
+    if not is_perfect_information(pos):
+        from ..match_equity.evaluate import objective_choice
+        if objective_choice(pos, "auto").objective != "match":
+            return None
+        return match_heading(pos), None
+    try:
+        a = judge(pos)
+    except (CompileError, ValueError):
+        return None
+    if a.objective != "match":
+        return None
+    chance = a.chance
+    bm = (pos.opcode("bm") or "").split()
+    if bm:
+        try:
+            chance = next(mv.chance for mv in a.moves if mv.rank == _rank(bm[0]))
+        except (StopIteration, ValueError):
+            pass
+    return match_heading(pos), chance_text(chance)
+
+
 #: the fields of a puzzle line that describe the answer in points (the
 #: only-move margin, the idea, its difficulty and line): under the match
 #: objective they are not checked, and ``puzzles check`` says so
