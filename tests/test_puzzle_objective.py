@@ -163,3 +163,14 @@ def test_web_answer_is_judged_for_the_match():
     assert {m["move"]: (m["chance"], m["best"]) for m in doc["moves"]} == {
         "6e": (1, True), "2o": (0, False)}
     assert answer_puzzle(M1, "2")["right"] is False
+
+
+def test_the_new_keys_follow_the_schemas(match_file):
+    """puzzles check --json and the web answer of a line played for the
+    match validate against docs/schema (the keys they gained)."""
+    import json
+    from test_schema import check
+    from solver.web.tasks import answer_puzzle
+    check(json.loads(run(["puzzles", "check", "--json", str(match_file)]).stdout),
+          "puzzles.json#/$defs/check")
+    check(answer_puzzle(M1, "2"), "web.json#/$defs/puzzle_answer")
