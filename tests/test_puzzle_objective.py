@@ -79,6 +79,7 @@ def test_check_json_names_the_objective(match_file):
     assert doc["verified"] == 6 and doc["failed"] == 0
     assert {line["objective"] for line in doc["lines"]} == {"match"}
     assert doc["lines"][0]["objective_note"].startswith("playing for the match: S 40, N 39")
+    assert doc["lines"][0]["chances"] == {"6e": 1, "2o": 0}
 
 
 def test_check_rejects_the_points_answer_under_the_match(tmp_path):

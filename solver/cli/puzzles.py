@@ -177,7 +177,7 @@ def check_cmd(files, margin, as_json) -> None:
             found = checked.found
             doc.append({"file": name, "line": checked.line, "id": checked.id,
                         "ok": checked.ok, "objective": checked.objective,
-                        "objective_note": checked.note,
+                        "objective_note": checked.note, "chances": checked.chances,
                         "problems": [{"field": p.field, "problem": p.problem}
                                      for p in checked.problems],
                         "found": None if found is None else {

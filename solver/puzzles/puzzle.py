@@ -698,7 +698,9 @@ class CheckedLine:
     #: saying so when a score is written (:func:`objective_line`)
     objective: str = "points"
     note: str = ""
-
+    #: under the match: each play's chance of winning it, best first
+    #: (``found`` stays the points examination)
+    chances: dict[str, float] | None = None
 
     @property
     def ok(self) -> bool:
@@ -716,9 +718,11 @@ def check_text(text: str, margin: float = DEFAULT_MARGIN) -> list[CheckedLine]:
             continue
         problems, found = verify(item, margin)
         objective, note = objective_line(item) if found is not None else ("points", "")
+        chances = ({mv.move: mv.chance for mv in judge(item).moves} if objective == "match"
+                   else None)
         out.append(CheckedLine(lineno, item.opcode("id"), problems, found,
                                plain=not (item.opcode("themes") or "").strip(),
-                               objective=objective, note=note))
+                               objective=objective, note=note, chances=chances))
     return out
 
 
