@@ -505,9 +505,12 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
     ``vv`` the best play's whole vector.
 
     Checks, in order: ``bm`` present; every card known; the exact
-    evaluation (:func:`solver.analysis.evaluation.evaluate`, ``method="exact"``) has
-    one best play, ``bm``, beating every other play by at least ``margin``
-    points; then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
+    evaluation under the objective ``ronda-solve`` plays the line for
+    (:func:`judge`) has one best play, ``bm``, beating every other play by
+    at least ``margin`` points (under the match: the one play of the best
+    chance of winning it, ``v`` the points value as ``ronda-solve``
+    compares it, and :data:`POINTS_FIELDS` and the hidden-hand test left
+    unchecked: :func:`objective_line` says so); then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
     ``depth``, ``method``, ``pv`` when present equals what the engine
     computes now; an ``id`` must be the position's own and a ``source``
     a known one (:func:`_label_problems`). A plain line (a teacher's
