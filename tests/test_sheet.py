@@ -162,3 +162,23 @@ def test_four_players_sit_around_the_table():
 def test_two_player_drawings_do_not_overlap():
     for line in (HIT, SHOW, "1.2.3.4.5.6 10c.11o.12e/3.7 - S taken=13,16 last=N"):
         assert_nothing_overlaps(puzzle_svg(parse_position(line), 1))
+
+
+def test_a_puzzle_played_for_the_match_says_so_without_overlap():
+    """A line played for the match (puzzles sheet passes match_answer's
+    heading and chance): a line more under the drawing, the answer in the
+    match's words instead of the points."""
+    pos = parse_position("12c 6e.2o/2e.2b - S dealer=N score=40,39 taken=19,16 last=N "
+                         "gone=1c.2c.1o.3b.4b.3o.6c.6b.7o.10b.7b.7c.3e.3c.7e.5e.10c.4e.6o."
+                         "10o.10e.11b.11e.12o.12e.4c.5b.4o.11c.12b.11o.5o.5c.1e.1b "
+                         "declared=N:ronda2 ; bm 6 ; v -2")
+    from solver.puzzles.puzzle import match_answer
+    heading, chance = match_answer(pos)
+    assert (heading, chance) == ("playing for the match: S 40, N 39, target 41", "100%")
+    svg = puzzle_svg(pos, 1, match=heading)
+    assert_nothing_overlaps(svg)
+    assert heading in svg and cell_height(pos, True) == cell_height(pos) + 13
+    doc = sheet_svg([pos], matches=[(heading, chance)])
+    assert "1. 6  (playing for the match: S 40, N 39, target 41; 100% to win it)" in doc
+    assert "value -2" not in doc
+    assert match_answer(parse_position(HIT)) is None

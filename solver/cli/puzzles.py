@@ -31,7 +31,7 @@ from ..runtime.interrupt import Signals, exit_interrupted, stoppable
 from ..notation import NotationError, parse_file
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, check_text,
-                      exact_values, generate as generate_puzzles)
+                      chance_text, exact_values, generate as generate_puzzles, match_heading)
 from ..position import seat_names
 from ..analysis.hidden import hides_cards, mover_view
 from .render import LEADS_LEGEND, position_panel
@@ -176,7 +176,8 @@ def check_cmd(files, margin, as_json) -> None:
             total += 1
             found = checked.found
             doc.append({"file": name, "line": checked.line, "id": checked.id,
-                        "ok": checked.ok,
+                        "ok": checked.ok, "objective": checked.objective,
+                        "objective_note": checked.note, "chances": checked.chances,
                         "problems": [{"field": p.field, "problem": p.problem}
                                      for p in checked.problems],
                         "found": None if found is None else {
@@ -184,14 +185,28 @@ def check_cmd(files, margin, as_json) -> None:
                             "margin": found.margin, "themes": found.themes,
                             "level": found.level, "pv": found.pv}})
             if checked.ok:
-                if not as_json and found is not None and checked.plain:
+                if as_json:
+                    continue
+                if checked.objective == "match":
+                    # the answer judged for the match: say so, whatever the line
+                    out.print(Text(f"{name}: line {checked.line}: verified, {checked.note}"),
+                              highlight=False)
+                elif found is not None and checked.plain:
                     themes = " ".join(found.themes) or "none"
                     out.print(Text(f"{name}: line {checked.line}: verified: {found.best} "
                                    f"({found.value:+g}, by {found.margin:g}); themes found: "
-                                   f"{themes}; level {found.level}"), highlight=False)
+                                   f"{themes}; level {found.level}"
+                                   + (f" ({checked.note})" if checked.note else "")),
+                              highlight=False)
+                elif checked.note:      # a score written, judged in points: why
+                    out.print(Text(f"{name}: line {checked.line}: verified, {checked.note}"),
+                              highlight=False)
                 continue
             failed += 1
             if not as_json:
+                if checked.note:
+                    err.print(Text(f"{name}: line {checked.line}: {checked.note}", style="yellow"),
+                              highlight=False)
                 for problem in checked.problems:
                     err.print(Text(f"{name}: line {checked.line}, {problem}", style="bold red"),
                               highlight=False)
@@ -325,6 +340,12 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
             for n, d in zip(names, pos.declared)), highlight=False)
     hand = [c for c in pos.hands[pos.turn] if c is not None]
     ranks = sorted({c.rank for c in hand})
+    ev = _judged(pos)
+    if ev is not None and ev.objective == "match":
+        # the objective ronda-solve plays this line for, said before the question
+        con.print(Text(match_heading(pos), style="bold magenta"))
+    elif ev is not None and ev.note:     # a score written, judged in points: why
+        con.print(Text(ev.note, style="dim"))
     best, warning = answer_ranks(pos)
     if warning:
         con.print(Text(f"warning: {warning}", style="yellow"))
@@ -335,7 +356,9 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
         if answer in ("q", "quit"):
             return None
         if answer in ("s", "skip"):
-            con.print(f"skipped: the answer was [bold green]{bm}[/]", highlight=False)
+            con.print(f"skipped: the answer was [bold green]{bm}[/]"
+                      + (_chance_of_rank(ev, min(best), " ({} to win the match)") if best else ""),
+                      highlight=False)
             _explain(con, pos, None)
             return "skip"
         if answer in ("h", "hint"):
@@ -354,14 +377,42 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
                       highlight=False)
             continue
         if rank in best:
-            con.print(f"[bold green]right: {bm}[/]" + (" (with a hint)" if hinted else ""),
-                      highlight=False)
+            con.print(f"[bold green]right: {bm}[/]" + _chance_of_rank(ev, rank, " ({} to win "
+                                                                           "the match)")
+                      + (" (with a hint)" if hinted else ""), highlight=False)
             _explain(con, pos, rank)
             return "right"
-        con.print(f"[bold red]not {rank}: the answer is {bm}[/]" + _same_for_you(pos, rank),
-                  highlight=False)
+        con.print(f"[bold red]not {rank}: the answer is {bm}[/]"
+                  + (f" ({_chance_of_rank(ev, min(best), '{}')} to win the match; {rank}: "
+                     f"{_chance_of_rank(ev, rank, '{}')})"
+                     if best and _chance_of_rank(ev, rank, "{}") else "")
+                  + _same_for_you(pos, rank), highlight=False)
         _explain(con, pos, rank)
         return "wrong"
+
+
+def _judged(pos):
+    """The puzzle's exact values as the quiz judges them
+    (:func:`~solver.puzzles.puzzle.exact_values`: ronda-solve's objective for
+    the line), or None when the position cannot be searched exactly."""
+    if hides_cards(pos):            # judged over the hidden hands (answer_ranks)
+        return None
+    try:
+        return exact_values(pos)
+    except (ValueError, NotationError):
+        return None
+
+
+def _chance_of_rank(ev, rank: int, form: str) -> str:
+    """``form`` with the chance of winning the match of the play of
+    ``rank`` (:func:`~solver.puzzles.puzzle.chance_text`) when the quiz
+    judges for the match, else ""."""
+    if ev is None or ev.chances is None:
+        return ""
+    for move, chance in ev.chances.items():
+        if parse_card(move).rank == rank:
+            return form.format(chance_text(chance))
+    return ""
 
 
 def _same_for_you(pos, rank: int) -> str:
@@ -406,19 +457,26 @@ def _explain(con: Console, pos, played: int | None) -> None:
         return
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
+    if ev.chances is not None:      # the match: each play's chance of winning it
+        t.add_column("win match", justify="right")
     t.add_column("value", justify="right")
     names = seat_names(pos.players) if ev.seats is not None else ()
     for name in names:              # three players: each seat's own points
         t.add_column(name, justify="right")
     t.add_column("loss", justify="right")
     for move, value in ev.moves.items():
-        loss = ev.value - value
+        loss = ev.points_value - value
         style = "bold green" if move in ev.best else ("red" if played is not None and
                                                       parse_card(move).rank == played else "")
         seats = [f"{x:g}" for x in ev.seats[move]] if ev.seats is not None else []
-        t.add_row(Text(move, style=style), f"{value:+g}", *seats,
+        chance = [chance_text(ev.chances[move])] if ev.chances is not None else []
+        t.add_row(Text(move, style=style), *chance, f"{value:+g}", *seats,
                   "" if loss == 0 else f"{loss:g}")
     con.print(t)
+    if ev.chances is not None:
+        con.print(Text("win match: the mover's side's chance of winning the match after the "
+                       "play (exact, the end of the hand valued by the match-equity table); "
+                       "value and loss: points this hand", style="dim"))
     if names:
         con.print(Text("value: the mover's own points (max^n); " + " ".join(names)
                        + ": each seat's own points to the end of the hand", style="dim"))
@@ -450,7 +508,7 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
     a line gives (bm, v) is checked first, as puzzles check does: a puzzle
     whose answer the engine contradicts is left out with one error line
     (exit 1), so that no sheet prints a wrong answer."""
-    from ..puzzles.puzzle import answer_problems
+    from ..puzzles.puzzle import answer_problems, match_answer
     from ..puzzles.sheet import sheet_html, sheet_svg
     suffix = Path(output).suffix.lower()
     if suffix not in (".svg", ".html", ".htm"):
@@ -469,6 +527,8 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
             bad += 1
             continue
         items.append(pos)
+    # the objective each puzzle is judged by (ronda-solve's): drawn with it
+    matches = [match_answer(pos) for pos in items]
     for _where, text in sorted(errors, key=lambda e: e[0]):
         click.echo(text, err=True)
     if not items:
@@ -482,11 +542,15 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
             sys.exit(2)
         sys.exit(1)
     if suffix == ".svg":
-        doc = sheet_svg(items, title, answers=answers, show_themes=show_themes)
+        doc = sheet_svg(items, title, answers=answers, show_themes=show_themes,
+                        matches=matches)
     else:
-        doc = sheet_html(items, title, answers=answers, show_themes=show_themes)
+        doc = sheet_html(items, title, answers=answers, show_themes=show_themes,
+                         matches=matches)
     _write(output, doc, force)
     if bad:
         sys.exit(1)                     # a line unreadable or its answer wrong (said above)
-    Console(stderr=True).print(f"{counted(len(items), 'puzzle')} drawn in {output}",
-                               highlight=False)
+    played = sum(1 for m in matches if m is not None)
+    Console(stderr=True).print(f"{counted(len(items), 'puzzle')} drawn in {output}"
+                               + (f" ({played} played for the match, said on the sheet)"
+                                  if played else ""), highlight=False)

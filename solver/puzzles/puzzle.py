@@ -39,7 +39,8 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from ..analysis.evaluation import evaluate
+from ..analysis.evaluation import evaluate  # noqa: F401  (judge searches through analyse; kept for callers and the tests that spy on it)
+from ..analysis.hidden import hides_cards
 from ..cards import RANKS
 from ..engine.compile import CompileError, compile_known, is_perfect_information, pile_margin
 from ..engine.hand import Hand as Game, State
@@ -395,6 +396,83 @@ def hidden_problem(p: Puzzle, margin: float = DEFAULT_MARGIN) -> str | None:
     return None
 
 
+# --- the objective a line is judged by -------------------------------------
+
+
+def judge(pos: Position):
+    """The exact analysis a puzzle line is judged by: ``ronda-solve``'s own
+    (:func:`solver.match_equity.objective.analyse`, method ``exact``,
+    objective ``auto``), so that the puzzle commands and the solver give
+    the same answer on the same line. Points, unless the line writes a
+    ``score=`` and the match objective applies
+    (:func:`solver.match_equity.evaluate.objective_choice`: the target can be
+    reached this hand, a table is shipped); then each play's ``chance``
+    of winning the match, ``best`` and the order of ``moves`` by that
+    chance (``value`` and each play's ``value`` stay in points).
+    ``objective_note`` says why (one line). The last few lines' answers
+    are kept (a quiz asks up to three times a puzzle); the result is not
+    to be changed. Raises what ``analyse`` raises (CompileError,
+    ValueError)."""
+    return _judge(format_position(_bare(pos)))
+
+
+@lru_cache(maxsize=8)
+def _judge(line: str):
+    from ..match_equity.objective import analyse
+    return analyse(parse_position(line), "auto", method="exact")
+
+
+def match_heading(pos: Position) -> str:
+    """The match a line is played for, in words: ``playing for the match:
+    S 40, N 39, target 41``."""
+    from ..position import side_names
+    score = ", ".join(f"{s} {v}" for s, v in zip(side_names(pos.players), pos.scores()))
+    return f"playing for the match: {score}, target {pos.rules.target}"
+
+
+def chance_text(chance: float | None) -> str:
+    """A chance of winning the match as the puzzle commands print it
+    (``100%``, ``61.6%``)."""
+    if chance is None:
+        return "?"
+    return f"{100 * chance:.1f}".rstrip("0").rstrip(".") + "%"
+
+
+def match_answer(pos: Position) -> tuple[str, str | None] | None:
+    """For a sheet: None when the line is judged in points (no score
+    written, or the match objective does not apply); else the match it is
+    played for (:func:`match_heading`) and the chance of winning it of the
+    line's ``bm`` (:func:`chance_text`; the best play's when the line names
+    none, None when the cards are not all known)."""
+    if pos.score is None:           # only a written score brings the match in
+        return None
+    if not is_perfect_information(pos):
+        from ..match_equity.evaluate import objective_choice
+        if objective_choice(pos, "auto").objective != "match":
+            return None
+        return match_heading(pos), None
+    try:
+        a = judge(pos)
+    except (CompileError, ValueError):
+        return None
+    if a.objective != "match":
+        return None
+    chance = a.chance
+    bm = (pos.opcode("bm") or "").split()
+    if bm:
+        try:
+            chance = next(mv.chance for mv in a.moves if mv.rank == _rank(bm[0]))
+        except (StopIteration, ValueError):
+            pass
+    return match_heading(pos), chance_text(chance)
+
+
+#: the fields of a puzzle line that describe the answer in points (the
+#: only-move margin, the idea, its difficulty and line): under the match
+#: objective they are not checked, and ``puzzles check`` says so
+POINTS_FIELDS = ("margin", "themes", "level", "depth", "pv")
+
+
 # --- checking a puzzle line ------------------------------------------------
 
 
@@ -427,9 +505,12 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
     ``vv`` the best play's whole vector.
 
     Checks, in order: ``bm`` present; every card known; the exact
-    evaluation (:func:`solver.analysis.evaluation.evaluate`, ``method="exact"``) has
-    one best play, ``bm``, beating every other play by at least ``margin``
-    points; then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
+    evaluation under the objective ``ronda-solve`` plays the line for
+    (:func:`judge`) has one best play, ``bm``, beating every other play by
+    at least ``margin`` points (under the match: the one play of the best
+    chance of winning it, ``v`` the points value as ``ronda-solve``
+    compares it, and :data:`POINTS_FIELDS` and the hidden-hand test left
+    unchecked: :func:`objective_line` says so); then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
     ``depth``, ``method``, ``pv`` when present equals what the engine
     computes now; an ``id`` must be the position's own and a ``source``
     a known one (:func:`_label_problems`). A plain line (a teacher's
@@ -452,27 +533,47 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
     if problems:
         return problems, None
     try:
-        a = evaluate(pos, method="exact")
+        a = judge(pos)
         p = examine(pos)
     except (CompileError, NotAPuzzle, ValueError) as e:
         return [Problem("position", str(e))], None
+    match = a.objective == "match"
     top = a.moves[0]
     second = a.moves[1] if len(a.moves) > 1 else None
-    if len(a.best) > 1:
+    if match:
+        # the solver's objective for this line (judge): the one play of the
+        # best chance of winning the match
+        if len(a.best) > 1:
+            problems.append(Problem("bm", f"several best plays for the match: "
+                                          f"{' '.join(a.best)} ({chance_text(a.chance)} to "
+                                          f"win it)"))
+        elif _rank(bm) != top.rank:
+            problems.append(Problem("bm", f"the best play for the match is {top.move} "
+                                          f"({chance_text(top.chance)} to win it), not {bm} "
+                                          f"({_chance_of(a, bm)})"))
+        if hides_cards(pos):
+            problems.append(Problem("position", f"{match_heading(pos)}, and a puzzle drawn "
+                                                f"from the mover's seat is judged over the "
+                                                f"hidden hands in points only (remove score= "
+                                                f"to judge it in points)"))
+    elif len(a.best) > 1:
         problems.append(Problem("bm", f"several best plays: {' '.join(a.best)} ({a.value:+g})"))
     elif _rank(bm) != top.rank:
         problems.append(Problem("bm", f"the best play is {top.move} ({top.value:+g}), "
                                       f"not {bm} ({_value_of(a, bm)})"))
     try:
         if v is not None and abs(float(v) - a.value) > 1e-9:
-            problems.append(Problem("v", f"the value is {a.value:+g}, not {v}"))
+            problems.append(Problem("v", f"the value is {a.value:+g}, not {v}" if not match else
+                                         f"the value in points is {a.value:+g} (the best play "
+                                         f"for points, as ronda-solve compares it), not {v}"))
     except ValueError:
         problems.append(Problem("v", f"not a number: {v!r}"))
     if second is None:
         problems.append(Problem("bm", "only one play is possible"))
     else:
-        gap = top.value - second.value
-        if gap < margin:
+        points_top = max(a.moves, key=lambda mv: mv.value)
+        gap = points_top.value - max(mv.value for mv in a.moves if mv is not points_top)
+        if gap < margin and not match:
             problems.append(Problem("margin", f"the best play beats {second.move} by "
                                               f"{gap:g} points, less than {margin:g}"))
         if (p.value != a.value or (p.margin is not None and abs(p.margin - gap) > 1e-9)
@@ -486,8 +587,8 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
                 "depth": str(p.depth), "method": "exact", "pv": " ".join(p.pv)}
     for name, want in computed.items():
         have = recorded[name]
-        if have is None:
-            continue
+        if have is None or (match and name in POINTS_FIELDS):
+            continue                    # under the match: said by points_unchecked
         if name in ("margin", "vv"):
             try:
                 same = want is not None and len(have.split()) == len(want.split()) and all(
@@ -499,7 +600,7 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
         if not same:
             problems.append(Problem(name, f"{_DIFFERS} {want or '(none)'}, "
                                           f"the line says {have}"))
-    hidden = hidden_problem(p, margin)
+    hidden = None if match else hidden_problem(p, margin)
     if hidden:
         problems.append(Problem("bm", hidden))
     unknown = [t for t in (recorded["themes"] or "").split() if t not in THEMES]
@@ -558,6 +659,23 @@ def _rank(card_text: str) -> int:
     return parse_card(card_text.split()[0]).index
 
 
+def _chance_of(a, card_text: str) -> str:
+    try:
+        r = _rank(card_text)
+    except ValueError:
+        return "not a card"
+    for mv in a.moves:
+        if mv.rank == r:
+            return f"{chance_text(mv.chance)} to win it"
+    return "not playable"
+
+
+def points_unchecked(pos: Position) -> list[str]:
+    """The fields of :data:`POINTS_FIELDS` the line writes, which
+    :func:`verify` leaves unchecked when the line is played for the match."""
+    return [name for name in POINTS_FIELDS if pos.opcode(name) is not None]
+
+
 def _value_of(a, card_text: str) -> str:
     try:
         r = _rank(card_text)
@@ -579,7 +697,13 @@ class CheckedLine:
     problems: list[Problem]
     found: "Puzzle | None" = None
     plain: bool = False
-
+    #: the objective the line was judged by (:func:`judge`), and one line
+    #: saying so when a score is written (:func:`objective_line`)
+    objective: str = "points"
+    note: str = ""
+    #: under the match: each play's chance of winning it, best first
+    #: (``found`` stays the points examination)
+    chances: dict[str, float] | None = None
 
     @property
     def ok(self) -> bool:
@@ -596,9 +720,36 @@ def check_text(text: str, margin: float = DEFAULT_MARGIN) -> list[CheckedLine]:
             out.append(CheckedLine(lineno, None, [Problem(item.field, item.problem)]))
             continue
         problems, found = verify(item, margin)
+        objective, note = objective_line(item) if found is not None else ("points", "")
+        chances = ({mv.move: mv.chance for mv in judge(item).moves} if objective == "match"
+                   else None)
         out.append(CheckedLine(lineno, item.opcode("id"), problems, found,
-                               plain=not (item.opcode("themes") or "").strip()))
+                               plain=not (item.opcode("themes") or "").strip(),
+                               objective=objective, note=note, chances=chances))
     return out
+
+
+def objective_line(pos: Position) -> tuple[str, str]:
+    """The objective a line is judged by (:func:`judge`) and one line
+    saying so: under the match, the score, the target, the best play's
+    chance of winning it and the next play's, and the points fields the
+    line writes that are left unchecked (``playing for the match: S 40,
+    N 39, target 41: 6e wins it 100%, 2o 0%; margin, themes not checked
+    (points)``); in points, why points when the line writes a score
+    (``points: the target 41 cannot be reached this hand (score 10-12)``),
+    else ""."""
+    try:
+        a = judge(pos)
+    except (CompileError, ValueError):
+        return "points", ""
+    if a.objective != "match":
+        return "points", a.objective_note
+    text = f"{match_heading(pos)}: {a.moves[0].move} wins it {chance_text(a.moves[0].chance)}"
+    text += "".join(f", {mv.move} {chance_text(mv.chance)}" for mv in a.moves[1:])
+    skipped = points_unchecked(pos)
+    if skipped:
+        text += f"; {', '.join(skipped)} not checked (points)"
+    return "match", text
 
 
 def read_puzzles(text: str) -> list[tuple[int, Position]]:
@@ -779,11 +930,25 @@ class ExactValues:
     moves: dict[str, float]
     best: list[str]
     seats: dict[str, list[float]] | None = None
+    #: the objective the plays are judged by (:func:`judge`): ``points``,
+    #: or ``match`` (then ``moves`` are ordered and ``best`` chosen by
+    #: ``chances``, each play's chance of winning the match, and
+    #: ``moves`` still give the points); ``note`` one line saying why
+    #: ("" when no score is written)
+    objective: str = "points"
+    note: str = ""
+    chances: dict[str, float] | None = None
 
     @property
     def value(self) -> float:
-        """The best play's value for the mover."""
+        """The best play's value for the mover (in points)."""
         return next(iter(self.moves.values()))
+
+    @property
+    def points_value(self) -> float:
+        """The best value in points of any play (the points objective's
+        value: :attr:`value` unless the match is played for)."""
+        return max(self.moves.values())
 
 
 def exact_values(pos: Position) -> ExactValues:
@@ -798,12 +963,20 @@ def exact_values(pos: Position) -> ExactValues:
     from ..analysis.evaluation import move_text
     _game, _state, idea = idea_for(pos)
     moves = _move_values(pos, idea)
+    note = ""
+    if pos.score is not None:       # only a written score brings the match in
+        a = judge(pos)
+        note = a.objective_note
+        if a.objective == "match":
+            return ExactValues({mv.move: moves[mv.move] for mv in a.moves}, list(a.best),
+                               objective="match", note=note,
+                               chances={mv.move: mv.chance for mv in a.moves})
     if idea.vectors:
         from ..search.vectors import ties
         best = [move_text(pos, m) for m in ties(idea.vectors, idea.side)]
-        return ExactValues(moves, best, _move_vectors(pos, idea))
+        return ExactValues(moves, best, _move_vectors(pos, idea), note=note)
     top = max(moves.values())
-    return ExactValues(moves, [m for m, v in moves.items() if top - v <= 1e-9])
+    return ExactValues(moves, [m for m, v in moves.items() if top - v <= 1e-9], note=note)
 
 
 def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
@@ -819,7 +992,15 @@ def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
     bm = pos.opcode("bm") or ""
     named = {parse_card(t).rank for t in bm.split()}
     if hides_cards(pos) and named:
-        return named, None
+        warning = None
+        try:
+            if pos.score is not None and judge(pos).objective == "match":
+                warning = (f"{match_heading(pos)}, but a puzzle drawn from your seat is "
+                           f"judged over the hidden hands in points only: the answer is the "
+                           f"line's bm ({bm})")
+        except (CompileError, ValueError):
+            pass
+        return named, warning
     try:
         ev = exact_values(pos)
     except (NotAPuzzle, CompileError, ValueError):
@@ -827,6 +1008,12 @@ def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
     best = {parse_card(m).rank for m in ev.best}
     warning = None
     if named and named != best:
+        if ev.objective == "match":
+            judged = ("the answer is judged by the exact chance of winning the match; "
+                      "`puzzles check` rejects the line")
+            warning = (f"the line's bm ({bm}) is not the engine's best for the match "
+                       f"({' '.join(ev.best)}): {judged}")
+            return best, warning
         judged = ("the answer is judged by the exact values; `puzzles check` rejects the line"
                   if ev.seats is None else
                   f"the answer is judged by the exact values ({pos.seat_name(pos.turn)}'s "

@@ -62,13 +62,19 @@ def card_svg(card: Card | None, x: float, y: float, mark: str = "") -> str:
     return "".join(parts)
 
 
-def cell_height(pos: Position) -> int:
+def cell_height(pos: Position, match: bool = False) -> int:
     """Height (px) of one puzzle's drawing: ``CELL_H`` for two players, a
     card row more for a third player, the seats around the table for
-    four (:func:`_table4_height`)."""
+    four (:func:`_table4_height`); a line more (``match``) for a puzzle
+    played for the match."""
+    extra = FACT_H if match else 0
     if pos.players == 4:
-        return TITLE_H + _table4_height(pos) + FOOT_H
-    return CELL_H + (pos.players - 2) * (CARD_H + 4)
+        return TITLE_H + _table4_height(pos) + FOOT_H + extra
+    return CELL_H + (pos.players - 2) * (CARD_H + 4) + extra
+
+
+#: the height of a line of facts under a drawing
+FACT_H = 13
 
 
 TITLE_H, FOOT_H = 30, 72
@@ -192,19 +198,21 @@ def _seat_text(pos: Position, seat: int) -> str:
 
 
 def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = False,
-               x: float = 0, y: float = 0) -> str:
+               x: float = 0, y: float = 0, match: str | None = None) -> str:
     """The drawing of one puzzle, a ``CELL_W`` x :func:`cell_height` px
     group at ``(x, y)``: a title (number, level, id), the other hands (face
     up; a declaration puzzle shows only what the mover knows, the declared
     cards, the rest face down: :func:`solver.analysis.hidden.mover_view`), the table
     with the card just played framed, a pile on show, the mover's hand, and
-    two lines of facts (stock, piles, last capture, rules, declarations).
+    two lines of facts (stock, piles, last capture, rules, declarations),
+    and ``match`` (the score and target of a puzzle played for the match,
+    :func:`solver.puzzles.puzzle.match_heading`) in a third.
     Four players sit around the table: S at the bottom, N at the top, E on
     the right, W on the left."""
     from ..analysis.hidden import hides_cards, mover_view
     if hides_cards(pos):
         pos = mover_view(pos)
-    height = cell_height(pos)
+    height = cell_height(pos, match is not None)
     level = pos.opcode("level")
     title = f"{number}." if number is not None else ""
     if level:
@@ -228,7 +236,11 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
         out.append(body)
     for text in _facts(pos):
         out.append(f'<text x="12" y="{row_y}" font-size="9.5" fill="#333">{_esc(text)}</text>')
-        row_y += 13
+        row_y += FACT_H
+    if match is not None:
+        out.append(f'<text class="objective" x="12" y="{row_y}" font-size="10" '
+                   f'font-weight="bold" fill="#9b1c1c">{_esc(match)}</text>')
+        row_y += FACT_H
     out.append(f'<text x="12" y="{height - 10}" font-size="11">Your play: '
                f'<tspan fill="#999">____________</tspan></text>')
     out.append("</g>")
@@ -313,13 +325,16 @@ def _facts(pos: Position) -> list[str]:
     return [line1, line2]
 
 
-def _answer_lines(pos: Position, number: int, width: int) -> list[str]:
+def _answer_lines(pos: Position, number: int, width: int,
+                  match: tuple[str, str | None] | None = None) -> list[str]:
     bm = pos.opcode("bm") or "?"
     v = pos.opcode("v")
     themes = pos.opcode("themes") or ""
     margin = pos.opcode("margin")
     head = f"{number}. {bm}"
-    if v is not None:
+    if match is not None:
+        head += f"  ({_match_meta(match)})"
+    elif v is not None:
         head += f"  (value {v}"
         head += f", {margin} better than any other play)" if margin else ")"
     if themes:
@@ -331,10 +346,27 @@ def _answer_lines(pos: Position, number: int, width: int) -> list[str]:
     return lines
 
 
+def _match_meta(match: tuple[str, str | None]) -> str:
+    """An answer's words under the match: ``playing for the match: S 40,
+    N 39, target 41; 100% to win it``."""
+    heading, chance = match
+    return heading + (f"; {chance} to win it" if chance else "")
+
+
+def _matches(puzzles: list[Position], matches) -> list:
+    return list(matches) if matches is not None else [None] * len(puzzles)
+
+
 def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: int = 2,
-              answers: bool = True, show_themes: bool = False) -> str:
+              answers: bool = True, show_themes: bool = False, matches=None) -> str:
     """One SVG picture: a title, every puzzle in ``columns`` columns, then
-    (``answers``) the answers with their explanations."""
+    (``answers``) the answers with their explanations. ``matches``: for
+    each puzzle None (judged in points) or, played for the match,
+    ``(heading, chance)`` (:func:`solver.puzzles.puzzle.match_answer`): the
+    heading is drawn under the puzzle, and its answer gives the heading
+    and the chance of winning the match instead of the points (``v``,
+    ``margin``)."""
+    matches = _matches(puzzles, matches)
     width = columns * CELL_W + (columns + 1) * 10
     body = [f'<text x="10" y="26" font-size="18" font-weight="bold" '
             f'font-family="DejaVu Sans, Arial, sans-serif">{_esc(title)}</text>']
@@ -342,8 +374,11 @@ def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: in
     for start in range(0, len(puzzles), columns):
         row = puzzles[start:start + columns]
         for k, pos in enumerate(row):
-            body.append(puzzle_svg(pos, start + k + 1, show_themes, 10 + k * (CELL_W + 10), y))
-        y += max(cell_height(pos) for pos in row) + 10
+            m = matches[start + k]
+            body.append(puzzle_svg(pos, start + k + 1, show_themes, 10 + k * (CELL_W + 10), y,
+                                   None if m is None else m[0]))
+        y += max(cell_height(pos, matches[start + k] is not None)
+                 for k, pos in enumerate(row)) + 10
     y += 20
     if answers and puzzles:
         body.append(f'<text x="10" y="{y}" font-size="15" font-weight="bold" '
@@ -351,7 +386,7 @@ def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: in
         y += 20
         chars = int(width / 5.6)
         for i, pos in enumerate(puzzles):
-            for k, line in enumerate(_answer_lines(pos, i + 1, chars)):
+            for k, line in enumerate(_answer_lines(pos, i + 1, chars, matches[i])):
                 weight = ' font-weight="bold"' if k == 0 else ""
                 body.append(f'<text x="10" y="{y}" font-size="10"{weight} '
                             f'font-family="DejaVu Sans, Arial, sans-serif">{_esc(line)}</text>')
@@ -364,17 +399,21 @@ def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: in
 
 
 def sheet_html(puzzles: list[Position], title: str = "Ronda puzzles", per_page: int = 6,
-               answers: bool = True, show_themes: bool = False) -> str:
+               answers: bool = True, show_themes: bool = False, matches=None) -> str:
     """An HTML page for printing on A4: ``per_page`` puzzles a page in two
-    columns, then the answers (move, value, margin, themes, explanation)."""
+    columns, then the answers (move, value, margin, themes, explanation;
+    ``matches`` as :func:`sheet_svg`'s)."""
+    matches = _matches(puzzles, matches)
     pages = []
     for start in range(0, len(puzzles), per_page):
         cells = []
         for i, pos in enumerate(puzzles[start:start + per_page], start=start + 1):
-            h = cell_height(pos)
+            m = matches[i - 1]
+            h = cell_height(pos, m is not None)
             cells.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{CELL_W}" '
                          f'height="{h}" viewBox="0 0 {CELL_W} {h}">'
-                         + puzzle_svg(pos, i, show_themes) + "</svg>")
+                         + puzzle_svg(pos, i, show_themes, match=None if m is None else m[0])
+                         + "</svg>")
         pages.append('<section class="page"><h1>' + _esc(title)
                      + (f" <small>({start // per_page + 1})</small>" if len(puzzles) > per_page
                         else "") + '</h1><div class="grid">' + "".join(cells) + "</div></section>")
@@ -385,10 +424,13 @@ def sheet_html(puzzles: list[Position], title: str = "Ronda puzzles", per_page: 
             v = pos.opcode("v")
             margin = pos.opcode("margin")
             meta = []
-            if v is not None:
-                meta.append(f"value {_esc(v)}")
-            if margin:
-                meta.append(f"{_esc(margin)} better than any other play")
+            if matches[i - 1] is not None:      # the match's words, not the points
+                meta.append(_esc(_match_meta(matches[i - 1])))
+            else:
+                if v is not None:
+                    meta.append(f"value {_esc(v)}")
+                if margin:
+                    meta.append(f"{_esc(margin)} better than any other play")
             if pos.opcode("themes"):
                 meta.append(_esc(pos.opcode("themes")))
             items.append(f"<li><b>{bm}</b> <span class=meta>{' · '.join(meta)}</span>"

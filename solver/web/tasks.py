@@ -184,6 +184,19 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     moves = [{"move": m, "value": v, "loss": p.value - v,
               "best": parse_card(m).rank in best_ranks} for m, v in p.moves.items()]
     three = {}
+    judged = None
+    from ..analysis.hidden import hides_cards
+    if pos.score is not None and not hides_cards(pos):   # ronda-solve's objective
+        from ..puzzles.puzzle import exact_values, match_heading
+        try:
+            judged = exact_values(_bare(pos))
+        except ValueError:
+            judged = None
+    if judged is not None and judged.chances is not None:
+        # played for the match: judged by each play's chance of winning it
+        three = {"objective": "match", "objective_note": match_heading(pos)}
+        for mv in moves:
+            mv["chance"] = judged.chances[mv["move"]]
     if p.vectors:               # three players: every seat's own points (max^n)
         three = {"seats": list(seat_names(pos.players)), "vector": p.vector}
         for mv in moves:

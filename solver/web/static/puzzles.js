@@ -42,6 +42,12 @@ async function answer(card) {
   $("score").textContent = `${right} of ${asked}`;
   $("verdict").textContent = doc.right ? `right: ${doc.best}` + (hints ? " (with a hint)" : "")
                                        : `not ${doc.card}: the answer is ${doc.best}`;
+  if (doc.objective === "match") {   // judged by the chance of winning the match
+    const pct = m => `${Math.round(1000 * m.chance) / 10}%`;
+    const best = doc.moves.find(m => m.best);
+    $("verdict").textContent = `${doc.objective_note}: ` + $("verdict").textContent
+      + (best ? ` (${pct(best)} to win the match)` : "");
+  }
   $("verdict").className = doc.right ? "right" : "wrong";
   $("explanation").textContent = doc.right ? doc.explanation : `${doc.card}: ${doc.played_line}. ${doc.explanation}`;
   $("line").textContent = "line: " + doc.pv.join(" ");
@@ -49,7 +55,9 @@ async function answer(card) {
   const seats = m => m.values && doc.seats ? " (" + doc.seats.map((n, i) => `${n} ${m.values[i]}`).join(", ") + ")" : "";
   $("values").tBodies[0].replaceChildren(...doc.moves.map(m =>
     el("tr", {class: (m.best ?? m.loss === 0) ? "best" : ""}, el("td", {}, m.move),
-       el("td", {}, fmt(m.value) + seats(m)), el("td", {}, m.loss ? m.loss : ""))));
+       el("td", {}, fmt(m.value) + seats(m)
+                    + (m.chance !== undefined ? ` (${Math.round(1000 * m.chance) / 10}% to win the match)` : "")),
+       el("td", {}, m.loss ? m.loss : ""))));
 }
 
 function hint() {

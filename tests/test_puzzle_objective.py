@@ -1,0 +1,177 @@
+"""The puzzle commands judge a line by the objective ``ronda-solve`` plays
+it for (docs/match.md, docs/puzzles.md "Points or the match"): points,
+unless the line writes a ``score=`` that brings the match objective in;
+then the answer is the one play of the best chance of winning the match,
+as the solver's test suite judges ``bm`` on the same line. They judged
+in points whatever the score: ``puzzles check positions/match.txt``
+failed every line, the quiz at 40-39 took the play with no chance of
+winning the match, the sheet left every match puzzle out."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cards import parse_card
+from solver.cli.main import main
+from solver.match_equity.objective import analyse
+from solver.notation import parse_file, parse_position
+from solver.puzzles.puzzle import answer_ranks, check_text, exact_values, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+MATCH = ROOT / "positions" / "match.txt"
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(main, args, input=stdin, catch_exceptions=False)
+
+
+def match_lines() -> list[str]:
+    """positions/match.txt's position lines without their ``id`` (a name,
+    "match 1", not a puzzle id, which ``puzzles check`` verifies)."""
+    return [re.sub(r' ; id "[^"]*"', "", line) for line in MATCH.read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+#: match 1 (S to play at 40-39): 6 wins the match (100%), 2 is 2 points
+#: better and loses it (0%)
+M1 = match_lines()[0]
+
+
+@pytest.fixture
+def match_file(tmp_path):
+    f = tmp_path / "match.txt"
+    f.write_text("\n".join(match_lines()) + "\n")
+    return f
+
+
+def one(tmp_path, line: str) -> Path:
+    f = tmp_path / "one.txt"
+    f.write_text(line + "\n")
+    return f
+
+
+def test_check_agrees_with_the_solver_on_every_match_line(match_file):
+    """Every bm of positions/match.txt is the match-winning play, which the
+    solver's test suite agrees with: puzzles check verifies all six, each
+    said to be played for the match."""
+    r = run(["puzzles", "check", str(match_file)])
+    assert r.exit_code == 0, r.output
+    assert "6 of 6 lines verified (exact)" in r.stdout
+    assert "line 1: verified, playing for the match: S 40, N 39, target 41: 6e wins it " \
+           "100%, 2o 0%" in r.stdout
+    assert r.stdout.count("verified, playing for the match") == 6
+    for (lineno, pos), checked in zip(parse_file(match_file.read_text()),
+                                      check_text(match_file.read_text())):
+        a = analyse(pos, method="exact")          # what ronda-solve FILE judges by
+        assert a.objective == "match" and checked.objective == "match"
+        assert [parse_card(b).rank for b in a.best] == [int(pos.opcode("bm"))]
+        assert checked.ok, (lineno, checked.problems)
+
+
+def test_check_json_names_the_objective(match_file):
+    import json
+    r = run(["puzzles", "check", "--json", str(match_file)])
+    doc = json.loads(r.stdout)
+    assert doc["verified"] == 6 and doc["failed"] == 0
+    assert {line["objective"] for line in doc["lines"]} == {"match"}
+    assert doc["lines"][0]["objective_note"].startswith("playing for the match: S 40, N 39")
+    assert doc["lines"][0]["chances"] == {"6e": 1, "2o": 0}
+
+
+def test_check_rejects_the_points_answer_under_the_match(tmp_path):
+    """The points objective's play (the line's am) as the bm: rejected with
+    the match's best play and both chances; v compared as ronda-solve
+    compares it (the points value); the points fields said unchecked."""
+    line = M1.replace("bm 6 ; am 2", "bm 2 ; v -2 ; margin 3 ; level 3")
+    problems, _found = verify(parse_position(line))
+    assert [str(p) for p in problems] == [
+        "bm: the best play for the match is 6e (100% to win it), not 2 (0% to win it)"]
+    r = run(["puzzles", "check", str(one(tmp_path, line))])
+    assert r.exit_code == 1
+    assert "line 1, bm: the best play for the match is 6e (100% to win it), not 2" in r.stderr
+    assert ("line 1: playing for the match: S 40, N 39, target 41: 6e wins it 100%, 2o 0%; "
+            "margin, level not checked (points)") in r.stderr
+
+
+def test_check_without_a_score_judges_in_points_as_before(tmp_path):
+    """No score written: points, unchanged (the message of before the
+    fix); a score the target cannot be reached from this hand: points,
+    and one line says why."""
+    bare = M1.replace(" score=40,39", "")
+    r = run(["puzzles", "check", str(one(tmp_path, bare))])
+    assert r.exit_code == 1
+    assert "line 1, bm: the best play is 2o (-2), not 6 (-5)" in r.stderr
+    assert "match" not in r.output
+    far = M1.replace("score=40,39", "score=10,12").replace("bm 6", "bm 2")
+    r = run(["puzzles", "check", str(one(tmp_path, far))])
+    assert r.exit_code == 0, r.output
+    assert ("line 1: verified: 2o (-2, by 3); themes found: declaration; level 3 (points: "
+            "the target 41 cannot be reached this hand (score 10-12))") in r.stdout
+
+
+def test_quiz_at_40_39_takes_the_match_winning_play(tmp_path):
+    f = one(tmp_path, M1)
+    r = run(["puzzles", "quiz", str(f)], stdin="6\n")
+    assert r.exit_code == 0
+    assert "playing for the match: S 40, N 39, target 41" in r.stdout
+    assert "right: 6 (100% to win the match)" in r.stdout and "score: 1 of 1" in r.stdout
+    assert "warning" not in r.stdout and "win match" in r.stdout
+    r = run(["puzzles", "quiz", str(f)], stdin="2\n")
+    assert "not 2: the answer is 6 (100% to win the match; 2: 0%)" in r.stdout
+    assert "score: 0 of 1" in r.stdout
+    best, warning = answer_ranks(parse_position(M1))
+    assert best == {6} and warning is None
+    ev = exact_values(parse_position(M1))
+    assert ev.objective == "match" and ev.best == ["6e"]
+    assert ev.chances == {"6e": 1.0, "2o": 0.0} and ev.moves == {"6e": -5.0, "2o": -2.0}
+
+
+def test_quiz_without_a_score_is_unchanged(tmp_path):
+    f = one(tmp_path, M1.replace(" score=40,39", "").replace("bm 6", "bm 2"))
+    r = run(["puzzles", "quiz", str(f)], stdin="2\n")
+    assert "right: 2" in r.stdout and "match" not in r.stdout and "win match" not in r.stdout
+
+
+def test_sheet_draws_the_match_puzzles_with_their_objective(tmp_path, match_file):
+    out = tmp_path / "match.html"
+    r = run(["puzzles", "sheet", str(match_file), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "6 puzzles drawn" in r.stderr and "left out" not in r.stderr
+    html = out.read_text()
+    assert html.count("playing for the match: S 40, N 39, target 41") == 2   # drawing, answer
+    assert "playing for the match: S 40, N 39, target 41; 100% to win it" in html
+    svg = tmp_path / "match.svg"
+    assert run(["puzzles", "sheet", str(match_file), "-o", str(svg)]).exit_code == 0
+    assert 'class="objective"' in svg.read_text()
+
+
+def test_sheet_leaves_out_a_points_answer_under_the_match(tmp_path):
+    line = M1.replace("bm 6 ; am 2", "bm 2")
+    r = run(["puzzles", "sheet", str(one(tmp_path, line)), "-o", str(tmp_path / "s.html")])
+    assert r.exit_code == 1
+    assert "line 1, bm: the best play for the match is 6e (100% to win it), not 2" in r.stderr
+
+
+def test_web_answer_is_judged_for_the_match():
+    from solver.web.tasks import answer_puzzle
+    doc = answer_puzzle(M1, "6")
+    assert doc["right"] is True and doc["best"] == "6" and doc["objective"] == "match"
+    assert doc["objective_note"] == "playing for the match: S 40, N 39, target 41"
+    assert {m["move"]: (m["chance"], m["best"]) for m in doc["moves"]} == {
+        "6e": (1, True), "2o": (0, False)}
+    assert answer_puzzle(M1, "2")["right"] is False
+
+
+def test_the_new_keys_follow_the_schemas(match_file):
+    """puzzles check --json and the web answer of a line played for the
+    match validate against docs/schema (the keys they gained)."""
+    import json
+    from test_schema import check
+    from solver.web.tasks import answer_puzzle
+    check(json.loads(run(["puzzles", "check", "--json", str(match_file)]).stdout),
+          "puzzles.json#/$defs/check")
+    check(answer_puzzle(M1, "2"), "web.json#/$defs/puzzle_answer")
