@@ -235,7 +235,7 @@ def test_sampled_plays_of_the_same_mean_are_all_best():
 
 @pytest.mark.parametrize("objective,kind", [
     ("points", "estimate from 1 sample of the hidden cards"),
-    ("match", "estimated chance from 1 sample of the unseen cards"),
+    ("match", "estimated chance from 1 sample of the hidden cards"),
 ])
 def test_one_sample_says_the_same_of_its_ties_under_both_objectives(objective, kind):
     """From one sample the points objective said 1 and 6 "are close" and
@@ -252,6 +252,10 @@ def test_one_sample_says_the_same_of_its_ties_under_both_objectives(objective, k
             "-", stdin=HIDDEN + " score=35,35\n")
     [doc] = json.loads(r.stdout)["positions"]
     assert doc["summary"] == line
+
+
+MM = ("1.3.5.11 2.2.7/4.6.12 ~1.1.2.2.3.3.4.4.5.5.6.6 S score=38,38 taken=9,9 last=S "
+      "gone=1.3.4.5.6.7.7.7.10.10.10.10.11.11.11.12.12.12")
 
 
 def test_the_fast_mode_has_no_best_in_column():
@@ -271,5 +275,25 @@ def test_one_sample_of_the_match_objectives_default_method_says_its_ties_are_the
             stdin="3.6.10.12 1.5.5/2.7.11 ? S\n", width=200)
     assert r.exit_code == 0, r.output
     [line] = [x for x in r.stdout.splitlines() if x.startswith("estimated chance")]
-    assert line == ("estimated chance from 1 sample of the unseen cards (no error measured: at "
-                    "least 2 are needed); 1 and 5 are tied in this sample")
+    assert line == ("estimated chance from 1 sample of the stock order (no error measured: at "
+                    "least 2 are needed); points: this deal exact, the deals to come learned "
+                    "(±0.32); 1 and 5 are tied in this sample")
+
+
+def test_the_match_answer_says_how_precise_its_points_are_and_why_its_sampling_stopped():
+    """Under the match objective the answer line gave the chance's
+    precision only: the points column's own (the equilibrium's here) is
+    said too. A match search whose sampling stopped by its paired test
+    (``match_stopped`` "separated", in the JSON) names no close plays, as
+    the points search's does not."""
+    r = run("--time", "3", "-", stdin="1.7 7.7.2/?.?.? ? S taken=12,14 last=N gone=1.1.1.2.2.2."
+            "3.3.4.4.4.5.5.5.6.6.6.7.10.10.10.11.11.11.12.12 score=37,37\n", width=200)
+    assert r.exit_code == 0, r.output
+    assert "; points exact for what S knows" in r.stdout
+    doc = json.loads(run("--json", "--time", "3", "--samples", "5000", "--objective", "match",
+                         "--method", "determinised", "-", stdin=MM + "\n").stdout)
+    [p] = doc["positions"]
+    assert p["match_method"] == "determinised"
+    if p["match_stopped"] == "separated":
+        assert "close" not in p["summary"], p["summary"]
+    assert p["match_stopped"] in ("separated", "samples", "time")

@@ -102,6 +102,7 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
         doc["chance_stderr"] = plain(a.chance_stderr, "rounded")
         doc["match_method"] = a.match_method
         doc["match_samples"] = a.match_samples
+        doc["match_stopped"] = a.match_stopped
         doc["table"] = a.table
     if "cluster" in a.extra:        # expectimax split over a cluster: its figures
         doc["cluster"] = a.extra["cluster"]

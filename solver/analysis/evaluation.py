@@ -101,7 +101,8 @@ class Analysis:
     points); ``match_method`` the match search's method (``exact``,
     ``expectimax`` or ``determinised``; ``method`` stays the points
     search's); ``match_samples`` the match search's determinisations
-    (None when not sampled); ``table`` the match-equity table used (``rules``,
+    (None when not sampled) and ``match_stopped`` why their sampling
+    stopped (as ``stopped``); ``table`` the match-equity table used (``rules``,
     ``players``, ``target``, ``hands``), None under points.
     """
 
@@ -130,6 +131,7 @@ class Analysis:
     chance_stderr: float | None = None
     match_method: str | None = None
     match_samples: int | None = None
+    match_stopped: str | None = None
     table: dict | None = None
 
 

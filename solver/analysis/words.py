@@ -39,11 +39,14 @@ def close_plays(a: Analysis) -> list[str]:
     the sampling's own stopping rule; unpaired 99% intervals where the
     paired lead is not known; none when the sampling stopped because its
     own paired test separated the best play). Under the match objective
-    the chances decide. Empty when the best play is alone and clear."""
+    the chances decide (none beyond the best when the match's sampling
+    stopped by its paired test). Empty when the best play is alone and
+    clear."""
     if a.objective == "match":
         top = a.moves[0]
         out = [mv.move for mv in a.moves if mv.move in a.best]
-        if top.chance_stderr is not None:
+        # separated: the match's sampling stopped by its own paired test
+        if top.chance_stderr is not None and a.match_stopped != "separated":
             for mv in a.moves:
                 if mv.move in out or mv.chance is None:
                     continue
@@ -82,6 +85,7 @@ def _kind(a: Analysis) -> str:
     """What kind of answer, and its precision."""
     hidden = any(c is None for h in a.position.hands for c in h)
     seat = a.position.seat_name(a.position.turn)
+    what = "the hidden cards" if hidden else "the stock order"
     if a.objective == "match":
         if a.match_method == "exact":
             kind = "exact chance of winning the match (every card known)"
@@ -89,14 +93,12 @@ def _kind(a: Analysis) -> str:
             kind = "exact chance of winning the match over the deals to come"
         elif a.chance_stderr is None:
             kind = (f"estimated chance from {_count(a.match_samples or 0, 'sample')} of "
-                    f"the unseen cards{_NO_ERROR}")
+                    f"{what}{_NO_ERROR}")
         else:
             se = a.chance_stderr
             kind = (f"estimated chance ±{100 * Z_CI99 * se:.1f}% (99%) from "
-                    f"{_count(a.match_samples or 0, 'sample')} of the unseen cards")
-        if a.stderr:
-            kind += f"; points estimated ±{Z_CI99 * a.stderr:.2g}"
-        return kind
+                    f"{_count(a.match_samples or 0, 'sample')} of {what}")
+        return kind + _points_precision(a, seat)
     if a.method == "exact":
         return "exact: every card is known"
     if a.method == "one-ply":
@@ -120,11 +122,27 @@ def _kind(a: Analysis) -> str:
             return (f"this deal exact for {what}; the deals to come a learned value "
                     f"(±{2 * err:.2g} between two plays)")
         return f"this deal exact for {what}; the deals to come exact"
-    what = "the hidden cards" if hidden else "the stock order"
     if a.stderr is None:
         return f"estimate from {_count(a.samples or 0, 'sample')} of {what}{_NO_ERROR}"
     return (f"estimate ±{Z_CI99 * a.stderr:.2g} (99%) from {_count(a.samples or 0, 'sample')} "
             f"of {what}")
+
+
+def _points_precision(a: Analysis, seat: str) -> str:
+    """Under the match objective, how precise the points column is (the
+    points search's own method), "" when exact."""
+    if a.stderr:
+        return f"; points estimated ±{Z_CI99 * a.stderr:.2g}"
+    if a.method == "equilibrium":
+        return f"; points exact for what {seat} knows"
+    if a.method == "deal":
+        err = a.extra.get("model_error") or 0.0
+        if a.extra.get("deal_end_stock", 0) and err:
+            return f"; points: this deal exact, the deals to come learned (±{2 * err:.2g})"
+        return "; points: this deal exact for the hands the other may hold"
+    if a.method == "one-ply":
+        return "; points one ply only (no search finished in the time)"
+    return ""
 
 
 def _single(a: Analysis) -> str | None:

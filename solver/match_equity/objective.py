@@ -128,6 +128,7 @@ def with_match(a: Analysis, m: MatchAnalysis, note: str = "") -> Analysis:
     a.chance_stderr = a.moves[0].chance_stderr
     a.match_samples = m.samples
     a.match_method = m.method
+    a.match_stopped = m.stopped
     a.table = dict(m.table)
     a.pv = m.pv
     a.nodes += m.nodes
