@@ -283,7 +283,8 @@ def test_voleur_runs_on_the_compiled_core():
 
 def test_voleur_hidden_hand_is_determinised():
     """N's last card is hidden but can only be a 4 (the one card unseen):
-    determinised search gives the exact value of test_v2 (23)."""
+    the hand is filled in and searched exactly (``auto``), and a named
+    determinised search gives the same value, test_v2's (23)."""
     from solver.analysis.evaluation import evaluate
     from solver.notation import parse_position
     gone = ".".join(["1"] * 4 + ["2"] * 4 + ["3"] * 4 + ["4"] * 3 + ["5"] * 3 + ["6"] * 3
@@ -291,8 +292,11 @@ def test_voleur_hidden_hand_is_determinised():
     pos = parse_position(f"6.7 5/? - S rules=french voleur=yes taken=10,26 last=N "
                          f"gone={gone} tops=-,5")
     a = evaluate(pos, samples=40)
-    assert a.method == "determinised"
+    assert a.method == "exact"
     assert [(m.move, m.value) for m in a.moves] == [("5", 23.0)]
+    d = evaluate(pos, method="determinised", samples=40)
+    assert d.method == "determinised"
+    assert [(m.move, m.value) for m in d.moves] == [("5", 23.0)]
 
 
 TWELVE_UNSEEN = ("1e.1c.2c.10c.3e.12b.4e 7e.5b.4c/4o.1o.4b ~1b.2e.7c.7o.10e.10o.10b.2b.5o.2o.12o.3o "
