@@ -250,18 +250,31 @@ def preset(name: str) -> Rules:
             f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
 
 
-def check_players(rules: Rules, players: int) -> None:
+def check_players(rules: Rules, players: int, source: str | None = None,
+                  give: str = "give {} players") -> None:
     """Raise RulesError unless ``rules`` has a game for ``players`` players:
     the one line the commands, the composer and the web board all give.
+    ``source``: where a ``players=`` override came from (``"--set"``), when
+    one was given: the line then names it, not the preset, and ``give``
+    (a format of the counts allowed) says how to give the right count.
 
     >>> check_players(PRESETS["lmodire"], 3)
     Traceback (most recent call last):
     ...
     solver.rules.RulesError: rules: lmodire is for 2 players, not 3 (presets for 3 players: french)
+    >>> check_players(PRESETS["french"].with_overrides({"players": "3"}), 2, "--set")
+    Traceback (most recent call last):
+    ...
+    solver.rules.RulesError: players=3 (from --set) does not allow 2 players: give 3 players or drop players=
     """
     if players in rules.players:
         return
     allowed = ", ".join(str(p) for p in rules.players)
+    if source is not None:
+        counts = " or ".join(str(p) for p in rules.players)
+        raise RulesError(f"players={','.join(str(p) for p in rules.players)} (from {source}) "
+                         f"does not allow {players} players: {give.format(counts)} "
+                         f"or drop players=")
     has = [name for name, r in PRESETS.items() if players in r.players]
     hint = f" (presets for {players} players: {', '.join(has)})" if has else ""
     raise RulesError(f"rules: {rules.name} is for {allowed} players, not {players}{hint}")

@@ -48,6 +48,19 @@ def test_play_to_stdout_and_bad_players():
         "error: rules: lmodire is for 2 players, not 3 (presets for 3 players: french)\n"
 
 
+def test_a_players_override_that_does_not_fit_the_seats_is_named():
+    """Item 4: players= given with --set is what refuses the seats, not
+    the preset (french has 2 players too)."""
+    line = "error: players=3 (from --set) does not allow 2 players: give 3 players or drop players=\n"
+    for args in (["--rules", "french", "--set", "players=3"],
+                 ["--rules", "online", "--set", "players=3", "--set", "table_cards=4"]):
+        r = run(["play", "greedy", "greedy", "-q", *args])
+        assert (r.exit_code, r.stderr) == (2, line)
+    r = run(["met", "--rules", "french", "--set", "players=3"])
+    assert (r.exit_code, r.stderr) == (2, "error: players=3 (from --set) does not allow 2 "
+                                          "players: use --players 3 or drop players=\n")
+
+
 def test_arena_json():
     r = run(["arena", "greedy", "random", "--pairs", "3", "--json", "-q"])
     assert r.exit_code == 0

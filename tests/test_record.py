@@ -220,3 +220,12 @@ def test_a_rules_tag_is_read_as_one_set_of_overrides():
         loads(text.replace("online players=3 table_cards=4", "online players=3")).rules
     with pytest.raises(RecordError, match="players is given twice"):
         loads(text.replace("online players=3", "online players=3 players=3")).rules
+
+
+def test_a_rules_tag_players_that_does_not_fit_the_seats_is_named():
+    """Item 4: the Rules tag's players= refuses the two seats, not french."""
+    text = VOLEUR.replace('[Rules "french voleur=yes"]', '[Rules "french voleur=yes players=3"]')
+    with pytest.raises(RecordError) as err:
+        loads(text).rules
+    assert str(err.value) == ("line 2, Rules: players=3 (from the Rules tag) does not allow 2 "
+                              "players: give 3 seat tags or drop players=")

@@ -129,7 +129,7 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
         except ValueError as err:
             _fail(str(err), 2)
     try:
-        check_players(rules, len(players))
+        check_players(rules, len(players), "--set" if "players" in settings_of(settings) else None)
     except RulesError as e:
         _fail(str(e), 2)
     out = _check_output(output, force)

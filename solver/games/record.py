@@ -51,7 +51,7 @@ from ..cards import RANK_INDEX, SUITS, Card, format_cards
 from .match import HandState, MatchLog, PlayError, PlayEvent
 from ..notation import NotationError
 from ..position import SEAT_NAMES, n_sides, side_names
-from ..rules import Rules, RulesError, deal_sizes, preset
+from ..rules import Rules, RulesError, check_players, deal_sizes, preset
 
 MARKS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 
@@ -200,6 +200,11 @@ class GameRecord:
                 raise RecordError("Target", f"{value[:24]!r} is not a whole number of points "
                                             "(1 to 999999)", self.line_of("Target"))
             rules = rules.with_overrides({"target": value})
+        if self.players not in rules.players and "players" in overrides:
+            try:
+                check_players(rules, self.players, "the Rules tag", "give {} seat tags")
+            except RulesError as err:
+                raise RecordError("Rules", str(err), self.line_of("Rules")) from None
         if self.players not in rules.players:
             raise RecordError("Rules", f"{rules.name} is for "
                               f"{', '.join(map(str, rules.players))} players, not "
