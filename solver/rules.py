@@ -187,9 +187,10 @@ def _parse_value(key: str, text: str) -> object:
         if kind.startswith("tuple"):
             return tuple(_small(key, v) for v in text.split(","))
         return text
-    except ValueError:
+    except ValueError as err:
         shown = repr(text) if len(text) <= 24 else repr(text[:24]) + "..."
-        raise RulesError(f"parameter {key} cannot be {shown}") from None
+        limit = f" (at most {MAX_RULE_VALUE})" if isinstance(err, _TooLarge) else ""
+        raise RulesError(f"parameter {key} cannot be {shown}{limit}") from None
 
 
 #: the largest rule value (points, a target): the compiled core works on
@@ -209,9 +210,15 @@ def _small(key: str, text: str) -> int:
     if not re.fullmatch(r"\s*[+-]?[0-9]{1,6}\s*", text):
         raise ValueError
     v = int(text)
-    if abs(v) > MAX_RULE_VALUE:
+    if v > MAX_RULE_VALUE:
+        raise _TooLarge
+    if v < -MAX_RULE_VALUE:
         raise ValueError
     return v
+
+
+class _TooLarge(ValueError):
+    """A number past :data:`MAX_RULE_VALUE` (the message states the limit)."""
 
 
 PRESETS: dict[str, Rules] = {

@@ -61,6 +61,24 @@ def test_a_players_override_that_does_not_fit_the_seats_is_named():
                                           "players: use --players 3 or drop players=\n")
 
 
+def test_two_targets_are_refused():
+    """Item 15: --set target= and --target disagreeing is one line, exit 2
+    (the same target twice is no conflict); met reads --set target= too."""
+    r = run(["play", "greedy", "greedy", "-q", "--set", "target=11", "--target", "21"])
+    assert (r.exit_code, r.stderr, r.stdout) == (
+        2, "error: --set target=11 and --target 21 disagree: give the target once\n", "")
+    r = run(["play", "greedy", "greedy", "-q", "--set", "target=21", "--target", "21"])
+    assert r.exit_code == 0 and loads(r.stdout).target == 21
+    r = run(["met", "--set", "target=21", "--target", "31"])
+    assert (r.exit_code, r.stderr) == (
+        2, "error: --set target=21 and --target 31 disagree: give the target once\n")
+    r = run(["met", "--set", "target=21"])
+    assert r.exit_code == 0 and "lmodire 2p to 21" in r.stdout
+    r = run(["play", "greedy", "greedy", "-q", "--target", "100001"])
+    assert (r.exit_code, r.stderr) == (
+        2, "error: --target: parameter target cannot be '100001' (at most 100000)\n")
+
+
 def test_arena_json():
     r = run(["arena", "greedy", "random", "--pairs", "3", "--json", "-q"])
     assert r.exit_code == 0

@@ -222,6 +222,8 @@ ERRORS = [
      "rules: unknown preset 'bogus' (known: lmodire, pagat, mod, french, online)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=x", "target: parameter target cannot be 'x'"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=0", "target: target must be at least 1 point, not 0"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S target=100001",
+     "target: parameter target cannot be '100001' (at most 100000)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=-5", "target: target must be at least 1 point, not -5"),
     # whole numbers in ASCII digits, as score= reads them (int() took both)
     ("1.3.5.11 2.2.7/4.6.12 ? S target=1_0", "target: parameter target cannot be '1_0'"),

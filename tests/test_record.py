@@ -125,7 +125,7 @@ def test_several_games_in_one_file(engine_game):
      "line 8, hand 1, table: the opening table 1o.4c.5e.11b breaks table_rule=distinct "
      "(4 different ranks, no two consecutive)"),
     ("{takes the 4}", "{takes the 4", "line 10, syntax: a comment '{' is not closed by '}'"),
-    ('[Target "41"]', '[Target "x"]', "line 3, Target: 'x' is not a whole number of points (1 to 999999)"),
+    ('[Target "41"]', '[Target "x"]', "line 3, Target: 'x' is not a whole number of points (1 to 100000)"),
     ('[Dealer "N"]', '[Dealer "N"]\n[Result "3-1"]',
      'line 7, Result: the match is not over (score 1-0); write "*"'),
     ("{takes the 4}", "{takes the 4} foo", "line 10, hand 1, deal 1, play 3: unexpected 'foo' "
@@ -179,7 +179,9 @@ VOLEUR = (GAMES / "voleur-short.txt").read_text()
     ('[Rules "french voleur=yes"]', '[Rules "frnch"]', 2,
      "Rules: unknown preset 'frnch' (known: lmodire, pagat, mod, french, online)"),
     ('[Target "21"]', '[Target "abc"]', 3,
-     "Target: 'abc' is not a whole number of points (1 to 999999)"),
+     "Target: 'abc' is not a whole number of points (1 to 100000)"),
+    ('[Target "21"]', '[Target "100001"]', 3,
+     "Target: '100001' is not a whole number of points (1 to 100000)"),
     ('[Dealer "N"]', '[Dealer "Q"]', 6,
      "Dealer: seat 'Q' does not exist with 2 players (seats: S N)"),
     ('[Result "14-29"]', '[Result "14-28"]', 8, "Result: the plays give 14-29, not 14-28"),

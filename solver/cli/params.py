@@ -150,6 +150,14 @@ def settings_of(items: tuple[str, ...]) -> dict[str, str]:
     return over
 
 
+def one_target(over: dict[str, str], target: int | None) -> None:
+    """ValueError when ``--set target=`` and ``--target`` give two targets
+    (the same one twice is no conflict)."""
+    if target is not None and "target" in over and over["target"].strip() != str(target):
+        raise ValueError(f"--set target={over['target']} and --target {target} disagree: "
+                         "give the target once")
+
+
 #: what a file without a position line gets (the line is ``NAME: ...``)
 NO_POSITION = "no position in the file (it is empty or holds only comments and blank lines)"
 

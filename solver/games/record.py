@@ -51,7 +51,7 @@ from ..cards import RANK_INDEX, SUITS, Card, format_cards
 from .match import HandState, MatchLog, PlayError, PlayEvent
 from ..notation import NotationError
 from ..position import SEAT_NAMES, n_sides, side_names
-from ..rules import Rules, RulesError, check_players, deal_sizes, preset
+from ..rules import MAX_RULE_VALUE, Rules, RulesError, check_players, deal_sizes, preset
 
 MARKS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 
@@ -196,9 +196,9 @@ class GameRecord:
             raise RecordError("Rules", str(err), self.line_of("Rules")) from None
         if "Target" in self.tags:
             value = self.tags["Target"]
-            if not re.fullmatch(r"[1-9][0-9]{0,5}", value):
+            if not re.fullmatch(r"[1-9][0-9]{0,5}", value) or int(value) > MAX_RULE_VALUE:
                 raise RecordError("Target", f"{value[:24]!r} is not a whole number of points "
-                                            "(1 to 999999)", self.line_of("Target"))
+                                            f"(1 to {MAX_RULE_VALUE})", self.line_of("Target"))
             rules = rules.with_overrides({"target": value})
         if self.players not in rules.players and "players" in overrides:
             try:
