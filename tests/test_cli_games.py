@@ -114,6 +114,15 @@ def test_annotate_errors_are_one_line():
     assert r.exit_code == 2 and "thresholds: expected three numbers" in r.stderr
 
 
+def test_a_file_of_comments_only_has_no_game(tmp_path):
+    """Item 14: not "the first dealer is not given"."""
+    f = tmp_path / "c.txt"
+    f.write_text("{just a comment}\n")
+    r = run(["annotate", str(f)])
+    assert (r.exit_code, r.stderr) == (1, f"error: {f}: no game in the file\n")
+    assert parse_games("{just a comment}\n\n{and another}\n") == []
+
+
 def test_play_human_announces_the_replies_and_q_keeps_the_finished_games(tmp_path):
     """A person at S against greedy for two games (seats swapped in the
     second): every play is told as it is made, the engine's replies

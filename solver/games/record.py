@@ -476,7 +476,7 @@ def parse_games(text: str) -> list[GameRecord | RecordError]:
     """Every game of a file (a new game starts at a tag after movetext),
     each read and checked by :func:`check`; errors are collected, not
     raised. An unreadable token stops the rest of its game. A byte-order
-    mark at the start is skipped."""
+    mark at the start is skipped, and so are comments with no game."""
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
@@ -490,6 +490,8 @@ def parse_games(text: str) -> list[GameRecord | RecordError]:
         chunks[-1].append(tok)
     out: list[GameRecord | RecordError] = []
     for chunk in chunks:
+        if all(tok[0] == "comment" for tok in chunk):
+            continue            # a file of comments only holds no game
         try:
             g = _Reader(chunk).game()
             check(g)
