@@ -123,12 +123,12 @@ class Rules:
         if self.target < 1:
             raise RulesError(f"target must be at least 1 point, not {self.target}")
         if not 1 <= len(self.hit) <= 3 or any(h < 0 for h in self.hit):
-            raise RulesError(f"hit takes 1 to 3 non-negative values, not {self.hit!r}")
+            raise RulesError(f"hit takes 1 to 3 non-negative values, not {format_value(self.hit)}")
         for name in _POINTS:
             if getattr(self, name) < 0:
                 raise RulesError(f"{name} is points won, 0 or more, not {getattr(self, name)}")
         if not self.players or any(p not in (2, 3, 4) for p in self.players):
-            raise RulesError(f"players must be among 2, 3, 4, not {self.players!r}")
+            raise RulesError(f"players must be among 2, 3, 4, not {format_value(self.players)}")
         if self.first_deal_4p not in (3, 4):
             raise RulesError(f"first_deal_4p must be 3 or 4, not {self.first_deal_4p}")
         if self.deal_size not in (3, 4):

@@ -108,7 +108,7 @@ def test_annotate_errors_are_one_line():
     bad = SAMPLE.replace("2. 2o? 6o", "2. 2o? 6c")
     r = run(["annotate", "-"], stdin=bad)
     assert r.exit_code == 1
-    assert r.stderr == ("error: <stdin>: line 11, hand 1, deal 1, play 4: N plays 6c: 6c is "
+    assert r.stderr == ("error: -: line 11, hand 1, deal 1, play 4: N plays 6c: 6c is "
                         "not in N's hand (6o.12b)\n")
     r = run(["annotate", "--thresholds", "1,x", "-"], stdin=SAMPLE)
     assert r.exit_code == 2 and "thresholds: expected three numbers" in r.stderr

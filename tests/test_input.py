@@ -66,6 +66,18 @@ def test_byte_order_mark_and_a_bad_byte():
     assert [n for n, _ in parse_lines(["\ufeff" + GOOD])] == [1]
 
 
+def test_a_byte_order_mark_inside_the_file_is_named():
+    """Item 17: files joined with cat: not "'\\ufeff1' is not a card"."""
+    bom = "a byte-order mark (U+FEFF) in the middle of the file (only its start may have one)"
+    ((n, err),) = [(n, r) for n, r in parse_lines([GOOD, "\ufeff" + GOOD])
+                   if isinstance(r, NotationError)]
+    assert n == 2 and str(err) == f"line 2, line: {bom}"
+    record = (Path(__file__).resolve().parent.parent / "positions" / "games"
+              / "voleur-short.txt").read_text()
+    (err,) = parse_games(record + "\ufeff" + record)
+    assert isinstance(err, RecordError) and str(err).endswith(f"syntax: {bom}")
+
+
 def test_nan_and_infinite_budgets_are_refused():
     for opt in ("--time", "--memory"):
         for value in ("nan", "inf", "-1"):

@@ -23,8 +23,8 @@ import time
 import click
 from rich.console import Console
 
-from .params import (INTEGER, POSITIVE, InputFile, WORKERS, Whole, one_target, read_input,
-                     settings_of)
+from .params import (INTEGER, POSITIVE, InputFile, WORKERS, Whole, input_name, one_target,
+                     read_input, settings_of)
 from ..numbers import tidy
 from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
@@ -302,7 +302,7 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
             marks = Thresholds.parse(thresholds) if thresholds else None
         except ValueError as err:
             _fail(str(err), 2)
-    name = getattr(game, "name", "-")
+    name = input_name(game)
     text = read_input(game)
     items = parse_games(text)
     if not items:

@@ -49,7 +49,7 @@ from typing import Iterator
 
 from ..cards import RANK_INDEX, SUITS, Card, format_cards
 from .match import HandState, MatchLog, PlayError, PlayEvent
-from ..notation import NotationError
+from ..notation import BOM_INSIDE, NotationError
 from ..position import SEAT_NAMES, n_sides, side_names
 from ..rules import MAX_RULE_VALUE, Rules, RulesError, check_players, deal_sizes, preset
 
@@ -303,6 +303,8 @@ def _tokens(text: str, line0: int = 1) -> Iterator[tuple[str, str, int]]:
             j = i
             while j < n and not text[j].isspace() and text[j] not in "{[":
                 j += 1
+            if "\ufeff" in text[i:j]:
+                raise RecordError("syntax", BOM_INSIDE, line)
             yield "word", text[i:j], line
             i = j
 
