@@ -217,7 +217,8 @@ class Annotation:
         ``forced``, marks ``?!``, ``?``, ``??``, ``match`` marks,
         ``total_loss`` and ``average_loss`` (points per play with a
         choice), and for its side ``side``, ``points`` (final score less
-        the start) and ``luck``."""
+        the start) and ``luck`` (None when no deal's luck was measured:
+        ``luck_samples=0``)."""
         g = self.record
         p = g.players
         names = seat_names(p)
@@ -242,7 +243,7 @@ class Annotation:
                 "match": sum(1 for n in chosen if n.match),
                 "total_loss": total, "average_loss": total / len(chosen) if chosen else 0.0,
                 "side": sides[side], "points": self.score[side] - start[side],
-                "luck": luck[side],
+                "luck": luck[side] if self.luck else None,
             })
         return out
 
@@ -913,7 +914,7 @@ def annotation_json(an: Annotation) -> dict:
                  for d in an.luck],
         "players": an.summary(),
         **({"sides": an.side_summary()} if g.players == 4 else {}),
-        "luck_stderr": an.luck_stderr(),
+        "luck_stderr": an.luck_stderr() if an.luck else None,
         **({"time": an.time_budget, "luck_samples": an.luck_samples,
             "opening_draws": an.opening_draws} if timed else {}),
         "seconds": round(an.seconds, 3),
