@@ -212,6 +212,11 @@ class Annotation:
         """The plays whose search the time budget stopped short."""
         return [n for n in self.notes if n.cut]
 
+    def one_ply_plays(self) -> list[PlayNote]:
+        """The plays no search finished for in the time: valued one ply
+        deep (what each play takes and scores now), not estimated."""
+        return [n for n in self.notes if n.method == "one-ply"]
+
     def summary(self) -> list[dict]:
         """Per seat: ``seat``, ``player``, ``plays`` (with a choice),
         ``forced``, marks ``?!``, ``?``, ``??``, ``match`` marks,
@@ -298,7 +303,9 @@ def machine_comment(note: PlayNote, players: int = 2) -> str:
     the best play when another play would have given up a loss that shows
     at two decimals, ``[%loss L]`` (what the mover gave up, never
     negative), ``[%se S]`` when sampled, ``[%cut]`` when the time budget
-    stopped its search short (an estimate), then the match note in words.
+    stopped its search short (an estimate; ``[%cut one-ply]`` when no
+    search finished and the values are one ply deep), then the match note
+    in words.
 
     >>> n = PlayNote(1, 1, 2, 1, "6o", 3, value=-9.0, best_value=-5.0, best="12e", loss=4.0)
     >>> machine_comment(n)
@@ -312,7 +319,7 @@ def machine_comment(note: PlayNote, players: int = 2) -> str:
     if note.stderr is not None:
         parts.append(f"[%se {note.stderr:.2f}]")
     if note.cut:
-        parts.append("[%cut]")
+        parts.append("[%cut one-ply]" if note.method == "one-ply" else "[%cut]")
     if note.match_note:
         parts.append(note.match_note)
     return " ".join(parts)
