@@ -1174,11 +1174,17 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
         raw = raw.rstrip("\r\n")
         if _strip_comment(raw).strip() == "":
             continue
+        if "\ufeff" in _strip_comment(raw):
+            yield number, NotationError("line", BOM_INSIDE, number)
+            continue
         try:
             yield number, parse_position(raw, line=number)
         except NotationError as err:
             yield number, err
 
+
+#: a byte-order mark past the file's start (files joined with ``cat``)
+BOM_INSIDE = "a byte-order mark (U+FEFF) in the middle of the file (only its start may have one)"
 
 loads = parse_position
 dumps = format_position

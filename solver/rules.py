@@ -123,12 +123,12 @@ class Rules:
         if self.target < 1:
             raise RulesError(f"target must be at least 1 point, not {self.target}")
         if not 1 <= len(self.hit) <= 3 or any(h < 0 for h in self.hit):
-            raise RulesError(f"hit takes 1 to 3 non-negative values, not {self.hit!r}")
+            raise RulesError(f"hit takes 1 to 3 non-negative values, not {format_value(self.hit)}")
         for name in _POINTS:
             if getattr(self, name) < 0:
                 raise RulesError(f"{name} is points won, 0 or more, not {getattr(self, name)}")
         if not self.players or any(p not in (2, 3, 4) for p in self.players):
-            raise RulesError(f"players must be among 2, 3, 4, not {self.players!r}")
+            raise RulesError(f"players must be among 2, 3, 4, not {format_value(self.players)}")
         if self.first_deal_4p not in (3, 4):
             raise RulesError(f"first_deal_4p must be 3 or 4, not {self.first_deal_4p}")
         if self.deal_size not in (3, 4):
@@ -187,9 +187,10 @@ def _parse_value(key: str, text: str) -> object:
         if kind.startswith("tuple"):
             return tuple(_small(key, v) for v in text.split(","))
         return text
-    except ValueError:
+    except ValueError as err:
         shown = repr(text) if len(text) <= 24 else repr(text[:24]) + "..."
-        raise RulesError(f"parameter {key} cannot be {shown}") from None
+        limit = f" (at most {MAX_RULE_VALUE})" if isinstance(err, _TooLarge) else ""
+        raise RulesError(f"parameter {key} cannot be {shown}{limit}") from None
 
 
 #: the largest rule value (points, a target): the compiled core works on
@@ -209,9 +210,15 @@ def _small(key: str, text: str) -> int:
     if not re.fullmatch(r"\s*[+-]?[0-9]{1,6}\s*", text):
         raise ValueError
     v = int(text)
-    if abs(v) > MAX_RULE_VALUE:
+    if v > MAX_RULE_VALUE:
+        raise _TooLarge
+    if v < -MAX_RULE_VALUE:
         raise ValueError
     return v
+
+
+class _TooLarge(ValueError):
+    """A number past :data:`MAX_RULE_VALUE` (the message states the limit)."""
 
 
 PRESETS: dict[str, Rules] = {
@@ -250,18 +257,31 @@ def preset(name: str) -> Rules:
             f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
 
 
-def check_players(rules: Rules, players: int) -> None:
+def check_players(rules: Rules, players: int, source: str | None = None,
+                  give: str = "give {} players") -> None:
     """Raise RulesError unless ``rules`` has a game for ``players`` players:
     the one line the commands, the composer and the web board all give.
+    ``source``: where a ``players=`` override came from (``"--set"``), when
+    one was given: the line then names it, not the preset, and ``give``
+    (a format of the counts allowed) says how to give the right count.
 
     >>> check_players(PRESETS["lmodire"], 3)
     Traceback (most recent call last):
     ...
     solver.rules.RulesError: rules: lmodire is for 2 players, not 3 (presets for 3 players: french)
+    >>> check_players(PRESETS["french"].with_overrides({"players": "3"}), 2, "--set")
+    Traceback (most recent call last):
+    ...
+    solver.rules.RulesError: players=3 (from --set) does not allow 2 players: give 3 players or drop players=
     """
     if players in rules.players:
         return
     allowed = ", ".join(str(p) for p in rules.players)
+    if source is not None:
+        counts = " or ".join(str(p) for p in rules.players)
+        raise RulesError(f"players={','.join(str(p) for p in rules.players)} (from {source}) "
+                         f"does not allow {players} players: {give.format(counts)} "
+                         f"or drop players=")
     has = [name for name, r in PRESETS.items() if players in r.players]
     hint = f" (presets for {players} players: {', '.join(has)})" if has else ""
     raise RulesError(f"rules: {rules.name} is for {allowed} players, not {players}{hint}")

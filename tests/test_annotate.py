@@ -265,3 +265,34 @@ def test_the_first_deals_stderr_counts_the_openings_error():
     assert loose[0] == sure[0]
     assert loose[1] ** 2 - sure[1] ** 2 == pytest.approx(1.0)
     assert math.isfinite(sure[1])
+
+
+def test_a_one_ply_play_is_not_called_an_estimate(planted_full):
+    """Item 13: a play no search finished for in the time is valued one
+    ply deep, not sampled: ``*`` before its value (``~`` stays for cut
+    sampling), its own words under the summary, ``[%cut one-ply]`` in the
+    record; in the JSON its ``method`` is ``one-ply``."""
+    import copy
+    from rich.console import Console
+    from solver.cli.render_games import annotation_renderable
+    from solver.games.annotate import machine_comment
+    an = copy.deepcopy(planted_full)
+    an.time_budget = 1.0
+    chosen = [n for n in an.notes if not n.forced]
+    chosen[0].method, chosen[0].cut = "one-ply", True
+    chosen[1].cut = True
+    console = Console(width=200, record=True, file=open("/dev/null", "w"))
+    console.print(annotation_renderable(an))
+    text = console.export_text()
+    assert f"*{chosen[0].value:+.2f}" in text and f"~{chosen[1].value:+.2f}" in text
+    assert (f"1 of {len(chosen)} plays cut short (~: an estimate), 1 not searched "
+            "(*: one ply: no search finished in the time)") in text
+    assert machine_comment(chosen[0]).endswith(" [%cut one-ply]")
+    assert machine_comment(chosen[1]).endswith(" [%cut]")
+    assert annotation_json(an)["plays"][an.notes.index(chosen[0])]["method"] == "one-ply"
+    an.time_budget = None       # evaluate's own 10 s ran out: said all the same
+    console = Console(width=200, record=True, file=open("/dev/null", "w"))
+    console.print(annotation_renderable(an))
+    text = console.export_text()
+    assert f"*{chosen[0].value:+.2f}" in text
+    assert "1 play not searched (*: one ply: no search finished in the time)" in text

@@ -175,6 +175,17 @@ def test_inputs_and_store_errors_are_one_line(tmp_path):
     assert notdb.read_text() == "hello, not a database\n" * 100       # nothing overwritten
 
 
+def test_a_file_without_a_game_is_a_failed_item(tmp_path):
+    """Item 14: batch annotate says what annotate says of an empty file, or
+    one of comments only, instead of skipping it silently."""
+    (tmp_path / "a.txt").write_text("")
+    (tmp_path / "b.txt").write_text("{just a comment}\n")
+    items = list(games_of(files_of((str(tmp_path),))))
+    assert [(i.game, i.error) for i in items] == [
+        (None, f"{tmp_path / 'a.txt'}: no game in the file"),
+        (None, f"{tmp_path / 'b.txt'}: no game in the file")]
+
+
 def test_batch_annotate_runs_a_three_player_game(tmp_path):
     """Every rule system in batch (issue 20): the shipped three-player game
     is annotated on the cluster (the luck of the deal each seat's own),

@@ -48,6 +48,37 @@ def test_play_to_stdout_and_bad_players():
         "error: rules: lmodire is for 2 players, not 3 (presets for 3 players: french)\n"
 
 
+def test_a_players_override_that_does_not_fit_the_seats_is_named():
+    """Item 4: players= given with --set is what refuses the seats, not
+    the preset (french has 2 players too)."""
+    line = "error: players=3 (from --set) does not allow 2 players: give 3 players or drop players=\n"
+    for args in (["--rules", "french", "--set", "players=3"],
+                 ["--rules", "online", "--set", "players=3", "--set", "table_cards=4"]):
+        r = run(["play", "greedy", "greedy", "-q", *args])
+        assert (r.exit_code, r.stderr) == (2, line)
+    r = run(["met", "--rules", "french", "--set", "players=3"])
+    assert (r.exit_code, r.stderr) == (2, "error: players=3 (from --set) does not allow 2 "
+                                          "players: use --players 3 or drop players=\n")
+
+
+def test_two_targets_are_refused():
+    """Item 15: --set target= and --target disagreeing is one line, exit 2
+    (the same target twice is no conflict); met reads --set target= too."""
+    r = run(["play", "greedy", "greedy", "-q", "--set", "target=11", "--target", "21"])
+    assert (r.exit_code, r.stderr, r.stdout) == (
+        2, "error: --set target=11 and --target 21 disagree: give the target once\n", "")
+    r = run(["play", "greedy", "greedy", "-q", "--set", "target=21", "--target", "21"])
+    assert r.exit_code == 0 and loads(r.stdout).target == 21
+    r = run(["met", "--set", "target=21", "--target", "31"])
+    assert (r.exit_code, r.stderr) == (
+        2, "error: --set target=21 and --target 31 disagree: give the target once\n")
+    r = run(["met", "--set", "target=21"])
+    assert r.exit_code == 0 and "lmodire 2p to 21" in r.stdout
+    r = run(["play", "greedy", "greedy", "-q", "--target", "100001"])
+    assert (r.exit_code, r.stderr) == (
+        2, "error: --target: parameter target cannot be '100001' (at most 100000)\n")
+
+
 def test_arena_json():
     r = run(["arena", "greedy", "random", "--pairs", "3", "--json", "-q"])
     assert r.exit_code == 0
@@ -77,10 +108,19 @@ def test_annotate_errors_are_one_line():
     bad = SAMPLE.replace("2. 2o? 6o", "2. 2o? 6c")
     r = run(["annotate", "-"], stdin=bad)
     assert r.exit_code == 1
-    assert r.stderr == ("error: <stdin>: line 11, hand 1, deal 1, play 4: N plays 6c: 6c is "
+    assert r.stderr == ("error: -: line 11, hand 1, deal 1, play 4: N plays 6c: 6c is "
                         "not in N's hand (6o.12b)\n")
     r = run(["annotate", "--thresholds", "1,x", "-"], stdin=SAMPLE)
     assert r.exit_code == 2 and "thresholds: expected three numbers" in r.stderr
+
+
+def test_a_file_of_comments_only_has_no_game(tmp_path):
+    """Item 14: not "the first dealer is not given"."""
+    f = tmp_path / "c.txt"
+    f.write_text("{just a comment}\n")
+    r = run(["annotate", str(f)])
+    assert (r.exit_code, r.stderr) == (1, f"error: {f}: no game in the file\n")
+    assert parse_games("{just a comment}\n\n{and another}\n") == []
 
 
 def test_play_human_announces_the_replies_and_q_keeps_the_finished_games(tmp_path):

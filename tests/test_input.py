@@ -66,6 +66,18 @@ def test_byte_order_mark_and_a_bad_byte():
     assert [n for n, _ in parse_lines(["\ufeff" + GOOD])] == [1]
 
 
+def test_a_byte_order_mark_inside_the_file_is_named():
+    """Item 17: files joined with cat: not "'\\ufeff1' is not a card"."""
+    bom = "a byte-order mark (U+FEFF) in the middle of the file (only its start may have one)"
+    ((n, err),) = [(n, r) for n, r in parse_lines([GOOD, "\ufeff" + GOOD])
+                   if isinstance(r, NotationError)]
+    assert n == 2 and str(err) == f"line 2, line: {bom}"
+    record = (Path(__file__).resolve().parent.parent / "positions" / "games"
+              / "voleur-short.txt").read_text()
+    (err,) = parse_games(record + "\ufeff" + record)
+    assert isinstance(err, RecordError) and str(err).endswith(f"syntax: {bom}")
+
+
 def test_nan_and_infinite_budgets_are_refused():
     for opt in ("--time", "--memory"):
         for value in ("nan", "inf", "-1"):
@@ -407,5 +419,5 @@ def test_a_file_without_a_position_is_one_error_line(tmp_path, text):
     assert r.exit_code == 1 and r.stderr.strip() == "error: " + want
     r = CliRunner().invoke(main, ["annotate", str(f)])
     assert r.exit_code == 1
-    if not text:
+    if not text:            # "#" is no comment in a record ({...} is)
         assert r.stderr.strip() == f"error: {f}: no game in the file"

@@ -38,6 +38,10 @@ def test_met_takes_any_target_up_to_the_limit():
     r = run("met", "--target", "400")
     assert r.exit_code == 2 and "serves targets 1 to" in r.output \
         and "--limit 400" in r.output and len(r.output.strip().splitlines()) == 1
+    r = run("met", "--target", "401")       # past what the build takes: no --limit 401
+    assert r.exit_code == 2 and r.output == (
+        "error: the lmodire 2-player match-equity table serves targets 1 to 61, not 401 "
+        "(a table is built for targets up to 400)\n")
 
 
 def test_met_json_and_svg(tmp_path):

@@ -222,6 +222,8 @@ ERRORS = [
      "rules: unknown preset 'bogus' (known: lmodire, pagat, mod, french, online)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=x", "target: parameter target cannot be 'x'"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=0", "target: target must be at least 1 point, not 0"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S target=100001",
+     "target: parameter target cannot be '100001' (at most 100000)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=-5", "target: target must be at least 1 point, not -5"),
     # whole numbers in ASCII digits, as score= reads them (int() took both)
     ("1.3.5.11 2.2.7/4.6.12 ? S target=1_0", "target: parameter target cannot be '1_0'"),
@@ -232,7 +234,8 @@ ERRORS = [
      "capture_point: capture_point is points won, 0 or more, not -1"),
     ("1.3.5.11 2.2.7/4.6.12 ? S rules=french ronda=-2", "ronda: ronda is points won, 0 or more, not -2"),
     ("1.3.5.11 2.2.7/4.6.12 ? S hit=1,5,10,20",
-     "hit: hit takes 1 to 3 non-negative values, not (1, 5, 10, 20)"),
+     "hit: hit takes 1 to 3 non-negative values, not 1,5,10,20"),
+    ("1.3.5.11 2.2.7/4.6.12 ? S players=5", "players: players must be among 2, 3, 4, not 5"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.1 ? S",
      "rules: rules=lmodire is for 2 players, not 3 (override with players=)"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.2 ? S rules=pagat",

@@ -125,7 +125,7 @@ def test_several_games_in_one_file(engine_game):
      "line 8, hand 1, table: the opening table 1o.4c.5e.11b breaks table_rule=distinct "
      "(4 different ranks, no two consecutive)"),
     ("{takes the 4}", "{takes the 4", "line 10, syntax: a comment '{' is not closed by '}'"),
-    ('[Target "41"]', '[Target "x"]', "line 3, Target: 'x' is not a whole number of points (1 to 999999)"),
+    ('[Target "41"]', '[Target "x"]', "line 3, Target: 'x' is not a whole number of points (1 to 100000)"),
     ('[Dealer "N"]', '[Dealer "N"]\n[Result "3-1"]',
      'line 7, Result: the match is not over (score 1-0); write "*"'),
     ("{takes the 4}", "{takes the 4} foo", "line 10, hand 1, deal 1, play 3: unexpected 'foo' "
@@ -179,7 +179,9 @@ VOLEUR = (GAMES / "voleur-short.txt").read_text()
     ('[Rules "french voleur=yes"]', '[Rules "frnch"]', 2,
      "Rules: unknown preset 'frnch' (known: lmodire, pagat, mod, french, online)"),
     ('[Target "21"]', '[Target "abc"]', 3,
-     "Target: 'abc' is not a whole number of points (1 to 999999)"),
+     "Target: 'abc' is not a whole number of points (1 to 100000)"),
+    ('[Target "21"]', '[Target "100001"]', 3,
+     "Target: '100001' is not a whole number of points (1 to 100000)"),
     ('[Dealer "N"]', '[Dealer "Q"]', 6,
      "Dealer: seat 'Q' does not exist with 2 players (seats: S N)"),
     ('[Result "14-29"]', '[Result "14-28"]', 8, "Result: the plays give 14-29, not 14-28"),
@@ -220,3 +222,12 @@ def test_a_rules_tag_is_read_as_one_set_of_overrides():
         loads(text.replace("online players=3 table_cards=4", "online players=3")).rules
     with pytest.raises(RecordError, match="players is given twice"):
         loads(text.replace("online players=3", "online players=3 players=3")).rules
+
+
+def test_a_rules_tag_players_that_does_not_fit_the_seats_is_named():
+    """Item 4: the Rules tag's players= refuses the two seats, not french."""
+    text = VOLEUR.replace('[Rules "french voleur=yes"]', '[Rules "french voleur=yes players=3"]')
+    with pytest.raises(RecordError) as err:
+        loads(text).rules
+    assert str(err.value) == ("line 2, Rules: players=3 (from the Rules tag) does not allow 2 "
+                              "players: give 3 seat tags or drop players=")

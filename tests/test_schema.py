@@ -169,6 +169,13 @@ def test_annotate_points_both_views_and_every_player_count(one_hand):
         doc = cli_json("annotate", "--json", "-q", *args)
         check(doc, "annotate.json")
         assert doc["games"] and doc["games"][0]["objective"] == "points"
+        # item 9: luck not measured is null, not 0 (the text shows "-")
+        game = doc["games"][0]
+        rows = game["players"] + game.get("sides", [])
+        if "0" in args:
+            assert game["luck_stderr"] is None and all(r["luck"] is None for r in rows)
+        else:
+            assert game["luck_stderr"] >= 0 and all(isinstance(r["luck"], float) for r in rows)
 
 
 def test_annotate_match_objective():

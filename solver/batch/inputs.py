@@ -56,15 +56,18 @@ def files_of(paths: tuple[str, ...]) -> list[Path]:
 
 
 def games_of(files: list[Path]) -> Iterator[Item]:
-    """Every game of ``files``, readable or not (a file that is not UTF-8
-    is one unreadable item)."""
+    """Every game of ``files``, readable or not (a file that is not UTF-8,
+    or holds no game, is one unreadable item)."""
     for f in files:
         try:
             text = f.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as e:
             yield Item(str(f), 1, None, f"{f}: cannot be read ({e})")
             continue
-        for n, g in enumerate(parse_games(text), start=1):
+        games = parse_games(text)
+        if not games:           # as annotate says it
+            yield Item(str(f), 1, None, f"{f}: no game in the file")
+        for n, g in enumerate(games, start=1):
             if isinstance(g, RecordError):
                 yield Item(str(f), n, None, f"{f}: game {n}: {g}")
             elif not g.hands:

@@ -193,8 +193,9 @@ def _system(rules_name: str, settings: tuple[str, ...], players: int) -> str:
     from ..match_equity.system import system_of
     from ..rules import check_players, preset
     from .params import settings_of
-    rules = preset(rules_name).with_overrides(settings_of(settings))
-    check_players(rules, players)
+    over = settings_of(settings)
+    rules = preset(rules_name).with_overrides(over)
+    check_players(rules, players, "--set" if "players" in over else None, "use --players {}")
     return system_of(rules)
 
 

@@ -23,7 +23,8 @@ import time
 import click
 from rich.console import Console
 
-from .params import INTEGER, POSITIVE, InputFile, WORKERS, Whole, read_input, settings_of
+from .params import (INTEGER, POSITIVE, InputFile, WORKERS, Whole, input_name, one_target,
+                     read_input, settings_of)
 from ..numbers import tidy
 from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
@@ -43,11 +44,16 @@ def _fail(message: str, code: int = 1) -> None:
 def _rules(name: str, settings: tuple[str, ...], target: int | None):
     try:
         # all at once: players=2 makes table_cards=0 playable wherever it is
-        rules = preset(name).with_overrides(settings_of(settings))
-        if target is not None:
-            rules = rules.with_overrides({"target": str(target)})
+        over = settings_of(settings)
+        one_target(over, target)
+        rules = preset(name).with_overrides(over)
     except ValueError as err:       # RulesError too
         _fail(str(err), 2)
+    if target is not None:
+        try:
+            rules = rules.with_overrides({"target": str(target)})
+        except ValueError as err:
+            _fail(f"--target: {err}", 2)
     return rules
 
 
@@ -129,7 +135,7 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
         except ValueError as err:
             _fail(str(err), 2)
     try:
-        check_players(rules, len(players))
+        check_players(rules, len(players), "--set" if "players" in settings_of(settings) else None)
     except RulesError as e:
         _fail(str(e), 2)
     out = _check_output(output, force)
@@ -296,7 +302,7 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
             marks = Thresholds.parse(thresholds) if thresholds else None
         except ValueError as err:
             _fail(str(err), 2)
-    name = getattr(game, "name", "-")
+    name = input_name(game)
     text = read_input(game)
     items = parse_games(text)
     if not items:

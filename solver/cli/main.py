@@ -21,7 +21,8 @@ from ..analysis.methods import METHODS, OBJECTIVES
 from ..runtime.interrupt import (Signals, exit_if_interrupted, exit_if_signalled,
                                  exit_interrupted)
 from ..runtime.streams import stream_error
-from .params import INTEGER, MEGABYTES, NO_POSITION, POSITIVE, InputFile, WORKERS, Whole
+from .params import (INTEGER, MEGABYTES, NO_POSITION, POSITIVE, InputFile, WORKERS, Whole,
+                     input_name)
 
 # What a command needs is imported when it runs (and the other commands'
 # modules when they are named): `--version`, `--help`, `met`, `db` and a
@@ -262,8 +263,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
     with Signals() as sig:
         try:
             for f in files:
-                name = getattr(f, "name", "-")
-                name = "-" if name == "<stdin>" else name
+                name = input_name(f)
                 lines = 0
                 for lineno, item in parse_lines(f):
                     lines += 1

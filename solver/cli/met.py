@@ -11,7 +11,7 @@ from rich.console import Console
 from ..numbers import tidy
 from ..rules import PRESETS
 from ..runtime.interrupt import stoppable
-from .params import Whole
+from .params import Whole, one_target, settings_of
 from .render_match import met3_renderable, met_renderable, met_svg
 from ..match_equity.table import MatchTable3, load
 
@@ -53,7 +53,11 @@ def met_command(rules_name, settings, players, target, deals, third, step, as_js
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
     try:
+        over = settings_of(settings)
+        one_target(over, target)
         system = _system(rules_name, settings, players)
+        if target is None and "target" in over:
+            target = int(over["target"])
         t = load(system, players, target)
     except ValueError as e:
         click.echo(f"error: {e}", err=True)

@@ -150,6 +150,14 @@ def settings_of(items: tuple[str, ...]) -> dict[str, str]:
     return over
 
 
+def one_target(over: dict[str, str], target: int | None) -> None:
+    """ValueError when ``--set target=`` and ``--target`` give two targets
+    (the same one twice is no conflict)."""
+    if target is not None and "target" in over and over["target"].strip() != str(target):
+        raise ValueError(f"--set target={over['target']} and --target {target} disagree: "
+                         "give the target once")
+
+
 #: what a file without a position line gets (the line is ``NAME: ...``)
 NO_POSITION = "no position in the file (it is empty or holds only comments and blank lines)"
 
@@ -164,13 +172,19 @@ class InputError(click.ClickException):
         click.echo(f"error: {self.format_message()}", err=True)
 
 
+def input_name(f) -> str:
+    """How messages name an input file: its path, ``-`` for standard input
+    (as it is given on the command line) in every command."""
+    name = getattr(f, "name", "-")
+    return "-" if name == "<stdin>" else name
+
+
 def read_input(f) -> str:
     """The whole text of an input file opened by :class:`InputFile` (at
     most :data:`~solver.runtime.streams.MAX_FILE` bytes of UTF-8); raises
     :class:`InputError` naming the file otherwise."""
     from ..runtime.streams import FileTooLarge, read_bounded
-    name = getattr(f, "name", "-")
-    name = "-" if name == "<stdin>" else name
+    name = input_name(f)
     try:
         data = read_bounded(f, name)
     except FileTooLarge as e:

@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .params import INTEGER, NO_POSITION, InputFile, Number, Whole, read_input
+from .params import INTEGER, NO_POSITION, InputFile, Number, Whole, input_name, read_input
 from ..numbers import counted, tidy
 from ..cards import CardError, parse_card
 from ..runtime.interrupt import Signals, exit_interrupted, stoppable
@@ -167,7 +167,7 @@ def check_cmd(files, margin, as_json) -> None:
     doc = []
     empty = False
     for f in files:
-        name = getattr(f, "name", "-")
+        name = input_name(f)
         checks = check_text(read_input(f), margin)
         if not checks:
             empty = True
@@ -248,7 +248,7 @@ def _load_numbered(files, errors: list | None = None) -> tuple[list, int]:
             errors.append((where, text))
 
     for index, f in enumerate(files):
-        name = getattr(f, "name", "-")
+        name = input_name(f)
         lines = parse_file(read_input(f))
         if not lines:
             say((index, 0), f"error: {name}: {NO_POSITION}")

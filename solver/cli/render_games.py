@@ -71,7 +71,8 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
                 continue
             style = MARK_STYLE.get(n.mark, "")
             named = shown_loss(n.loss)     # another best only for a loss that shows
-            cut = "~" if n.cut and an.time_budget is not None else ""
+            cut = ("*" if n.method == "one-ply" else
+                   "~" if n.cut and an.time_budget is not None else "")
             t.add_row(f"{n.deal}.{n.number}", names[n.seat], Text(n.card + n.mark, style=style),
                       f"{cut}{n.value:+.2f}", (n.best or "") if named else "",
                       f"{n.best_value:+.2f}" if named else "",
@@ -85,19 +86,31 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
         parts.append(side_table(an))
     if an.time_budget is not None:
         parts.append(Text(budget_line(an)))
+    elif an.one_ply_plays():
+        k = len(an.one_ply_plays())
+        parts.append(Text(f"{k} play{'s' * (k != 1)} {ONE_PLY}"))
     return full_width(*parts)
+
+
+#: the legend of a one-ply value's mark
+ONE_PLY = "not searched (*: one ply: no search finished in the time)"
 
 
 def budget_line(an: Annotation) -> str:
     """What ``--time`` cut short: the plays whose search it stopped (their
-    values estimates, ``~`` in the tables) and the deals the luck drew
+    values estimates, ``~`` in the tables; ``*``: no search finished, the
+    values one ply deep) and the deals the luck drew
     (``--time 2 s a play and a deal's luck: 1 of 20 plays cut short (~: an
     estimate); the luck drew 3 to 24 of 24 deals a deal (the new hand's
     expectation 10 of 48)``).
     """
     plays = sum(1 for n in an.notes if not n.forced)
+    one_ply = len(an.one_ply_plays())
     text = (f"--time {an.time_budget:g} s a play and a deal's luck: "
-            f"{len(an.cut_plays())} of {plays} plays cut short (~: an estimate)")
+            f"{sum(1 for n in an.cut_plays() if n.method != 'one-ply')} of {plays} plays cut "
+            "short (~: an estimate)")
+    if one_ply:
+        text += f", {one_ply} {ONE_PLY}"
     drawn = [d.draws for d in an.luck if d.draws is not None]
     if drawn:
         low, high = min(drawn), max(drawn)

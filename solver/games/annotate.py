@@ -212,12 +212,18 @@ class Annotation:
         """The plays whose search the time budget stopped short."""
         return [n for n in self.notes if n.cut]
 
+    def one_ply_plays(self) -> list[PlayNote]:
+        """The plays no search finished for in the time: valued one ply
+        deep (what each play takes and scores now), not estimated."""
+        return [n for n in self.notes if n.method == "one-ply"]
+
     def summary(self) -> list[dict]:
         """Per seat: ``seat``, ``player``, ``plays`` (with a choice),
         ``forced``, marks ``?!``, ``?``, ``??``, ``match`` marks,
         ``total_loss`` and ``average_loss`` (points per play with a
         choice), and for its side ``side``, ``points`` (final score less
-        the start) and ``luck``."""
+        the start) and ``luck`` (None when no deal's luck was measured:
+        ``luck_samples=0``)."""
         g = self.record
         p = g.players
         names = seat_names(p)
@@ -242,7 +248,7 @@ class Annotation:
                 "match": sum(1 for n in chosen if n.match),
                 "total_loss": total, "average_loss": total / len(chosen) if chosen else 0.0,
                 "side": sides[side], "points": self.score[side] - start[side],
-                "luck": luck[side],
+                "luck": luck[side] if self.luck else None,
             })
         return out
 
@@ -297,7 +303,9 @@ def machine_comment(note: PlayNote, players: int = 2) -> str:
     the best play when another play would have given up a loss that shows
     at two decimals, ``[%loss L]`` (what the mover gave up, never
     negative), ``[%se S]`` when sampled, ``[%cut]`` when the time budget
-    stopped its search short (an estimate), then the match note in words.
+    stopped its search short (an estimate; ``[%cut one-ply]`` when no
+    search finished and the values are one ply deep), then the match note
+    in words.
 
     >>> n = PlayNote(1, 1, 2, 1, "6o", 3, value=-9.0, best_value=-5.0, best="12e", loss=4.0)
     >>> machine_comment(n)
@@ -311,7 +319,7 @@ def machine_comment(note: PlayNote, players: int = 2) -> str:
     if note.stderr is not None:
         parts.append(f"[%se {note.stderr:.2f}]")
     if note.cut:
-        parts.append("[%cut]")
+        parts.append("[%cut one-ply]" if note.method == "one-ply" else "[%cut]")
     if note.match_note:
         parts.append(note.match_note)
     return " ".join(parts)
@@ -913,7 +921,7 @@ def annotation_json(an: Annotation) -> dict:
                  for d in an.luck],
         "players": an.summary(),
         **({"sides": an.side_summary()} if g.players == 4 else {}),
-        "luck_stderr": an.luck_stderr(),
+        "luck_stderr": an.luck_stderr() if an.luck else None,
         **({"time": an.time_budget, "luck_samples": an.luck_samples,
             "opening_draws": an.opening_draws} if timed else {}),
         "seconds": round(an.seconds, 3),

@@ -49,9 +49,9 @@ from typing import Iterator
 
 from ..cards import RANK_INDEX, SUITS, Card, format_cards
 from .match import HandState, MatchLog, PlayError, PlayEvent
-from ..notation import NotationError
+from ..notation import BOM_INSIDE, NotationError
 from ..position import SEAT_NAMES, n_sides, side_names
-from ..rules import Rules, RulesError, deal_sizes, preset
+from ..rules import MAX_RULE_VALUE, Rules, RulesError, check_players, deal_sizes, preset
 
 MARKS: tuple[str, ...] = ("!!", "??", "!?", "?!", "!", "?")
 
@@ -196,10 +196,15 @@ class GameRecord:
             raise RecordError("Rules", str(err), self.line_of("Rules")) from None
         if "Target" in self.tags:
             value = self.tags["Target"]
-            if not re.fullmatch(r"[1-9][0-9]{0,5}", value):
+            if not re.fullmatch(r"[1-9][0-9]{0,5}", value) or int(value) > MAX_RULE_VALUE:
                 raise RecordError("Target", f"{value[:24]!r} is not a whole number of points "
-                                            "(1 to 999999)", self.line_of("Target"))
+                                            f"(1 to {MAX_RULE_VALUE})", self.line_of("Target"))
             rules = rules.with_overrides({"target": value})
+        if self.players not in rules.players and "players" in overrides:
+            try:
+                check_players(rules, self.players, "the Rules tag", "give {} seat tags")
+            except RulesError as err:
+                raise RecordError("Rules", str(err), self.line_of("Rules")) from None
         if self.players not in rules.players:
             raise RecordError("Rules", f"{rules.name} is for "
                               f"{', '.join(map(str, rules.players))} players, not "
@@ -298,6 +303,8 @@ def _tokens(text: str, line0: int = 1) -> Iterator[tuple[str, str, int]]:
             j = i
             while j < n and not text[j].isspace() and text[j] not in "{[":
                 j += 1
+            if "\ufeff" in text[i:j]:
+                raise RecordError("syntax", BOM_INSIDE, line)
             yield "word", text[i:j], line
             i = j
 
@@ -471,7 +478,7 @@ def parse_games(text: str) -> list[GameRecord | RecordError]:
     """Every game of a file (a new game starts at a tag after movetext),
     each read and checked by :func:`check`; errors are collected, not
     raised. An unreadable token stops the rest of its game. A byte-order
-    mark at the start is skipped."""
+    mark at the start is skipped, and so are comments with no game."""
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
@@ -485,6 +492,8 @@ def parse_games(text: str) -> list[GameRecord | RecordError]:
         chunks[-1].append(tok)
     out: list[GameRecord | RecordError] = []
     for chunk in chunks:
+        if all(tok[0] == "comment" for tok in chunk):
+            continue            # a file of comments only holds no game
         try:
             g = _Reader(chunk).game()
             check(g)

@@ -44,7 +44,7 @@ from ..rules import PRESETS
 from .hands import (HandSet, MatchSet, default_chunk, line_progress, play_sets, read_matches,
                     read_traces)
 from .system import rules_of
-from .table import MIN_LIMIT, build, build3, data_name, pack3, scores_view
+from .table import MAX_LIMIT, MIN_LIMIT, build, build3, data_name, pack3, scores_view
 
 DEFAULT_DB = "met-hands.db"
 
@@ -171,7 +171,7 @@ def command_line(argv: list[str]) -> str:
                    "with the others').")
 @click.option("--greedy-hands", type=Whole(0), default=0, show_default=True,
               help="Greedy hands (first seed) for the strong-against-greedy comparison.")
-@click.option("--limit", type=Whole(2, 400), default=MIN_LIMIT, show_default=True,
+@click.option("--limit", type=Whole(2, MAX_LIMIT), default=MIN_LIMIT, show_default=True,
               help="The largest target the table serves.")
 @click.option("--batches", type=Whole(2), default=8, show_default=True)
 @click.option("--check-matches", type=Whole(0), default=1000, show_default=True)

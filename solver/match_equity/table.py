@@ -40,6 +40,9 @@ import numpy as np
 #: the smallest limit a shipped table has (every target up to it)
 MIN_LIMIT = 61
 
+#: the largest limit the build takes (``--limit``): a bigger target has no table
+MAX_LIMIT = 400
+
 
 # --- building ---------------------------------------------------------------------
 
@@ -329,9 +332,10 @@ def unpack3(data: bytes, limit: int) -> np.ndarray:
 
 def _check_target(system: str, players: int, limit: int, target: int) -> None:
     if not 1 <= target <= limit:
+        how = (f"build a larger one: {build_command(system, players, max(target, MIN_LIMIT))}"
+               if target <= MAX_LIMIT else f"a table is built for targets up to {MAX_LIMIT}")
         raise ValueError(f"the {system} {players}-player match-equity table serves targets "
-                         f"1 to {limit}, not {target} (build a larger one: "
-                         f"{build_command(system, players, max(target, MIN_LIMIT))})")
+                         f"1 to {limit}, not {target} ({how})")
 
 
 def build_command(system: str, players: int, limit: int = MIN_LIMIT) -> str:
