@@ -548,9 +548,10 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
                                           f"{' '.join(a.best)} ({chance_text(a.chance)} to "
                                           f"win it)"))
         elif _rank(bm) != top.rank:
+            said = _play_text(a, bm, lambda mv: f"{chance_text(mv.chance)} to win it")
             problems.append(Problem("bm", f"the best play for the match is {top.move} "
                                           f"({chance_text(top.chance)} to win it), not {bm} "
-                                          f"({_chance_of(a, bm)})"))
+                                          f"({said})"))
         if hides_cards(pos):
             problems.append(Problem("position", f"{match_heading(pos)}, and a puzzle drawn "
                                                 f"from the mover's seat is judged over the "
@@ -559,8 +560,9 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
     elif len(a.best) > 1:
         problems.append(Problem("bm", f"several best plays: {' '.join(a.best)} ({a.value:+g})"))
     elif _rank(bm) != top.rank:
+        said = _play_text(a, bm, lambda mv: f"{mv.value:+g}")
         problems.append(Problem("bm", f"the best play is {top.move} ({top.value:+g}), "
-                                      f"not {bm} ({_value_of(a, bm)})"))
+                                      f"not {bm} ({said})"))
     try:
         if v is not None and abs(float(v) - a.value) > 1e-9:
             problems.append(Problem("v", f"the value is {a.value:+g}, not {v}" if not match else
@@ -659,14 +661,16 @@ def _rank(card_text: str) -> int:
     return parse_card(card_text.split()[0]).index
 
 
-def _chance_of(a, card_text: str) -> str:
+def _play_text(a, card_text: str, what) -> str:
+    """``what(play)`` of the play ``card_text`` names in the analysis ``a``
+    ("not a card", "not playable" else)."""
     try:
         r = _rank(card_text)
     except ValueError:
         return "not a card"
     for mv in a.moves:
         if mv.rank == r:
-            return f"{chance_text(mv.chance)} to win it"
+            return what(mv)
     return "not playable"
 
 
@@ -674,17 +678,6 @@ def points_unchecked(pos: Position) -> list[str]:
     """The fields of :data:`POINTS_FIELDS` the line writes, which
     :func:`verify` leaves unchecked when the line is played for the match."""
     return [name for name in POINTS_FIELDS if pos.opcode(name) is not None]
-
-
-def _value_of(a, card_text: str) -> str:
-    try:
-        r = _rank(card_text)
-    except ValueError:
-        return "not a card"
-    for mv in a.moves:
-        if mv.rank == r:
-            return f"{mv.value:+g}"
-    return "not playable"
 
 
 @dataclass
