@@ -101,8 +101,8 @@ def budget_line(an: Annotation) -> str:
     values estimates, ``~`` in the tables; ``*``: no search finished, the
     values one ply deep) and the deals the luck drew
     (``--time 2 s a play and a deal's luck: 1 of 20 plays cut short (~: an
-    estimate); the luck drew 3 to 24 of 24 deals a deal (the new hand's
-    expectation 10 of 48)``).
+    estimate); each deal's luck from 3 to 24 of 24 possible deals, a new
+    hand's expectation from 10 of 48``).
     """
     plays = sum(1 for n in an.notes if not n.forced)
     one_ply = len(an.one_ply_plays())
@@ -115,14 +115,14 @@ def budget_line(an: Annotation) -> str:
     if drawn:
         low, high = min(drawn), max(drawn)
         span = f"{low}" if low == high else f"{low} to {high}"
-        text += f"; the luck drew {span} of {an.luck_samples} deals a deal"
+        text += f"; each deal's luck from {span} of {an.luck_samples} possible deals"
         if an.opening_draws is not None:
-            text += (f" (the new hand's expectation {an.opening_draws} of "
-                     f"{2 * an.luck_samples})")
+            text += (f", a new hand's expectation from {an.opening_draws} of "
+                     f"{2 * an.luck_samples}")
     short = sum(1 for d in an.luck if not d.searched)
     if short:
         text += (f"; {short} of {len(an.luck)} deals' luck counts their declarations only "
-                 "(their value could not be searched in the time)")
+                 "(no time to value their cards)")
     return text
 
 
