@@ -296,3 +296,21 @@ def test_a_one_ply_play_is_not_called_an_estimate(planted_full):
     text = console.export_text()
     assert f"*{chosen[0].value:+.2f}" in text
     assert "1 play not searched (*: one ply: no search finished in the time)" in text
+
+
+def test_a_one_ply_value_marks_nothing(planted_full):
+    """A play no search finished for is valued one ply deep: its loss is
+    shown (``*``) but earns no ?!, ? or ?? (the one-ply values of g3.txt
+    marked 5c ?!); a searched play with the same loss is marked, and a play
+    that gives away the match stays ??."""
+    import copy
+    from solver.games.annotate import play_mark
+    an = copy.deepcopy(planted_full)
+    note = next(n for n in an.notes if not n.forced)
+    note.loss, note.close, note.match = 1.5, False, False
+    note.method = "determinised"
+    assert play_mark(note, an.thresholds) == "?"
+    note.method = "one-ply"
+    assert play_mark(note, an.thresholds) == ""
+    note.match = True
+    assert play_mark(note, an.thresholds) == "??"

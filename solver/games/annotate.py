@@ -638,6 +638,18 @@ def close_moves(a) -> list[str] | None:
     return None
 
 
+def play_mark(note, thresholds: Thresholds) -> str:
+    """An annotated play's mark: ``??`` for a play that misses or gives
+    away the match; none for a play close to the best or valued one ply
+    deep (no search finished for it in the time: its loss is shown, ``*``,
+    but judges nothing); else its loss's (:meth:`Thresholds.mark`)."""
+    if note.match:
+        return "??"
+    if note.close or note.method == "one-ply":
+        return ""
+    return thresholds.mark(note.loss)
+
+
 def _eval_job(args) -> tuple:
     """One play's evaluation; ``args`` end with the time budget when one
     was given (else evaluate's own)."""
@@ -864,7 +876,7 @@ def _finish(record, replay, notes, plays, results, luck_where, luck_results, ope
         note.move_stderr = [se for _r, _text, _v, se in moves]
         note.method, note.samples = meth, nsamples
         note.close = close is not None and text in close and note.loss > 0
-        note.mark = "??" if note.match else ("" if note.close else thresholds.mark(note.loss))
+        note.mark = play_mark(note, thresholds)
         play.mark = note.mark
         play.comments = [c for c in play.comments if "[%eval" not in c]
         play.comments.append(machine_comment(note, record.players))
