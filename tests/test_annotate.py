@@ -304,13 +304,13 @@ def test_a_one_ply_value_marks_nothing(planted_full):
     marked 5c ?!); a searched play with the same loss is marked, and a play
     that gives away the match stays ??."""
     import copy
-    from solver.games.annotate import play_mark
+    from solver.games.annotate import Thresholds, play_mark
     an = copy.deepcopy(planted_full)
     note = next(n for n in an.notes if not n.forced)
     note.loss, note.close, note.match = 1.5, False, False
     note.method = "determinised"
-    assert play_mark(note, an.thresholds) == "?"
+    assert play_mark(note, Thresholds()) == "?"
     note.method = "one-ply"
-    assert play_mark(note, an.thresholds) == ""
+    assert play_mark(note, Thresholds()) == ""
     note.match = True
-    assert play_mark(note, an.thresholds) == "??"
+    assert play_mark(note, Thresholds()) == "??"
