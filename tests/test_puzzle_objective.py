@@ -175,3 +175,17 @@ def test_the_new_keys_follow_the_schemas(match_file):
     check(json.loads(run(["puzzles", "check", "--json", str(match_file)]).stdout),
           "puzzles.json#/$defs/check")
     check(answer_puzzle(M1, "2"), "web.json#/$defs/puzzle_answer")
+
+
+def test_the_shipped_match_suite_checks_as_it_ships():
+    """positions/match.txt names its lines `id "match 1"` ...: a test
+    suite's labels, not puzzle ids (7 hex digits), so `puzzles check`
+    verifies the file as shipped; a stale puzzle id is still caught
+    (tests/test_puzzle_cli.py)."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "positions" / "match.txt"
+    r = CliRunner().invoke(main, ["puzzles", "check", str(path)])
+    assert r.exit_code == 0, r.output
+    assert "id:" not in r.output

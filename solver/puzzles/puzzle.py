@@ -34,6 +34,7 @@ A plain ``ronda-solve FILE`` reads these lines as a test suite (``bm`` and
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from functools import lru_cache
 from dataclasses import dataclass, field
@@ -640,13 +641,17 @@ def answer_problems(pos: Position, margin: float = DEFAULT_MARGIN) -> list[Probl
 
 
 def _label_problems(pos: Position) -> list[Problem]:
-    """The labels a search cannot check: ``id`` (when given) must be the
+    """The labels a search cannot check: ``id`` (when given as a puzzle id,
+    7 hex digits; a test suite's own labels such as ``"match 1"`` are
+    left alone) must be the
     position's own (:func:`puzzle_id`; a position edited after its id was
     written keeps a stale one, and the sheets, the trainer and the output
     name the puzzle by it), ``source`` (when given) one of :data:`SOURCES`."""
     out = []
     have, own = pos.opcode("id"), puzzle_id(pos)
-    if have is not None and have.strip() != own:
+    # a puzzle id is 7 hex digits; another id ("match 1") is a test
+    # suite's label, not checked
+    if have is not None and re.fullmatch(r"[0-9a-f]{7}", have.strip()) and have.strip() != own:
         out.append(Problem("id", f"the position's id is {own}, the line says "
                                  f"{have.strip() or '(none)'}: was the position changed?"))
     source = pos.opcode("source")
