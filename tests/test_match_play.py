@@ -164,3 +164,64 @@ def test_line_cache_follows_the_rules_of_a_reused_searcher():
         assert b == Searcher(P2, D, 8.0).value(st)
         differ += a != b
     assert differ > 3, differ
+
+
+@pytest.mark.parametrize("system", LINE_SYSTEMS, ids=str)
+def test_line_tree_cache_is_match_value(system):
+    """The cache of 5-6 card states (:func:`solver.engine.endgame.match_cached`
+    through :func:`solver.engine.endgame.lines_build_tree`: every line of the
+    state's tree stored under its cards' hash, the tree's minimax replayed on
+    each x word, by alpha-beta over the tree) gives
+    :func:`solver.engine.endgame.match_value`'s exact value under a full
+    window and a bound on the right side outside a narrow one, the same cards under several x words (the cache's
+    hits), the canonical piles on and off; most of the states are served by
+    the tree (a max for a min at any level fails it)."""
+    from solver.engine import endgame
+    rng = random.Random(f"match-tree-{system}")
+    target = system.rules.target
+    inf = endgame.MATCH_INF
+    S0 = kn.new_scratch()
+    checked = served = 0
+    for _ in range(60):
+        pos = random_position(rng, system)
+        leaves, _leaf = random_leaves(rng, target)
+        prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
+        D = prob.D
+        for P in (prob.P, _canon_flipped(prob.P)):
+            if P[core.P_CANON] & core.CANON_PILES and P[core.P_ANSWERS] > 1:
+                continue        # never made: a shown card leaves a pile written 0
+            S = kn.new_scratch(64)
+            st = prob.st
+            for _step in range(12):
+                if core.is_chance(P, st):
+                    _probs, rows = core.deal_table(P, st, 1 << 20)
+                    st = core.dealt_child(P, st, rows, rng.randrange(len(rows)))
+                    continue
+                if core.is_terminal(P, st):
+                    break
+                if core.is_last_deal(P, st) and 5 <= core.work_left(P, st) <= 6:
+                    for _x in range(4):
+                        y = _moved(st, rng, target, low=0 if P[core.P_CANON] & 1 else 3)
+                        C = kn.new_counters()
+                        want = endgame.match_value(P, D, S0, C, kn.C_LNODES, 0, y, -inf, inf)
+                        C = kn.new_counters()
+                        got = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, -inf, inf)
+                        assert got == want, (system, y)
+                        served += C[kn.C_LNODES] == 1
+                        checked += 1
+                        # fail-soft inside a window: exact inside, a bound outside
+                        a = rng.randint(-4, 4) * (1 << 38)
+                        b = a + rng.randint(1, 4) * (1 << 38)
+                        win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
+                        if a < want < b:
+                            assert win == want
+                        elif want <= a:
+                            assert want <= win <= a
+                        else:
+                            assert b <= win <= want
+                hand = core.hand_of(st[1], st[2], st[3], st[4], st[5])
+                moves = [m for m in range(core.NRANKS) if (hand >> (4 * m)) & 1]
+                if not moves:
+                    break
+                st = core.play_general(P, D, st, rng.choice(moves))[0]
+    assert checked > 100 and served > checked // 2, (checked, served)

@@ -195,7 +195,7 @@ def new_scratch(lines: int = 0) -> np.ndarray:
     if lines <= 0:
         return np.zeros(shape, dtype=np.int64)
     per = shape[1] * shape[2]
-    extra = -(-(lines + 1) * endgame.LINE_COLS // per)
+    extra = -(-endgame.scratch_words(lines) // per)
     S = np.zeros((MAXPLY + extra,) + shape[1:], dtype=np.int64)
     endgame.scratch_lines(S, lines)
     return S
@@ -852,14 +852,15 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
             return 0.0
         if k > C[C_MAXOUT]:
             C[C_MAXOUT] = k
-        if (work <= C[C_LEXACT] and endgame.exact_last_chance(P)
+        if (work <= C[C_LEXACT] and endgame.exact_last_chance(P, K)
                 and is_last_deal(P, dealt_child(P, st, rows, start))):
             # the last chance node: every outcome solved exactly without the
             # table (a few cards each), the node's exact value stored once
             # (no Star1: its cuts left bounds that later visits searched
             # again; docs/performance.md). Only where the game says it pays:
-            # voleur and the match objective lose more by the table's
-            # transpositions than they gain (docs/performance.md)
+            # voleur loses more by the table's transpositions than it gains;
+            # the match objective pays with its line cache (the outcomes'
+            # lines kept under their cards, endgame.match_cached)
             total = 0.0
             for i in range(k):
                 child = dealt_child(P, st, rows, start + i)
