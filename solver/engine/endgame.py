@@ -601,7 +601,8 @@ def _tree_ab(P, F, e, x, side, kinds, top, level, i, alpha, beta):
     node at ``level`` whose lines start at line ``i``: ``(value, the first
     line past the node)``, the value for ``side`` (the root mover's),
     fail-soft in ``(alpha, beta)``; the lines of the children cut skipped
-    by their choice bits."""
+    by their choice bits. A node at the level above the last evaluates its
+    children's lines inline (a call a node less: match12 4-5% less CPU)."""
     n = F[e + 1] & 63
     below = (1 << (2 * level)) - 1      # the choices above this node
     prefix = (F[e + 2 + i] >> _PATH) & below
@@ -612,6 +613,30 @@ def _tree_ab(P, F, e, x, side, kinds, top, level, i, alpha, beta):
         if level == top:
             v = _line_value(P, x, F[e + 2 + j], side)
             j += 1
+        elif level == top - 1:
+            # the child at the last level inline: its lines, cut as a node
+            below2 = (1 << (2 * level + 2)) - 1
+            p2 = (F[e + 2 + j] >> _PATH) & below2
+            h2 = (kinds >> top) & 1
+            a2 = alpha
+            b2 = beta
+            v = -MATCH_INF if h2 else MATCH_INF
+            while j < n and ((F[e + 2 + j] >> _PATH) & below2) == p2:
+                u = _line_value(P, x, F[e + 2 + j], side)
+                j += 1
+                if h2:
+                    if u > v:
+                        v = u
+                        if u > a2:
+                            a2 = u
+                elif u < v:
+                    v = u
+                    if u < b2:
+                        b2 = u
+                if a2 >= b2:
+                    while j < n and ((F[e + 2 + j] >> _PATH) & below2) == p2:
+                        j += 1
+                    break
         else:
             v, j = _tree_ab(P, F, e, x, side, kinds, top, level + 1, j, alpha, beta)
         if hi:
