@@ -225,3 +225,49 @@ def test_line_tree_cache_is_match_value(system):
                     break
                 st = core.play_general(P, D, st, rng.choice(moves))[0]
     assert checked > 100 and served > checked // 2, (checked, served)
+
+
+#: the shuffled-stock systems whose last chance node is solved exactly
+#: through the lines' trees (two players, no voleur)
+TREE_SEARCH_SYSTEMS = [s for s in LINE_SYSTEMS if s.shuffled and s.players == 2]
+
+
+@pytest.mark.parametrize("system", TREE_SEARCH_SYSTEMS, ids=str)
+def test_exact_last_chance_through_trees_is_the_general_kernel(system):
+    """The match objective's chance node dealing the last deal, solved
+    exactly outcome by outcome from the outcomes' lines' trees
+    (:func:`solver.engine.endgame.exact_last_chance`, the trees' entries
+    prefetched), gives the values of the general kernel (Star1 with the
+    table at the chance node, the table below: ``C_LEXACT`` and ``C_LEAN``
+    0), and of the plain reference on a few; scores near the target (the
+    immediate win check and the card count reached), random tables."""
+    from systems import agree, reference_values
+    from solver.engine import endgame
+    from solver.search.compiled import Searcher
+    rng = random.Random(f"match-exact-chance-{system}")
+    target = system.rules.target
+    trees = 0
+    for i in range(12):
+        pos = random_position(rng, system)
+        pos.score = (rng.randint(max(0, target - 12), target - 1),
+                     rng.randint(max(0, target - 12), target - 1))
+        leaves, leaf = random_leaves(rng, target, monotone=i % 2 == 0)
+        prob = shuffled_problem(pos, match=leaves)
+        ref = Searcher(prob.P, prob.D, 8.0)
+        ref.C[kn.C_LEXACT] = 0
+        ref.C[kn.C_LEAN] = 0
+        want = ref.root_values(prob.st)
+        s = Searcher(prob.P, prob.D, 8.0)
+        got = s.root_values(prob.st)
+        assert got.keys() == want.keys()
+        for m in got:
+            assert abs(got[m] - want[m]) <= 1e-9 * max(1.0, abs(want[m])), (pos, got, want)
+        F = s.K.reshape(-1)
+        base = endgame.LINES_PLY * s.K.shape[1] * s.K.shape[2]
+        start = base + endgame.LINE_COLS * (1 + F[base])
+        trees += sum(1 for e in range(start, start + endgame.BIG_COLS * F[base + 1],
+                                      endgame.BIG_COLS) if F[e] != 0 and F[e + 1] != 0)
+        if i < 3:
+            from systems import engine_values
+            assert agree(reference_values(pos, system, leaf), engine_values(pos, system, leaves))
+    assert trees > 20, trees
