@@ -158,3 +158,110 @@ def test_line_cache_follows_the_rules_of_a_reused_searcher():
         assert b == Searcher(P2, D, 8.0).value(st)
         differ += a != b
     assert differ > 3, differ
+
+
+@pytest.mark.parametrize("system", LINE_SYSTEMS, ids=str)
+def test_line_tree_cache_is_match_value(system):
+    """The cache of 5-6 card states (:func:`solver.engine.endgame.match_cached`
+    through :func:`solver.engine.endgame.lines_build_tree`: every line of the
+    state's tree stored under its cards' hash, the tree's minimax replayed on
+    each x word, by alpha-beta over the tree) gives
+    :func:`solver.engine.endgame.match_value`'s exact value under a full
+    window and a bound on the right side outside a narrow one, the same cards under several x words (the cache's
+    hits), the canonical piles on and off; most of the states are served by
+    the tree (a max for a min at any level fails it)."""
+    from solver.engine import endgame
+    rng = random.Random(f"match-tree-{system}")
+    target = system.rules.target
+    inf = endgame.MATCH_INF
+    S0 = kn.new_scratch()
+    checked = served = 0
+    for _ in range(60):
+        pos = random_position(rng, system)
+        leaves, _leaf = random_leaves(rng, target)
+        prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
+        D = prob.D
+        for P in (prob.P, _canon_flipped(prob.P)):
+            if P[core.P_CANON] & core.CANON_PILES and P[core.P_ANSWERS] > 1:
+                continue        # never made: a shown card leaves a pile written 0
+            S = kn.new_scratch(64)
+            st = prob.st
+            for _step in range(12):
+                if core.is_chance(P, st):
+                    _probs, rows = core.deal_table(P, st, 1 << 20)
+                    st = core.dealt_child(P, st, rows, rng.randrange(len(rows)))
+                    continue
+                if core.is_terminal(P, st):
+                    break
+                if core.is_last_deal(P, st) and 5 <= core.work_left(P, st) <= 6:
+                    for _x in range(4):
+                        y = _moved(st, rng, target, low=0 if P[core.P_CANON] & 1 else 3)
+                        C = kn.new_counters()
+                        want = endgame.match_value(P, D, S0, C, kn.C_LNODES, 0, y, -inf, inf)
+                        C = kn.new_counters()
+                        got = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, -inf, inf)
+                        assert got == want, (system, y)
+                        served += C[kn.C_LNODES] == 1
+                        checked += 1
+                        # fail-soft inside a window: exact inside, a bound outside
+                        a = rng.randint(-4, 4) * (1 << 38)
+                        b = a + rng.randint(1, 4) * (1 << 38)
+                        win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
+                        if a < want < b:
+                            assert win == want
+                        elif want <= a:
+                            assert want <= win <= a
+                        else:
+                            assert b <= win <= want
+                hand = core.hand_of(st[1], st[2], st[3], st[4], st[5])
+                moves = [m for m in range(core.NRANKS) if (hand >> (4 * m)) & 1]
+                if not moves:
+                    break
+                st = core.play_general(P, D, st, rng.choice(moves))[0]
+    assert checked > 100 and served > checked // 2, (checked, served)
+
+
+#: the shuffled-stock systems whose last chance node is solved exactly
+#: through the lines' trees (two players, no voleur)
+TREE_SEARCH_SYSTEMS = [s for s in LINE_SYSTEMS if s.shuffled and s.players == 2]
+
+
+@pytest.mark.parametrize("system", TREE_SEARCH_SYSTEMS, ids=str)
+def test_exact_last_chance_through_trees_is_the_general_kernel(system):
+    """The match objective's chance node dealing the last deal, solved
+    exactly outcome by outcome from the outcomes' lines' trees
+    (:func:`solver.engine.endgame.exact_last_chance`, the trees' entries
+    prefetched), gives the values of the general kernel (Star1 with the
+    table at the chance node, the table below: ``C_LEXACT`` and ``C_LEAN``
+    0), and of the plain reference on a few; scores near the target (the
+    immediate win check and the card count reached), random tables."""
+    from systems import agree, reference_values
+    from solver.engine import endgame
+    from solver.search.compiled import Searcher
+    rng = random.Random(f"match-exact-chance-{system}")
+    target = system.rules.target
+    trees = 0
+    for i in range(12):
+        pos = random_position(rng, system)
+        pos.score = (rng.randint(max(0, target - 12), target - 1),
+                     rng.randint(max(0, target - 12), target - 1))
+        leaves, leaf = random_leaves(rng, target, monotone=i % 2 == 0)
+        prob = shuffled_problem(pos, match=leaves)
+        ref = Searcher(prob.P, prob.D, 8.0)
+        ref.C[kn.C_LEXACT] = 0
+        ref.C[kn.C_LEAN] = 0
+        want = ref.root_values(prob.st)
+        s = Searcher(prob.P, prob.D, 8.0)
+        got = s.root_values(prob.st)
+        assert got.keys() == want.keys()
+        for m in got:
+            assert abs(got[m] - want[m]) <= 1e-9 * max(1.0, abs(want[m])), (pos, got, want)
+        F = s.K.reshape(-1)
+        base = endgame.LINES_PLY * s.K.shape[1] * s.K.shape[2]
+        start = base + endgame.LINE_COLS * (1 + F[base])
+        trees += sum(1 for e in range(start, start + endgame.BIG_COLS * F[base + 1],
+                                      endgame.BIG_COLS) if F[e] != 0 and F[e + 1] != 0)
+        if i < 3:
+            from systems import engine_values
+            assert agree(reference_values(pos, system, leaf), engine_values(pos, system, leaves))
+    assert trees > 20, trees

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .core import (EV_END, EV_WON, NRANKS, P_BONUS, P_GENERAL, P_IMMEDIATE, P_MATCH,
+from .core import (EV_END, EV_WON, NRANKS, P_BONUS, P_PLAYERS, P_GENERAL, P_IMMEDIATE, P_MATCH,
                    P_NSIDES, P_PTS, P_SIDE, P_VOLEUR, X_PILE, _cards_key, hand_of, leaf_value,
                    lowest_rank, pile_of, play, play_match2, popcount, score_of, with_score,
                    won_by)
@@ -48,14 +48,27 @@ def covers(P):
 
 
 @njit(cache=True)
-def exact_last_chance(P):
+def exact_last_chance(P, S):
+    """Whether the search solves a chance node that deals the last deal
+    exactly, every outcome by :func:`solve` (``C_LEXACT``):
+    :func:`exact_last_points`, or the match objective of two sides without
+    Ronda voleur with a line cache in the scratch ``S``: each outcome's
+    6-card state valued from its lines' tree (:func:`match_cached`), kept
+    under its cards across x words (match12 about 0.75x the CPU of Star1
+    with the table there; through :func:`match_value` it was not better,
+    docs/performance.md)."""
+    return exact_last_points(P) or (P[P_MATCH] != 0 and P[P_NSIDES] == 2
+                                    and P[P_VOLEUR] == 0 and S.shape[0] > LINES_PLY)
+
+
+@njit(cache=True)
+def exact_last_points(P):
     """Whether the search solves a chance node that deals the last deal
     exactly, every outcome by :func:`solve` (``C_LEXACT``): two sides
     playing for points without Ronda voleur (1.34-1.6x at 12 unseen).
-    Ronda voleur and the match objective keep Star1 and the table there:
-    measured slower or not better (voleur12 1.24x more CPU, 2.4x the nodes:
-    the table merges their last deals across chance nodes; match12 0.82x
-    against ``C_LEAN`` 4's 0.78x; docs/performance.md)."""
+    Ronda voleur keeps Star1 and the table there: measured slower (voleur12
+    1.24x more CPU, 2.4x the nodes: the table merges its last deals across
+    chance nodes; docs/performance.md)."""
     return P[P_GENERAL] == 0
 
 
@@ -439,14 +452,232 @@ def lines_value(P, F, e, x, side):
     return best
 
 
+#: the cache of 5-6 card states: entries of ``BIG_COLS`` words (the check
+#: word, the header, up to ``BIG_COLS - 2`` lines), as many as the 4-card
+#: entries (``BIG_SHARE``: match12 0.753 s against 0.778 s at half as many,
+#: 0.808 s at a quarter); a line word's choices at the tree's levels 0-2 in
+#: bits 47-52 (two bits a level; the last level's not needed)
+BIG_COLS = 40
+BIG_SHARE = 1
+MAX_LEVELS = 4
+_PATH = 47
+
+
+@njit("int64(int64[::1], int64[:, ::1], int64[::1], int64, UniTuple(int64, 11), int64, "
+      "int64, int64, int64)", cache=True)
+def _lines_rec(P, D, F, e, st, w, na, level, n):
+    """Append to ``F[e + 2 + n:]`` the lines below ``st`` (the line word so
+    far ``w``, ``na`` awards, at choice level ``level``): the new line
+    count, -1 where they do not fit."""
+    hand = hand_of(st[1], st[2], st[3], st[4], st[5])
+    if popcount(hand) <= 1:
+        if n >= BIG_COLS - 2:
+            return -1
+        wl = _line_end(P, D, st, w, na)
+        if wl < 0:
+            return -1
+        F[e + 2 + n] = wl
+        return n + 1
+    if level >= MAX_LEVELS:
+        return -1
+    c = 0
+    for m in range(NRANKS):
+        if not (hand >> (4 * m)) & 1:
+            continue
+        child, _g, ev = play_match2(P, D, st, m)
+        if ev & EV_WON and not ev & EV_END:
+            return -1
+        w1, na1 = _line_award(P, w, na, st[5], ev)
+        if level < MAX_LEVELS - 1:
+            w1 |= c << (_PATH + 2 * level)
+        n = _lines_rec(P, D, F, e, child, w1, na1, level + 1, n)
+        if n < 0:
+            return -1
+        c += 1
+    return n
+
+
+@njit("int64(int64[::1], int64[:, ::1], int64[::1], int64, int64, UniTuple(int64, 11), "
+      "int64, int64, int64, int64)", cache=True)
+def _lines_rec4(P, D, F, base, e, st, w, na, level, n):
+    """:func:`_lines_rec` for two players, the plays down to the 4-card
+    states only: each 4-card state's lines taken from the line cache
+    (``F[base:]``, played and stored there when missing) and appended after
+    the line so far (its awards after these, the piles' changes added, its
+    first choice at ``level``). -1 where they do not fit."""
+    if popcount(st[1]) + popcount(st[2]) + popcount(st[3]) + popcount(st[4]) == 4:
+        if na < 0 or popcount(hand_of(st[1], st[2], st[3], st[4], st[5])) != 2:
+            return -1
+        a, b = _cards_key(st, True)
+        e2 = base + LINE_COLS * (1 + np.int64(a & np.uint64(F[base] - 1)))
+        chk = np.int64(b | np.uint64(1))
+        if F[e2] != chk:
+            lines_build(P, D, F, e2, chk, st)
+        n2 = F[e2 + 1] & 7
+        if n2 == 0:
+            return -1
+        p0 = pile_of(st[10], 0) - 21
+        p1 = pile_of(st[10], 1) - 21
+        for i in range(n2):
+            if n >= BIG_COLS - 2:
+                return -1
+            ws = F[e2 + 2 + i]
+            ns = ws & 7
+            if na + ns > 5:
+                return -1
+            d0 = ((ws >> 33) & 127) + p0
+            d1 = ((ws >> 40) & 127) + p1
+            if d0 < 0 or d0 > 127 or d1 < 0 or d1 > 127:
+                return -1
+            wl = (w | (((ws >> 3) & ((1 << (6 * ns)) - 1)) << (3 + 6 * na)) | (na + ns)
+                  | (d0 << 33) | (d1 << 40))
+            if level < MAX_LEVELS - 1:
+                wl |= ((ws >> 47) & 1) << (_PATH + 2 * level)
+            F[e + 2 + n] = wl
+            n += 1
+        return n
+    hand = hand_of(st[1], st[2], st[3], st[4], st[5])
+    if popcount(hand) <= 1 or level >= MAX_LEVELS - 2:
+        return -1
+    c = 0
+    for m in range(NRANKS):
+        if not (hand >> (4 * m)) & 1:
+            continue
+        child, _g, ev = play_match2(P, D, st, m)
+        if ev & EV_WON and not ev & EV_END:
+            return -1
+        w1, na1 = _line_award(P, w, na, st[5], ev)
+        w1 |= c << (_PATH + 2 * level)
+        n = _lines_rec4(P, D, F, base, e, child, w1, na1, level + 1, n)
+        if n < 0:
+            return -1
+        c += 1
+    return n
+
+
+@njit(cache=True)
+def lines_build_tree(P, D, F, base, e, chk, st):
+    """Store at ``F[e:e + BIG_COLS]`` the lines of ``st`` (a last-deal state
+    of 5 or 6 cards, two sides without Ronda voleur, the match objective):
+    every line to the end of the hand in the order of a depth-first walk
+    (ranks ascending at each choice), as :func:`lines_build`'s words with
+    their choices at the levels above the last (bits 47-52). Header
+    ``F[e + 1]``: the line count (bits 0-5), the levels (choices, bits
+    6-8), which levels' mover is on the root mover's side (bits 9-12); 0
+    where the lines do not fit (:func:`match_value` searches the state)."""
+    F[e] = chk
+    F[e + 1] = 0
+    root = (st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9],
+            np.int64(_X0))
+    side = P[P_SIDE + st[5]]
+    # the levels' movers (the seats' order does not depend on the choices)
+    s = root
+    levels = 0
+    kinds = 0
+    while True:
+        hand = hand_of(s[1], s[2], s[3], s[4], s[5])
+        if popcount(hand) <= 1:
+            break
+        if levels >= MAX_LEVELS:
+            return
+        if P[P_SIDE + s[5]] == side:
+            kinds |= 1 << levels
+        levels += 1
+        s = play_match2(P, D, s, lowest_rank(hand))[0]
+    n = -1
+    if P[P_PLAYERS] == 2 and F[base] > 0:
+        n = _lines_rec4(P, D, F, base, e, root, 0, 0, 0, 0)
+    if n < 0:
+        n = _lines_rec(P, D, F, e, root, 0, 0, 0, 0)
+    if n <= 0:
+        return
+    F[e + 1] = n | (levels << 6) | (kinds << 9)
+
+
+@njit("UniTuple(int64, 2)(int64[::1], int64[::1], int64, int64, int64, int64, int64, int64, "
+      "int64, int64, int64)", cache=True)
+def _tree_ab(P, F, e, x, side, kinds, top, level, i, alpha, beta):
+    """Alpha-beta over the lines' tree (:func:`lines_build_tree`) from its
+    node at ``level`` whose lines start at line ``i``: ``(value, the first
+    line past the node)``, the value for ``side`` (the root mover's),
+    fail-soft in ``(alpha, beta)``; the lines of the children cut skipped
+    by their choice bits. A node at the level above the last evaluates its
+    children's lines inline (a call a node less: match12 4-5% less CPU)."""
+    n = F[e + 1] & 63
+    below = (1 << (2 * level)) - 1      # the choices above this node
+    prefix = (F[e + 2 + i] >> _PATH) & below
+    hi = (kinds >> level) & 1
+    best = -MATCH_INF if hi else MATCH_INF
+    j = i
+    while j < n and ((F[e + 2 + j] >> _PATH) & below) == prefix:
+        if level == top:
+            v = _line_value(P, x, F[e + 2 + j], side)
+            j += 1
+        elif level == top - 1:
+            # the child at the last level inline: its lines, cut as a node
+            below2 = (1 << (2 * level + 2)) - 1
+            p2 = (F[e + 2 + j] >> _PATH) & below2
+            h2 = (kinds >> top) & 1
+            a2 = alpha
+            b2 = beta
+            v = -MATCH_INF if h2 else MATCH_INF
+            while j < n and ((F[e + 2 + j] >> _PATH) & below2) == p2:
+                u = _line_value(P, x, F[e + 2 + j], side)
+                j += 1
+                if h2:
+                    if u > v:
+                        v = u
+                        if u > a2:
+                            a2 = u
+                elif u < v:
+                    v = u
+                    if u < b2:
+                        b2 = u
+                if a2 >= b2:
+                    while j < n and ((F[e + 2 + j] >> _PATH) & below2) == p2:
+                        j += 1
+                    break
+        else:
+            v, j = _tree_ab(P, F, e, x, side, kinds, top, level + 1, j, alpha, beta)
+        if hi:
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+        elif v < best:
+            best = v
+            if v < beta:
+                beta = v
+        if alpha >= beta:
+            while j < n and ((F[e + 2 + j] >> _PATH) & below) == prefix:
+                j += 1
+            break
+    return best, j
+
+
+@njit(cache=True)
+def lines_tree_ab(P, F, e, x, side, alpha, beta):
+    """The value for ``side`` (the mover's) of the state whose lines' tree
+    ``F[e:]`` holds, with the x word ``x``, by alpha-beta over the tree:
+    fail-soft in ``(alpha, beta)`` (exact inside it)."""
+    hdr = F[e + 1]
+    levels = (hdr >> 6) & 7
+    if levels == 0:
+        return _line_value(P, x, F[e + 2], side)
+    return _tree_ab(P, F, e, x, side, hdr >> 9, levels - 1, 0, 0, alpha, beta)[0]
+
+
 @njit(cache=True)
 def match_cached(P, D, S, C, count, ply, st, alpha, beta):
     """:func:`match_value` through the line cache in the scratch's plies
     past ``LINES_PLY``: the state's lines looked up (or played and stored)
     under its cards' hash (its x word left out) and replayed on its
     scores and piles, the exact value (inside any window; one node
-    counted). Without a cache, with Ronda voleur, and for the states whose
-    lines do not fit: :func:`match_value`."""
+    counted). States of 5 or 6 cards (the outcomes of the last chance node)
+    in the cache of larger entries (:func:`lines_build_tree`), valued by
+    alpha-beta over their lines' tree (fail-soft). Without a cache, with
+    Ronda voleur, and for the states whose lines do not fit:
+    :func:`match_value`."""
     if S.shape[0] <= LINES_PLY or P[P_VOLEUR] != 0:
         return match_value(P, D, S, C, count, ply, st, alpha, beta)
     side = P[P_SIDE + st[5]]
@@ -454,6 +685,20 @@ def match_cached(P, D, S, C, count, ply, st, alpha, beta):
         return leaf_value(P, st[10], side)
     F = S.reshape(-1)
     base = LINES_PLY * S.shape[1] * S.shape[2]
+    if popcount(st[1]) + popcount(st[2]) + popcount(st[3]) + popcount(st[4]) > 4:
+        # 5 or 6 cards: the lines' tree in the cache of larger entries
+        big = F[base + 1]
+        if big <= 0:
+            return match_value(P, D, S, C, count, ply, st, alpha, beta)
+        a, b = _cards_key(st, True)
+        e = base + LINE_COLS * (1 + F[base]) + BIG_COLS * np.int64(a & np.uint64(big - 1))
+        chk = np.int64(b | np.uint64(1))
+        if F[e] != chk:
+            lines_build_tree(P, D, F, base, e, chk, st)
+        if F[e + 1] == 0:
+            return match_value(P, D, S, C, count, ply, st, alpha, beta)
+        C[count] += 1
+        return lines_tree_ab(P, F, e, st[10], side, alpha, beta)
     a, b = _cards_key(st, True)
     e = base + LINE_COLS * (1 + np.int64(a & np.uint64(F[base] - 1)))
     chk = np.int64(b | np.uint64(1))
@@ -465,7 +710,22 @@ def match_cached(P, D, S, C, count, ply, st, alpha, beta):
     return lines_value(P, F, e, st[10], side)
 
 
+def big_rows(rows: int) -> int:
+    """Entries of the cache of 5-6 card states (``BIG_COLS`` words each)
+    next to a line cache of ``rows`` entries of 4 cards."""
+    return max(1, rows // BIG_SHARE)
+
+
+def scratch_words(rows: int) -> int:
+    """Words the line caches take past ``LINES_PLY`` (``rows`` entries of
+    4 cards, :func:`big_rows` of 5-6 cards, the header)."""
+    return (rows + 1) * LINE_COLS + big_rows(rows) * BIG_COLS
+
+
 def scratch_lines(S, rows: int) -> None:
-    """Write the line cache's row count into a scratch made with room for
-    ``rows`` entries past ``LINES_PLY`` (:func:`solver.search.kernels.new_scratch`)."""
-    S.reshape(-1)[LINES_PLY * S.shape[1] * S.shape[2]] = rows
+    """Write the line caches' row counts into a scratch made with room for
+    :func:`scratch_words` past ``LINES_PLY`` (:func:`solver.search.kernels.new_scratch`)."""
+    F = S.reshape(-1)
+    base = LINES_PLY * S.shape[1] * S.shape[2]
+    F[base] = rows
+    F[base + 1] = big_rows(rows)

@@ -280,8 +280,10 @@ class Searcher:
         deal, :func:`solver.engine.endgame.match_cached`, in the plies of
         its scratch past ``kernels.MAXPLY``): a sixteenth of the
         transposition table's entries (its pages touched as the table's
-        are), at most ``LINE_MAX_ROWS``; none for the other objectives,
-        three sides and Ronda voleur."""
+        are), at most ``LINE_MAX_ROWS``, and as many entries of 5-6 card
+        states' trees (``endgame.BIG_COLS`` words each: at most 20 MB, touched
+        only at chance nodes); none for the other objectives, three sides
+        and Ronda voleur."""
         from ..engine.core import P_MATCH, P_NSIDES, P_VOLEUR
         if not self.P[P_MATCH] or self.P[P_NSIDES] != 2 or self.P[P_VOLEUR]:
             return 0

@@ -48,7 +48,7 @@ from numba.core.extending import intrinsic
 from ..engine import endgame
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
-from ..engine.core import (CANON_DOMINANCE, DR_GAIN, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
+from ..engine.core import (CANON_DOMINANCE, DR_GAIN, _cards_key, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
                            KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, P_MATCH, chance_bounds,
                            deal_table,
                            dealt_child, dominance, gen_children, gen_children_match,
@@ -195,7 +195,7 @@ def new_scratch(lines: int = 0) -> np.ndarray:
     if lines <= 0:
         return np.zeros(shape, dtype=np.int64)
     per = shape[1] * shape[2]
-    extra = -(-(lines + 1) * endgame.LINE_COLS // per)
+    extra = -(-endgame.scratch_words(lines) // per)
     S = np.zeros((MAXPLY + extra,) + shape[1:], dtype=np.int64)
     endgame.scratch_lines(S, lines)
     return S
@@ -602,6 +602,20 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
     return best
 
 
+@njit(cache=True)
+def _tree_prefetch(K, st):
+    """Ask for the line cache's tree entry of the 5-6 card state ``st``
+    (:func:`solver.engine.endgame.match_cached`)."""
+    F = K.reshape(-1)
+    base = MAXPLY * K.shape[1] * K.shape[2]
+    a, _b = _cards_key(st, True)
+    e = base + endgame.LINE_COLS * (1 + F[base]) + endgame.BIG_COLS * np.int64(
+        a & np.uint64(F[base + 1] - 1))
+    R = F[:F.shape[0] // 8 * 8].reshape((-1, 8))
+    for j in range(0, endgame.BIG_COLS, 8):
+        _prefetch(R, (e + j) >> 3)
+
+
 #: entries a bucket of the group table (:func:`new_groups`)
 GROUP_SLOTS = 4
 _LOW24 = np.uint64(0xFFFFFF)
@@ -908,16 +922,24 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
             return 0.0
         if k > C[C_MAXOUT]:
             C[C_MAXOUT] = k
-        if (work <= C[C_LEXACT] and endgame.exact_last_chance(P)
+        if (work <= C[C_LEXACT] and endgame.exact_last_chance(P, K)
                 and is_last_deal(P, dealt_child(P, st, rows, start))):
             # the last chance node: every outcome solved exactly without the
             # table (a few cards each), the node's exact value stored once
             # (no Star1: its cuts left bounds that later visits searched
             # again; docs/performance.md). Only where the game says it pays:
-            # voleur and the match objective lose more by the table's
-            # transpositions than they gain (docs/performance.md)
+            # voleur loses more by the table's transpositions than it gains;
+            # the match objective pays with its line cache (the outcomes'
+            # lines kept under their cards, endgame.match_cached)
             total = 0.0
+            # (the match objective: each next outcome's tree entry asked for
+            # while this one is valued)
+            pt = K.shape[0] > MAXPLY
+            if pt:
+                _tree_prefetch(K, dealt_child(P, st, rows, start))
             for i in range(k):
+                if pt and i + 1 < k:
+                    _tree_prefetch(K, dealt_child(P, st, rows, start + i + 1))
                 child = dealt_child(P, st, rows, start + i)
                 total += probs[start + i] * (float(rows[start + i, DR_GAIN]) + last_deal(
                     P, D, K, C, ply + 1, child, -INF, INF))
