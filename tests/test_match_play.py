@@ -84,6 +84,20 @@ def test_fast_play_is_play_general(system):
 LINE_SYSTEMS = [s for s in SYSTEMS if not s.rules.voleur]
 
 
+def _cached_problems(system, rng: random.Random, target: int, positions: int = 60):
+    """``(P, D, S, st)`` of random positions of ``system`` playing for
+    random tables, each with the canonical piles on and off (where the
+    search makes them), ``S`` a new scratch with a line cache."""
+    for _ in range(positions):
+        pos = random_position(rng, system)
+        leaves, _leaf = random_leaves(rng, target)
+        prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
+        for P in (prob.P, _canon_flipped(prob.P)):
+            if P[core.P_CANON] & core.CANON_PILES and P[core.P_ANSWERS] > 1:
+                continue        # never made: a shown card leaves a pile written 0
+            yield P, prob.D, kn.new_scratch(64), prob.st
+
+
 @pytest.mark.parametrize("system", LINE_SYSTEMS, ids=str)
 def test_line_cache_is_match_value(system):
     """:func:`solver.engine.endgame.match_cached` (the last deal's lines
@@ -98,32 +112,24 @@ def test_line_cache_is_match_value(system):
     inf = endgame.MATCH_INF
     S0 = kn.new_scratch()
     checked = cached = 0
-    for _ in range(60):
-        pos = random_position(rng, system)
-        leaves, _leaf = random_leaves(rng, target)
-        prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
-        D = prob.D
-        for P in (prob.P, _canon_flipped(prob.P)):
-            if P[core.P_CANON] & core.CANON_PILES and P[core.P_ANSWERS] > 1:
-                continue        # never made: a shown card leaves a pile written 0
-            S = kn.new_scratch(64)
-            C = kn.new_counters()
-            for st, _moves in _walk(P, D, prob.st, rng, 12):
-                if core.is_last_deal(P, st) and core.work_left(P, st) <= 4:
-                    for _x in range(4):
-                        y = _moved(st, rng, target, low=0 if P[core.P_CANON] & 1 else 3)
-                        want = endgame.match_value(P, D, S0, C, kn.C_LNODES, 0, y, -inf, inf)
-                        got = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, -inf, inf)
-                        assert got == want, (system, y)
-                        a = rng.randint(-4, 4) * (1 << 38)
-                        b = a + rng.randint(1, 4) * (1 << 38)
-                        win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
-                        assert win == want
-                        checked += 1
-            F = S.reshape(-1)
-            base = endgame.LINES_PLY * S.shape[1] * S.shape[2]
-            cached += sum(1 for e in range(base + endgame.LINE_COLS, F.shape[0] - endgame.LINE_COLS,
-                                           endgame.LINE_COLS) if F[e] != 0 and F[e + 1] != 0)
+    for P, D, S, st0 in _cached_problems(system, rng, target):
+        C = kn.new_counters()
+        for st, _moves in _walk(P, D, st0, rng, 12):
+            if core.is_last_deal(P, st) and core.work_left(P, st) <= 4:
+                for _x in range(4):
+                    y = _moved(st, rng, target, low=0 if P[core.P_CANON] & 1 else 3)
+                    want = endgame.match_value(P, D, S0, C, kn.C_LNODES, 0, y, -inf, inf)
+                    got = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, -inf, inf)
+                    assert got == want, (system, y)
+                    a = rng.randint(-4, 4) * (1 << 38)
+                    b = a + rng.randint(1, 4) * (1 << 38)
+                    win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
+                    assert win == want
+                    checked += 1
+        F = S.reshape(-1)
+        base = endgame.LINES_PLY * S.shape[1] * S.shape[2]
+        cached += sum(1 for e in range(base + endgame.LINE_COLS, F.shape[0] - endgame.LINE_COLS,
+                                       endgame.LINE_COLS) if F[e] != 0 and F[e + 1] != 0)
     assert checked > 100 and cached > 20, (checked, cached)
 
 
@@ -176,48 +182,28 @@ def test_line_tree_cache_is_match_value(system):
     inf = endgame.MATCH_INF
     S0 = kn.new_scratch()
     checked = served = 0
-    for _ in range(60):
-        pos = random_position(rng, system)
-        leaves, _leaf = random_leaves(rng, target)
-        prob = (shuffled_problem if system.shuffled else known_problem)(pos, match=leaves)
-        D = prob.D
-        for P in (prob.P, _canon_flipped(prob.P)):
-            if P[core.P_CANON] & core.CANON_PILES and P[core.P_ANSWERS] > 1:
-                continue        # never made: a shown card leaves a pile written 0
-            S = kn.new_scratch(64)
-            st = prob.st
-            for _step in range(12):
-                if core.is_chance(P, st):
-                    _probs, rows = core.deal_table(P, st, 1 << 20)
-                    st = core.dealt_child(P, st, rows, rng.randrange(len(rows)))
-                    continue
-                if core.is_terminal(P, st):
-                    break
-                if core.is_last_deal(P, st) and 5 <= core.work_left(P, st) <= 6:
-                    for _x in range(4):
-                        y = _moved(st, rng, target, low=0 if P[core.P_CANON] & 1 else 3)
-                        C = kn.new_counters()
-                        want = endgame.match_value(P, D, S0, C, kn.C_LNODES, 0, y, -inf, inf)
-                        C = kn.new_counters()
-                        got = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, -inf, inf)
-                        assert got == want, (system, y)
-                        served += C[kn.C_LNODES] == 1
-                        checked += 1
-                        # fail-soft inside a window: exact inside, a bound outside
-                        a = rng.randint(-4, 4) * (1 << 38)
-                        b = a + rng.randint(1, 4) * (1 << 38)
-                        win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
-                        if a < want < b:
-                            assert win == want
-                        elif want <= a:
-                            assert want <= win <= a
-                        else:
-                            assert b <= win <= want
-                hand = core.hand_of(st[1], st[2], st[3], st[4], st[5])
-                moves = [m for m in range(core.NRANKS) if (hand >> (4 * m)) & 1]
-                if not moves:
-                    break
-                st = core.play_general(P, D, st, rng.choice(moves))[0]
+    for P, D, S, st0 in _cached_problems(system, rng, target):
+        for st, _moves in _walk(P, D, st0, rng, 12):
+            if core.is_last_deal(P, st) and 5 <= core.work_left(P, st) <= 6:
+                for _x in range(4):
+                    y = _moved(st, rng, target, low=0 if P[core.P_CANON] & 1 else 3)
+                    C = kn.new_counters()
+                    want = endgame.match_value(P, D, S0, C, kn.C_LNODES, 0, y, -inf, inf)
+                    C = kn.new_counters()
+                    got = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, -inf, inf)
+                    assert got == want, (system, y)
+                    served += C[kn.C_LNODES] == 1
+                    checked += 1
+                    # fail-soft inside a window: exact inside, a bound outside
+                    a = rng.randint(-4, 4) * (1 << 38)
+                    b = a + rng.randint(1, 4) * (1 << 38)
+                    win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
+                    if a < want < b:
+                        assert win == want
+                    elif want <= a:
+                        assert want <= win <= a
+                    else:
+                        assert b <= win <= want
     assert checked > 100 and served > checked // 2, (checked, served)
 
 
