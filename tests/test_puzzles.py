@@ -159,7 +159,7 @@ def test_web_answer_searches_the_puzzle_once(monkeypatch, line, card, values):
         monkeypatch.setattr(module, name, lambda *a, **k: (calls.append(name), real(*a, **k))[1])
     spy(puzzle, "idea_of")
     spy(maxn, "idea_of_maxn")
-    spy(puzzle, "evaluate")
+    spy(puzzle, "judge")         # the exact analysis under the line's objective
     spy(puzzle, "depth_needed")
     for kept in ("_idea_for", "_exact_values"):     # the positions kept by earlier tests
         if hasattr(puzzle, kept):

@@ -40,7 +40,6 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from ..analysis.evaluation import evaluate  # noqa: F401  (judge searches through analyse; kept for callers and the tests that spy on it)
 from ..analysis.hidden import hides_cards
 from ..cards import RANKS
 from ..engine.compile import CompileError, compile_known, is_perfect_information, pile_margin
