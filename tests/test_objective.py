@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -202,6 +203,7 @@ def test_the_match_search_runs_first_with_its_share_and_the_points_fall_back(mon
     def points(pos, method, time_budget, **kw):
         calls.append((method, time_budget))
         if method == "exact":
+            time.sleep(0.3)         # the named method spends its time, then gives up
             raise evaluation.BudgetError("exact search did not finish in 0.1 s (9 nodes)")
         return real_points(pos, method=method, time_budget=time_budget, **kw)
 
@@ -211,6 +213,7 @@ def test_the_match_search_runs_first_with_its_share_and_the_points_fall_back(mon
     assert [c[0] for c in calls] == ["match", "exact", "auto"]
     assert calls[0][1] == pytest.approx(MATCH_SHARE * 4.0)
     assert 4.0 * (1 - MATCH_SHARE) <= calls[1][1] <= 4.0      # what the match search left
+    assert calls[2][1] <= calls[1][1] - 0.25    # auto: what the named method left, no more
     assert a.objective == "match" and a.best == ["2"]
     assert a.note.startswith("match objective: exact search")
     assert "exact for points: exact search did not finish" in a.note

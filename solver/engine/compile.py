@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import RANK_INDEX
+from ..cards import RANK_INDEX, RANKS, Card
 from .scoring import RONDA, TRINGA, best_declaration, cardset
 from ..position import Position, n_sides, side_of
 from ..rules import deal_sizes, stock_sizes
@@ -72,7 +72,6 @@ def forced_hands(pos: Position) -> Position | None:
         return None
     if len(hidden) > 1 and len(set(pool)) > 1:
         return None
-    from ..cards import Card, RANKS
     cards = iter(Card(RANKS[r]) for r in pool)
     out = copy.copy(pos)
     out.hands = [[c if c is not None else next(cards) for c in h] for h in pos.hands]

@@ -257,8 +257,6 @@ def objective_choice(pos: Position, objective: str = "auto",
                                         f"target {T}")
     if pos.score is None:
         return ObjectiveChoice("points")
-    if pos.players not in (2, 4):
-        return ObjectiveChoice("points", f"points: {_match_refusal(pos, method)}")
     why = _match_refusal(pos, method)
     if why is not None:
         # before the reach: without taken= the piles' cards over 20 are unknown

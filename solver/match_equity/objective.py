@@ -83,7 +83,7 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     if m.partial:       # interrupted: the points at once (auto's answer in a moment)
         a = evaluate(pos, method="auto", time_budget=0.05, **opts)
     else:
-        a = _points(pos, method, _left(time_budget, started), opts)
+        a = _points(pos, method, time_budget, started, opts)
     a = with_match(a, m, choice.note)
     a.partial = a.partial or m.partial
     return a
@@ -95,15 +95,17 @@ def _left(time_budget: float, started: float) -> float:
     return max(0.05, time_budget - (clock.now() - started))
 
 
-def _points(pos: Position, method: str, time_budget: float, opts: dict) -> Analysis:
-    """The points column under the match objective: ``method``'s analysis,
-    or ``auto``'s when a named method does not finish in the time."""
+def _points(pos: Position, method: str, time_budget: float, started: float,
+            opts: dict) -> Analysis:
+    """The points column under the match objective, in what is left of
+    ``time_budget`` since ``started``: ``method``'s analysis, or ``auto``'s
+    in what is left after it when a named method does not finish."""
     try:
-        return evaluate(pos, method=method, time_budget=time_budget, **opts)
+        return evaluate(pos, method=method, time_budget=_left(time_budget, started), **opts)
     except BudgetError as e:
         if method == "auto":
             raise
-        a = evaluate(pos, method="auto", time_budget=time_budget, **opts)
+        a = evaluate(pos, method="auto", time_budget=_left(time_budget, started), **opts)
         a.note = f"{method} for points: {e}; points by {a.method}: {a.note}"
         return a
 
