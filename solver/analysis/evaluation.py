@@ -241,7 +241,16 @@ def _fallback(run: "_Run") -> str:
 
 
 class BudgetError(ValueError):
-    """An exact method could not finish within ``--time``/``--memory``."""
+    """An exact method could not finish within ``--time``/``--memory``.
+    ``reason``: what did not finish, without the advice that follows it in
+    the message (a caller without ``--time`` gives its own)."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = message if reason is None else reason
+
+    def __reduce__(self):       # across processes (annotate --jobs) with its reason
+        return type(self), (str(self), self.reason)
 
 
 def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
@@ -748,7 +757,7 @@ def _sampled(run: _Run, why: str, expectimax_nodes: int = 0, named: bool = False
         stop = f"no determinisation finished in {budget.seconds:g} s"
         if not named and run.match is None:
             return one_ply(run, f"{why}: {stop}")
-        raise BudgetError(f"{stop}: raise --time, or use fewer cards") from None
+        raise BudgetError(f"{stop}: raise --time, or use fewer cards", reason=stop) from None
 
 
 def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:

@@ -235,7 +235,7 @@ class EnginePlayer:
         except BudgetError as err:
             # the game's commands have no --time: name what the player can change
             raise BudgetError(
-                f"player {self.name}: {str(err).split(':')[0]} (its limit a decision); "
+                f"player {self.name}: {err.reason} (its limit a decision); "
                 f"engine:Ts plays within T seconds a decision, e.g. engine:{self.time_budget:g}s"
             ) from None
         if a.partial:       # the search was interrupted: stop the game too
