@@ -22,8 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .core import (EV_END, EV_WON, NRANKS, P_BONUS, P_PLAYERS, P_GENERAL, P_IMMEDIATE, P_MATCH,
-                   P_NSIDES, P_PTS, P_SIDE, P_VOLEUR, X_PILE, _cards_key, hand_of, leaf_value,
+from .core import (EQ_SCALE, EV_END, EV_WON, MAX_SCORE, NRANKS, P_BONUS, P_LEADER, P_PLAYERS,
+                   P_GENERAL, P_IMMEDIATE, P_MATCH, P_NSIDES, P_PTS, P_Q, P_QN, P_SIDE, P_TARGET,
+                   P_TIE, P_VOLEUR, X_PILE, _cards_key, hand_of, leaf_value,
                    lowest_rank, pile_of, play, play_match2, popcount, score_of, with_score,
                    won_by)
 
@@ -403,24 +404,44 @@ def _line_value(P, x, w, side):
     order (the immediate win check after each), then each side's card
     count (its pile and the line's change; a pile written 0 because it
     cannot pass 20 cards stays under 20 with it too), the match-equity
-    table's value there (:func:`solver.engine.core.leaf_value`)."""
+    table's value there: :func:`solver.engine.core.leaf_value` of the
+    final x word, on the two scores as integers (no x word written back:
+    the tree's inner loop, match12 ...)."""
     imm = P[P_IMMEDIATE] != 0
+    T = P[P_TARGET]
+    a = score_of(x, 0)
+    b = score_of(x, 1)
     na = w & 7
     for j in range(na):
-        a = (w >> (3 + 6 * j)) & 63
-        k = a & 1
-        x = with_score(x, k, score_of(x, k) + (a >> 1))
-        if imm and won_by(P, x) >= 0:
-            return leaf_value(P, x, side)
+        t = (w >> (3 + 6 * j)) & 63
+        if t & 1:
+            b = min(b + (t >> 1), MAX_SCORE)
+        else:
+            a = min(a + (t >> 1), MAX_SCORE)
+        if imm and ((a > b and a >= T) or (b > a and b >= T)):
+            return EQ_SCALE if (a > b) == (side == 0) else -EQ_SCALE
     c = pile_of(x, 0) + ((w >> 33) & 127) - _D0 - 20
     if c > 0:
-        x = with_score(x, 0, score_of(x, 0) + c)
-        if imm and won_by(P, x) >= 0:
-            return leaf_value(P, x, side)
+        a = min(a + c, MAX_SCORE)
+        if imm and ((a > b and a >= T) or (b > a and b >= T)):
+            return EQ_SCALE if (a > b) == (side == 0) else -EQ_SCALE
     c = pile_of(x, 1) + ((w >> 40) & 127) - _D0 - 20
     if c > 0:
-        x = with_score(x, 1, score_of(x, 1) + c)
-    return leaf_value(P, x, side)
+        b = min(b + c, MAX_SCORE)
+    if imm and ((a > b and a >= T) or (b > a and b >= T)):
+        return EQ_SCALE if (a > b) == (side == 0) else -EQ_SCALE
+    d = 0 if P[P_SIDE + P[P_LEADER]] == 0 else 1
+    if a >= T or b >= T:
+        if a > b and a >= T:
+            e = EQ_SCALE
+        elif b > a and b >= T:
+            e = 0
+        else:
+            e = P[P_TIE + d]
+    else:
+        n = P[P_QN]
+        e = P[P_Q + (d * n + (T - a)) * n + (T - b)]
+    return 2 * e - EQ_SCALE if side == 0 else EQ_SCALE - 2 * e
 
 
 @njit(cache=True)
