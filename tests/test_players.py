@@ -99,11 +99,16 @@ def test_timed_engine_spec_and_play():
 def test_a_timed_engine_with_too_little_time_still_plays():
     """Three players early in a hand: no determinisation finishes in a
     millisecond; the player answers with the one-ply values (as `auto`
-    does) instead of stopping the game with an error."""
+    does) instead of stopping the game with an error. (Deals of four
+    cards: one determinisation of the whole hand takes seconds, so the
+    abort lands first however late a loaded machine runs the thread that
+    sets it; with deals of three one takes about 9 ms, and a run of the
+    whole suite once finished one before the abort.)"""
     from solver.analysis.evaluation import BudgetError, evaluate
     from solver.games.match import play_match
     p = make_player("engine:0.001s")
-    hs = HandState(PRESETS["french"], 3, 2, parse_cards("1c.4o.7e.11b"),
+    hs = HandState(PRESETS["french"].with_overrides({"deal_size": "4"}), 3, 2,
+                   parse_cards("1c.4o.7e.11b"),
                    stock=[c for c in DECK if c not in parse_cards("1c.4o.7e.11b")])
     hs.deal()
     view = hs.view()
