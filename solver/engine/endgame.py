@@ -24,6 +24,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from .core import (EQ_SCALE, EV_END, EV_WON, MAX_SCORE, NRANKS, P_BONUS, P_LEADER, P_PLAYERS,
                    P_GENERAL, P_IMMEDIATE, P_MATCH, P_NSIDES, P_PTS, P_Q, P_QN, P_SIDE, P_TARGET,
@@ -43,8 +44,6 @@ def flat(typingctx, arr):
     sig = oty(arr)
 
     def codegen(context, builder, signature, args):
-        # (imported here: only a compile needs it, not a load from the cache)
-        from numba.np.arrayobj import populate_array
         aty = signature.args[0]
         src = context.make_array(aty)(context, builder, args[0])
         out = context.make_array(oty)(context, builder)
