@@ -58,22 +58,20 @@ def flat(typingctx, arr):
 
 @intrinsic
 def prefetch_word(typingctx, arr, i):
-    """Ask the processor to bring word ``i`` of a 1-d array (row ``i`` of
-    a 2-d one) into cache."""
+    """Ask the processor to bring word ``i`` of a 1-d array into cache."""
     sig = types.void(arr, i)
 
     def codegen(context, builder, signature, args):
         aty = signature.args[0]
         ary = context.make_array(aty)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        ptr = cgutils.get_item_pointer(context, builder, aty, ary,
-                                       [args[1]] + [zero] * (aty.ndim - 1))
+        ptr = cgutils.get_item_pointer(context, builder, aty, ary, [args[1]])
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
         builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
         return context.get_dummy_value()
     return sig, codegen
+
 
 #: the most moves a hand can have (one per rank)
 MAX_LEAN_MOVES = NRANKS

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from llvmlite import ir
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
@@ -273,8 +274,22 @@ def _unpost(C):
     fence()
 
 
-#: ask the processor to bring row ``i`` of a 2-d array into cache
-_prefetch = endgame.prefetch_word
+@intrinsic
+def _prefetch(typingctx, arr, i):
+    """Ask the processor to bring row ``i`` of a 2-d array into cache."""
+    sig = types.void(arr, i)
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        ary = context.make_array(aty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, aty, ary, [args[1], zero])
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return sig, codegen
 
 
 @intrinsic
