@@ -251,24 +251,3 @@ def test_exact_last_chance_through_trees_is_the_general_kernel(system):
             from systems import engine_values
             assert agree(reference_values(pos, system, leaf), engine_values(pos, system, leaves))
     assert trees > 20, trees
-
-
-def test_flat_view_is_the_scratch_words():
-    """endgame.flat: the scratch's words in order, and a write through it
-    lands in the scratch (the line caches are read and stored through it)."""
-    import numpy as np
-    from numba import njit
-
-    from solver.engine.endgame import flat
-
-    @njit
-    def poke(S, i, v):
-        F = flat(S)
-        F[i] = v
-        return F.shape[0], F[i - 1]
-
-    S = np.arange(2 * 3 * 5, dtype=np.int64).reshape(2, 3, 5)
-    n, before = poke(S, 17, -7)
-    assert n == 30 and before == 16
-    assert S[1, 0, 2] == -7
-    assert S.reshape(-1).tolist() == [*range(17), -7, *range(18, 30)]

@@ -20,58 +20,13 @@ tests/test_last_deal.py.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.core.extending import intrinsic
-from numba.np.arrayobj import populate_array
+from numba import njit
 
 from .core import (EQ_SCALE, EV_END, EV_WON, MAX_SCORE, NRANKS, P_BONUS, P_LEADER, P_PLAYERS,
                    P_GENERAL, P_IMMEDIATE, P_MATCH, P_NSIDES, P_PTS, P_Q, P_QN, P_SIDE, P_TARGET,
                    P_TIE, P_VOLEUR, X_PILE, _cards_key, hand_of, leaf_value,
                    lowest_rank, pile_of, play, play_match2, popcount, score_of, with_score,
                    won_by)
-
-@intrinsic
-def flat(typingctx, arr):
-    """A C-contiguous array's words as a 1-d view, without a reference
-    count (as :func:`solver.search.kernels.borrow`) and without the
-    library call ``reshape(-1)`` makes (the scratch's line caches are read
-    through it at each lookup)."""
-    if not isinstance(arr, types.Array) or arr.layout != "C":
-        return None
-    oty = types.Array(arr.dtype, 1, "C")
-    sig = oty(arr)
-
-    def codegen(context, builder, signature, args):
-        aty = signature.args[0]
-        src = context.make_array(aty)(context, builder, args[0])
-        out = context.make_array(oty)(context, builder)
-        populate_array(out, data=src.data,
-                       shape=cgutils.pack_array(builder, [src.nitems]),
-                       strides=cgutils.pack_array(builder, [src.itemsize]),
-                       itemsize=src.itemsize,
-                       meminfo=cgutils.get_null_value(src.meminfo.type))
-        return out._getvalue()
-    return sig, codegen
-
-
-@intrinsic
-def prefetch_word(typingctx, arr, i):
-    """Ask the processor to bring word ``i`` of a 1-d array into cache."""
-    sig = types.void(arr, i)
-
-    def codegen(context, builder, signature, args):
-        aty = signature.args[0]
-        ary = context.make_array(aty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aty, ary, [args[1]])
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-    return sig, codegen
-
 
 #: the most moves a hand can have (one per rank)
 MAX_LEAN_MOVES = NRANKS
@@ -750,7 +705,7 @@ def match_cached(P, D, S, C, count, ply, st, alpha, beta):
     side = P[P_SIDE + st[5]]
     if P[P_IMMEDIATE] != 0 and won_by(P, st[10]) >= 0:
         return leaf_value(P, st[10], side)
-    F = flat(S)
+    F = S.reshape(-1)
     base = LINES_PLY * S.shape[1] * S.shape[2]
     if popcount(st[1]) + popcount(st[2]) + popcount(st[3]) + popcount(st[4]) > 4:
         # 5 or 6 cards: the lines' tree in the cache of larger entries

@@ -606,13 +606,14 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
 def _tree_prefetch(K, st):
     """Ask for the line cache's tree entry of the 5-6 card state ``st``
     (:func:`solver.engine.endgame.match_cached`)."""
-    F = endgame.flat(K)
+    F = K.reshape(-1)
     base = MAXPLY * K.shape[1] * K.shape[2]
     a, _b = _cards_key(st, True)
     e = base + endgame.LINE_COLS * (1 + F[base]) + endgame.BIG_COLS * np.int64(
         a & np.uint64(F[base + 1] - 1))
+    R = F[:F.shape[0] // 8 * 8].reshape((-1, 8))
     for j in range(0, endgame.BIG_COLS, 8):
-        endgame.prefetch_word(F, e + j)
+        _prefetch(R, (e + j) >> 3)
 
 
 #: entries a bucket of the group table (:func:`new_groups`)
