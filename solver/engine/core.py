@@ -281,6 +281,17 @@ def with_score(x, k, n):
 
 
 @njit(cache=True, inline='always')
+def won_by2(a, b, T):
+    """Two sides with scores ``a`` and ``b``: the side that has won the
+    match (at or over the target ``T``, more than the other), else -1."""
+    if a > b:
+        return 0 if a >= T else -1
+    if b > a:
+        return 1 if b >= T else -1
+    return -1
+
+
+@njit(cache=True, inline='always')
 def won_by(P, x):
     """Under the immediate win check, the side that has won the match with
     the scores of ``x`` (at or over the target, more than every other side),
@@ -288,13 +299,7 @@ def won_by(P, x):
     T = P[P_TARGET]
     n = P[P_NSIDES]
     if n == 2:          # the match objective's case, on every scoring play
-        a = score_of(x, 0)
-        b = score_of(x, 1)
-        if a > b:
-            return 0 if a >= T else -1
-        if b > a:
-            return 1 if b >= T else -1
-        return -1
+        return won_by2(score_of(x, 0), score_of(x, 1), T)
     best = -1
     top = -1
     tied = False
@@ -827,9 +832,13 @@ def equity(P, x):
     deal passing to the leader's side; a side at or over the target with
     the higher total has won, equal totals there take the table's tie
     value)."""
+    return equity2(P, score_of(x, 0), score_of(x, 1))
+
+
+@njit(cache=True, inline='always')
+def equity2(P, a, b):
+    """:func:`equity` on the two sides' scores ``a`` and ``b``."""
     T = P[P_TARGET]
-    a = score_of(x, 0)
-    b = score_of(x, 1)
     d = 0 if P[P_SIDE + P[P_LEADER]] == 0 else 1
     if a >= T or b >= T:
         if a > b and a >= T:
@@ -850,6 +859,16 @@ def leaf_value(P, x, side):
     if w >= 0:
         return EQ_SCALE if w == side else -EQ_SCALE
     e = equity(P, x)
+    return 2 * e - EQ_SCALE if side == 0 else EQ_SCALE - 2 * e
+
+
+@njit(cache=True, inline='always')
+def leaf_value2(P, a, b, side):
+    """:func:`leaf_value` for two sides, on their scores ``a`` and ``b``."""
+    w = won_by2(a, b, P[P_TARGET]) if P[P_IMMEDIATE] != 0 else -1
+    if w >= 0:
+        return EQ_SCALE if w == side else -EQ_SCALE
+    e = equity2(P, a, b)
     return 2 * e - EQ_SCALE if side == 0 else EQ_SCALE - 2 * e
 
 

@@ -22,11 +22,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .core import (EQ_SCALE, EV_END, EV_WON, MAX_SCORE, NRANKS, P_BONUS, P_LEADER, P_PLAYERS,
-                   P_GENERAL, P_IMMEDIATE, P_MATCH, P_NSIDES, P_PTS, P_Q, P_QN, P_SIDE, P_TARGET,
-                   P_TIE, P_VOLEUR, X_PILE, _cards_key, hand_of, leaf_value,
-                   lowest_rank, pile_of, play, play_match2, popcount, score_of, with_score,
-                   won_by)
+from .core import (EV_END, EV_WON, MAX_SCORE, NRANKS, P_BONUS, P_GENERAL, P_IMMEDIATE,
+                   P_MATCH, P_NSIDES, P_PLAYERS, P_PTS, P_SIDE, P_TARGET, P_VOLEUR, X_PILE,
+                   _cards_key, hand_of, leaf_value, leaf_value2, lowest_rank, pile_of, play,
+                   play_match2, popcount, score_of, won_by, won_by2)
 
 #: the most moves a hand can have (one per rank)
 MAX_LEAN_MOVES = NRANKS
@@ -419,30 +418,17 @@ def _line_value(P, x, w, side):
             b = min(b + (t >> 1), MAX_SCORE)
         else:
             a = min(a + (t >> 1), MAX_SCORE)
-        if imm and ((a > b and a >= T) or (b > a and b >= T)):
-            return EQ_SCALE if (a > b) == (side == 0) else -EQ_SCALE
+        if imm and won_by2(a, b, T) >= 0:
+            return leaf_value2(P, a, b, side)
     c = pile_of(x, 0) + ((w >> 33) & 127) - _D0 - 20
     if c > 0:
         a = min(a + c, MAX_SCORE)
-        if imm and ((a > b and a >= T) or (b > a and b >= T)):
-            return EQ_SCALE if (a > b) == (side == 0) else -EQ_SCALE
+        if imm and won_by2(a, b, T) >= 0:
+            return leaf_value2(P, a, b, side)
     c = pile_of(x, 1) + ((w >> 40) & 127) - _D0 - 20
     if c > 0:
         b = min(b + c, MAX_SCORE)
-    if imm and ((a > b and a >= T) or (b > a and b >= T)):
-        return EQ_SCALE if (a > b) == (side == 0) else -EQ_SCALE
-    d = 0 if P[P_SIDE + P[P_LEADER]] == 0 else 1
-    if a >= T or b >= T:
-        if a > b and a >= T:
-            e = EQ_SCALE
-        elif b > a and b >= T:
-            e = 0
-        else:
-            e = P[P_TIE + d]
-    else:
-        n = P[P_QN]
-        e = P[P_Q + (d * n + (T - a)) * n + (T - b)]
-    return 2 * e - EQ_SCALE if side == 0 else EQ_SCALE - 2 * e
+    return leaf_value2(P, a, b, side)
 
 
 @njit(cache=True)
