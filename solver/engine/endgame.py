@@ -676,6 +676,42 @@ def lines_tree_ab(P, F, e, x, side, alpha, beta):
 
 
 @njit(cache=True)
+def trees_on(P, S):
+    """Whether :func:`match_cached` values a 5-6 card state from its lines'
+    tree (two sides playing for the match without Ronda voleur, a line
+    cache with its larger entries in the scratch ``S``)."""
+    return (P[P_MATCH] != 0 and P[P_NSIDES] == 2 and P[P_VOLEUR] == 0
+            and S.shape[0] > LINES_PLY
+            and S[LINES_PLY, 0, 1] > 0)
+
+
+@njit(cache=True, inline='always')
+def tree_entry(F, base, a):
+    """The index in ``F`` (the scratch's words, the line caches from
+    ``base``) of the tree entry of a 5-6 card state whose cards' hash
+    (:func:`solver.engine.core._cards_key`) is ``a``: the cache of larger
+    entries must have rows (``F[base + 1] > 0``)."""
+    return (base + LINE_COLS * (1 + F[base])
+            + BIG_COLS * np.int64(a & np.uint64(F[base + 1] - 1)))
+
+
+@njit(cache=True)
+def tree_value(P, D, S, F, C, count, ply, st, e, b, alpha, beta):
+    """:func:`match_value` of the 5-6 card state ``st`` (the immediate win
+    check passed) from its lines' tree, entry ``e`` of ``F`` (the
+    scratch's words, :func:`tree_entry`; ``b`` its check hash): built
+    there when missing, valued by alpha-beta over the tree (fail-soft, one
+    node counted); :func:`match_value` where the lines do not fit."""
+    chk = np.int64(b | np.uint64(1))
+    if F[e] != chk:
+        lines_build_tree(P, D, F, LINES_PLY * S.shape[1] * S.shape[2], e, chk, st)
+    if F[e + 1] == 0:
+        return match_value(P, D, S, C, count, ply, st, alpha, beta)
+    C[count] += 1
+    return lines_tree_ab(P, F, e, st[10], P[P_SIDE + st[5]], alpha, beta)
+
+
+@njit(cache=True)
 def match_cached(P, D, S, C, count, ply, st, alpha, beta):
     """:func:`match_value` through the line cache in the scratch's plies
     past ``LINES_PLY``: the state's lines looked up (or played and stored)
@@ -695,18 +731,11 @@ def match_cached(P, D, S, C, count, ply, st, alpha, beta):
     base = LINES_PLY * S.shape[1] * S.shape[2]
     if popcount(st[1]) + popcount(st[2]) + popcount(st[3]) + popcount(st[4]) > 4:
         # 5 or 6 cards: the lines' tree in the cache of larger entries
-        big = F[base + 1]
-        if big <= 0:
+        if F[base + 1] <= 0:
             return match_value(P, D, S, C, count, ply, st, alpha, beta)
         a, b = _cards_key(st, True)
-        e = base + LINE_COLS * (1 + F[base]) + BIG_COLS * np.int64(a & np.uint64(big - 1))
-        chk = np.int64(b | np.uint64(1))
-        if F[e] != chk:
-            lines_build_tree(P, D, F, base, e, chk, st)
-        if F[e + 1] == 0:
-            return match_value(P, D, S, C, count, ply, st, alpha, beta)
-        C[count] += 1
-        return lines_tree_ab(P, F, e, st[10], side, alpha, beta)
+        return tree_value(P, D, S, F, C, count, ply, st, tree_entry(F, base, a), b,
+                          alpha, beta)
     a, b = _cards_key(st, True)
     e = base + LINE_COLS * (1 + np.int64(a & np.uint64(F[base] - 1)))
     chk = np.int64(b | np.uint64(1))

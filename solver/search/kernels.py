@@ -49,12 +49,14 @@ from ..engine import endgame
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
 from ..engine.core import (CANON_DOMINANCE, DR_GAIN, _cards_key, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
-                           KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, P_MATCH, chance_bounds,
+                           KIND_LEAF, MAX_MOVES, NSTATE, P_CANON, P_IMMEDIATE, P_MATCH, P_SIDE,
+                           chance_bounds,
                            deal_table,
                            dealt_child, dominance, gen_children, gen_children_match,
                            group_key, group_word,
-                           has_chance, is_chance, is_last_deal, is_terminal, play, state_key,
-                           state_keys, work_left)
+                           has_chance, is_chance, is_last_deal, is_terminal, leaf_value, play,
+                           state_key,
+                           state_keys, won_by, work_left)
 
 INF = np.inf
 MAXPLY = endgame.LINES_PLY       # 64: past it the scratch holds the match's line cache
@@ -603,17 +605,46 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
 
 
 @njit(cache=True)
-def _tree_prefetch(K, st):
-    """Ask for the line cache's tree entry of the 5-6 card state ``st``
-    (:func:`solver.engine.endgame.match_cached`)."""
+def _match_last_chance(P, D, K, C, ply, st, probs, rows, start, k):
+    """The exact value of the last chance node ``st`` of the match objective
+    (two sides, a line cache in the scratch ``K``; its ``k`` outcomes the
+    rows ``start..`` of ``rows``): the sum over the outcomes of probability
+    times (the deal's gain + the outcome's value for its mover), each
+    outcome's 6-card state valued from its lines' tree as
+    :func:`last_deal` values it (:func:`solver.engine.endgame.match_cached`,
+    the same nodes counted), with each state's child and cards' hash made
+    once, the next outcome's tree entry asked for while this one is valued,
+    and the scratch's words viewed once a node."""
     F = K.reshape(-1)
     base = MAXPLY * K.shape[1] * K.shape[2]
-    a, _b = _cards_key(st, True)
-    e = base + endgame.LINE_COLS * (1 + F[base]) + endgame.BIG_COLS * np.int64(
-        a & np.uint64(F[base + 1] - 1))
     R = F[:F.shape[0] // 8 * 8].reshape((-1, 8))
-    for j in range(0, endgame.BIG_COLS, 8):
-        _prefetch(R, (e + j) >> 3)
+    imm = P[P_IMMEDIATE] != 0
+    child = dealt_child(P, st, rows, start)
+    a, b = _cards_key(child, True)
+    e = endgame.tree_entry(F, base, a)
+    total = 0.0
+    for i in range(k):
+        nchild = child
+        nb = b
+        ne = e
+        if i + 1 < k:
+            nchild = dealt_child(P, st, rows, start + i + 1)
+            na, nb = _cards_key(nchild, True)
+            ne = endgame.tree_entry(F, base, na)
+            for j in range(0, endgame.BIG_COLS, 8):
+                _prefetch(R, (ne + j) >> 3)
+        if imm and won_by(P, child[10]) >= 0:
+            v = leaf_value(P, child[10], P[P_SIDE + child[5]])
+        else:
+            n0 = C[C_LNODES]
+            v = endgame.tree_value(P, D, K, F, C, C_LNODES, ply + 1, child, e, b,
+                                   -LEAN_INF, LEAN_INF)
+            C[C_NODES] += C[C_LNODES] - n0
+        total += probs[start + i] * (float(rows[start + i, DR_GAIN]) + float(v))
+        child = nchild
+        b = nb
+        e = ne
+    return total
 
 
 #: entries a bucket of the group table (:func:`new_groups`)
@@ -931,18 +962,15 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
             # voleur loses more by the table's transpositions than it gains;
             # the match objective pays with its line cache (the outcomes'
             # lines kept under their cards, endgame.match_cached)
-            total = 0.0
-            # (the match objective: each next outcome's tree entry asked for
-            # while this one is valued)
-            pt = K.shape[0] > MAXPLY
-            if pt:
-                _tree_prefetch(K, dealt_child(P, st, rows, start))
-            for i in range(k):
-                if pt and i + 1 < k:
-                    _tree_prefetch(K, dealt_child(P, st, rows, start + i + 1))
-                child = dealt_child(P, st, rows, start + i)
-                total += probs[start + i] * (float(rows[start + i, DR_GAIN]) + last_deal(
-                    P, D, K, C, ply + 1, child, -INF, INF))
+            if endgame.trees_on(P, K):
+                # (the match objective: its outcomes' trees in the line cache)
+                total = _match_last_chance(P, D, K, C, ply, st, probs, rows, start, k)
+            else:
+                total = 0.0
+                for i in range(k):
+                    child = dealt_child(P, st, rows, start + i)
+                    total += probs[start + i] * (float(rows[start + i, DR_GAIN]) + last_deal(
+                        P, D, K, C, ply + 1, child, -INF, INF))
             _store(TT, TF, C, slot, found, key, chk, total, total, -1, work)
             if grow >= 0:
                 group_store(G, C, st, grow, gc, total, total, -1)
