@@ -46,6 +46,7 @@ from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from ..engine import endgame
+from ..engine.hints import prefetch as _prefetch
 from .memory import own_lines, zeroed
 from ..engine.sampling import draw
 from ..engine.core import (CANON_DOMINANCE, DR_GAIN, _cards_key, K_COLS, K_GAIN, K_KIND, K_MOVE, K_ORDER,
@@ -274,24 +275,6 @@ def _unpost(C):
     fence()
     C[C_BGEN] += 1
     fence()
-
-
-@intrinsic
-def _prefetch(typingctx, arr, i):
-    """Ask the processor to bring row ``i`` of a 2-d array into cache."""
-    sig = types.void(arr, i)
-
-    def codegen(context, builder, signature, args):
-        aty = signature.args[0]
-        ary = context.make_array(aty)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        ptr = cgutils.get_item_pointer(context, builder, aty, ary, [args[1], zero])
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-    return sig, codegen
 
 
 @intrinsic
@@ -617,7 +600,6 @@ def _match_last_chance(P, D, K, C, ply, st, probs, rows, start, k):
     and the scratch's words viewed once a node."""
     F = K.reshape(-1)
     base = MAXPLY * K.shape[1] * K.shape[2]
-    R = F[:F.shape[0] // 8 * 8].reshape((-1, 8))
     imm = P[P_IMMEDIATE] != 0
     child = dealt_child(P, st, rows, start)
     a, b = _cards_key(child, True)
@@ -632,7 +614,7 @@ def _match_last_chance(P, D, K, C, ply, st, probs, rows, start, k):
             na, nb = _cards_key(nchild, True)
             ne = endgame.tree_entry(F, base, na)
             for j in range(0, endgame.BIG_COLS, 8):
-                _prefetch(R, (ne + j) >> 3)
+                _prefetch(F, ne + j)
         if imm and won_by(P, child[10]) >= 0:
             v = leaf_value(P, child[10], P[P_SIDE + child[5]])
         else:
