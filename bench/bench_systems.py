@@ -19,9 +19,11 @@ hand) and prints the median and max time and the nodes:
   every root move, ``--workers`` threads;
 - ``match2``: the match objective (lmodire to 41, scores 30-30), exact
   whole two-player hand, every root move, next to the points objective on
-  the same hands (the ratio of the medians);
+  the same hands (the ratio of the medians), best of 3 runs a hand;
 - ``match12``: the match objective, expectimax with 12 unseen cards (start
-  of deal 4 of 6, scores 33-35), next to points on the same positions.
+  of deal 4 of 6, scores 33-35), next to points on the same positions,
+  best of 3 runs a position (one run each swung the ratio by 0.3-0.6 on
+  a shared machine).
 
 Run: ``python bench/bench_systems.py [--rows exact3,...] [--positions N]
 [--workers W] [--cpu]`` (``--cpu``: the process's CPU time instead of the
@@ -140,7 +142,7 @@ def row_match(positions: int, workers: int, unseen: int) -> dict:
             pos.score = (30, 30) if unseen == 0 else (33, 35)
             prob = _problem(pos, shuffled=unseen > 0, match=match)
             best = None
-            for _ in range(3 if unseen == 0 else 1):
+            for _ in range(3):
                 s = Searcher(prob.P, prob.D, 64.0 if unseen == 0 else 2048.0,
                              1 if unseen == 0 else workers)
                 t = _clock()
