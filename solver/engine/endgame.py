@@ -729,7 +729,7 @@ def _ab_up2(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     return best, j
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def lines_tree_ab(P, F, e, x, side, alpha, beta):
     """The value for ``side`` (the mover's) of the state whose lines' tree
     ``F[e:]`` holds, with the x word ``x``, by alpha-beta over the tree:
@@ -781,7 +781,7 @@ def tree_entry(F, base, a):
             + BIG_COLS * np.int64(a & np.uint64(F[base + 1] - 1)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def tree_value(P, D, S, F, C, count, ply, st, e, b, alpha, beta):
     """:func:`match_value` of the 5-6 card state ``st`` (the immediate win
     check passed) from its lines' tree, entry ``e`` of ``F`` (the
