@@ -617,8 +617,10 @@ def _lines_rec4(P, D, F, base, e, st, w, na, level, n):
 
 @njit(cache=True)
 def lines_build_tree(P, D, F, base, e, chk, st):
-    """Store at ``F[e:e + BIG_COLS]`` the lines of ``st`` (a last-deal state
-    of 5 or 6 cards, two sides without Ronda voleur, the match objective):
+    """Store at ``F[e:e + BIG_COLS]`` the lines of ``st`` (a last-deal state,
+    two sides without Ronda voleur, the match objective: an outcome of the
+    last chance node, whatever its size, or a 5-6 card state that
+    :func:`match_cached` meets):
     every line to the end of the hand in the order of a depth-first walk
     (ranks ascending at each choice), as :func:`lines_build`'s words with
     their choices at the levels above the last (bits 47-52). Header

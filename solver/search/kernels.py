@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from llvmlite import ir
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
