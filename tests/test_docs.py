@@ -107,3 +107,36 @@ def test_the_readme_says_how_to_get_chromium_and_how_long_the_tests_take():
     ci = (ROOT / ".ci/run").read_text(encoding="utf-8")
     command = re.search(r"\n(\.venv/bin/python -m pytest[^\n`]*)\n", readme).group(1)
     assert command in ci, "the CI runs the README's test command"
+
+
+def _code_map() -> dict[str, str]:
+    """The README's map of the code ("How it works"): the text of its
+    bullets by the folder of ``solver/`` each one describes."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## How it works", 1)[1].split("\n## ", 1)[0]
+    rooms: dict[str, str] = {}
+    for bullet in section.split("\n- ")[1:]:
+        bullet = bullet.split("\n\n", 1)[0]
+        m = re.match(r"`solver/(\w+/)?", bullet)
+        if m:
+            folder = "solver/" + (m.group(1) or "")
+            rooms[folder] = rooms.get(folder, "") + bullet
+    return rooms
+
+
+def test_the_readme_map_names_every_module_in_its_room():
+    """Every module of ``solver/`` is named in the bullet of its folder,
+    and every module a bullet names is in that folder: a newcomer finds
+    each room's files by the map, and the map names no file that moved."""
+    rooms = _code_map()
+    package = ROOT / "solver"
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "__init__.py" or "__pycache__" in path.parts:
+            continue
+        folder = "solver/" + "".join(f"{p}/" for p in path.relative_to(package).parts[:-1])
+        assert folder in rooms, f"README's map has no bullet for {folder}"
+        assert re.search(r"[`/]" + re.escape(path.name) + "`", rooms[folder]), (
+            f"README's map does not name {folder}{path.name}")
+    for folder, text in rooms.items():
+        for name in re.findall(r"`(\w+\.py)`", text):
+            assert (ROOT / folder / name).exists(), f"README's map names {folder}{name}"
