@@ -13,11 +13,12 @@ setting gives the same root values (to 1e-9).
 voleur12 and match12 positions instead (12 unseen, seeds ``v12-N`` and
 ``m12-N``; ``--unseen`` is then ignored), ``--system match2`` its match2
 positions (a whole two-player hand, the stock known: the last deal is
-reached from decision nodes, ``C_LEAN``). The first search of a position
+reached from decision nodes, ``C_LEAN``; ``--deal N`` from the start of
+deal N instead). The first search of a position
 in a process is often slower: compare settings in the orders A,B,B,A.
 
 Run: ``python bench/bench_last_deal.py [--unseen 12] [--seeds 0-9]
-[--lean 0,64x] [--system points|voleur|match|match2]``.
+[--lean 0,64x] [--system points|voleur|match|match2] [--deal 1]``.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ def seeds_of(text: str) -> list[int]:
     return out
 
 
-def position(system: str, unseen: int, seed: int):
-    """``(P, D, state)`` of one bench position of ``system``."""
+def position(system: str, unseen: int, seed: int, deal: int = 1):
+    """``(P, D, state)`` of one bench position of ``system`` (match2: from
+    the start of deal ``deal``)."""
     if system == "points":
         from bench_core import start_of_deal
         game, state = start_of_deal(unseen, seed)
@@ -56,7 +58,7 @@ def position(system: str, unseen: int, seed: int):
         from solver.match_equity.table import equity_array
         rules = PRESETS["lmodire"]
         whole = system == "match2"
-        pos = at_deal(rules, 2, f"m{0 if whole else 12}-{seed}", 1 if whole else 4
+        pos = at_deal(rules, 2, f"m{0 if whole else 12}-{seed}", deal if whole else 4
                       ).full_position()
         pos.score = (30, 30) if whole else (33, 35)
         prob = _problem(pos, shuffled=not whole, match=equity_array(rules, 2))
@@ -73,6 +75,8 @@ def main() -> None:
                     help="C_LEAN settings to compare; a suffix x also solves the chance nodes "
                          "of the last deal exactly (C_LEXACT)")
     ap.add_argument("--memory", type=float, default=3500.0, help="table budget, MB")
+    ap.add_argument("--deal", type=int, default=1,
+                    help="match2: the positions from the start of this deal (1: whole hands)")
     ap.add_argument("--system", default="points",
                     choices=("points", "voleur", "match", "match2"))
     args = ap.parse_args()
@@ -81,7 +85,7 @@ def main() -> None:
     cpu = {k: [] for k in set(leans)}
     nodes = {k: [] for k in set(leans)}
     for seed in seeds_of(args.seeds):
-        P, D, state = position(args.system, args.unseen, seed)
+        P, D, state = position(args.system, args.unseen, seed, args.deal)
         ref = None
         for lean in leans:
             s = Searcher(P, D, args.memory, 1)
