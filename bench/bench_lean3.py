@@ -44,6 +44,8 @@ def main() -> None:
         prob = known_problem(at_deal(PRESETS["french"], 3, f"p3-{seed}", 3).full_position())
         if covers2(prob.P, prob.D, prob.st):
             probs.append(prob)
+    if not probs:
+        sys.exit("no position reached the deal before the last with a known stock")
     M = new_memo()
     gen = 1
     for prob in probs[:2]:          # compiled and warm

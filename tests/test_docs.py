@@ -111,12 +111,13 @@ def test_the_readme_says_how_to_get_chromium_and_how_long_the_tests_take():
 
 def _code_map() -> dict[str, str]:
     """The README's map of the code ("How it works"): the text of its
-    bullets by the folder of ``solver/`` each one describes."""
+    bullets (with their indented paragraphs) by the folder of ``solver/``
+    each one describes."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## How it works", 1)[1].split("\n## ", 1)[0]
     rooms: dict[str, str] = {}
     for bullet in section.split("\n- ")[1:]:
-        bullet = bullet.split("\n\n", 1)[0]
+        bullet = re.split(r"\n\n(?=\S)", bullet, maxsplit=1)[0]
         m = re.match(r"`solver/(\w+/)?", bullet)
         if m:
             folder = "solver/" + (m.group(1) or "")
@@ -124,19 +125,31 @@ def _code_map() -> dict[str, str]:
     return rooms
 
 
+def _named(text: str, folder: str, name: str) -> bool:
+    """Whether a bullet names ``name`` (a file or ``dir/``) of ``folder``:
+    alone in backquotes, or by its path from the repository's root."""
+    return re.search("`(?:" + re.escape(folder) + ")?" + re.escape(name) + "`", text) is not None
+
+
 def test_the_readme_map_names_every_module_in_its_room():
-    """Every module of ``solver/`` is named in the bullet of its folder,
-    and every module a bullet names is in that folder: a newcomer finds
-    each room's files by the map, and the map names no file that moved."""
+    """Every module of ``solver/`` is named in the bullet of its folder (a
+    folder without a bullet of its own, in its parent's, by name), and
+    every module a bullet names is in that folder: a newcomer finds each
+    room's files by the map, and the map names no file that moved."""
     rooms = _code_map()
     package = ROOT / "solver"
     for path in sorted(package.rglob("*.py")):
-        if path.name == "__init__.py" or "__pycache__" in path.parts:
+        parts = path.relative_to(package).parts
+        if path.name == "__init__.py" or any(p.startswith((".", "__pycache__")) for p in parts):
             continue
-        folder = "solver/" + "".join(f"{p}/" for p in path.relative_to(package).parts[:-1])
+        folder = "solver/" + "".join(f"{p}/" for p in parts[:-1])
+        name = path.name
+        while folder not in rooms and folder != "solver/":
+            parent = folder[:folder.rstrip("/").rindex("/") + 1]
+            folder, name = parent, folder[len(parent):]
         assert folder in rooms, f"README's map has no bullet for {folder}"
-        assert re.search(r"[`/]" + re.escape(path.name) + "`", rooms[folder]), (
-            f"README's map does not name {folder}{path.name}")
+        assert _named(rooms[folder], folder, name), f"README's map does not name {folder}{name}"
     for folder, text in rooms.items():
-        for name in re.findall(r"`(\w+\.py)`", text):
-            assert (ROOT / folder / name).exists(), f"README's map names {folder}{name}"
+        for path in re.findall(r"`((?:solver/(?:\w+/)*)?\w+\.py)`", text):
+            where = ROOT / path if path.startswith("solver/") else ROOT / folder / path
+            assert where.exists(), f"README's map names {path} in {folder}, which has no such file"
