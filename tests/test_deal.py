@@ -323,3 +323,29 @@ def test_the_deal_method_says_why_it_cannot_take_a_position():
     known = parse_position("1.6.7.10.12 6.2.3/4.5.11 1.1.2.3.4.5.11.12.12.10.10.7 S taken=7,10 "
                            "last=N")
     assert why_not(known) == "the stock order is known: exact search"
+
+
+def test_a_deal_search_cut_short_says_so():
+    """When the time runs out after the first hand (a budget of 0: the
+    most probable hand of N is always searched), the answer says how many
+    of the 219 hands were searched, measures no error from one hand, and
+    calls the two plays tied in that hand, not equal: over every hand 2
+    (-4.36) and 7 (-4.53) differ."""
+    from solver.analysis.evaluation import evaluate
+    from solver.analysis.words import summary_line
+    from solver.notation import parse_position
+    pos = parse_position("1.3.5.11 2.2.7/?.?.? ? S")
+    short = evaluate(pos, method="deal", time_budget=0)
+    assert short.stopped == "time"
+    assert (short.extra["completions"], short.extra["hands"]) == (1, 219)
+    assert all(mv.stderr is None for mv in short.moves)
+    assert short.moves[0].value == short.moves[1].value
+    line = summary_line(short)
+    assert "for 1 of the 219 hands the other player may hold" in line
+    assert "the time ran out" in line and line.endswith("2 and 7 are tied in these hands")
+    assert "every hand" not in line and "equal" not in line
+    full = evaluate(pos, method="deal")
+    assert full.stopped is None and full.extra["completions"] == 219
+    values = {mv.move: round(mv.value, 2) for mv in full.moves}
+    assert values == {"2": -4.36, "7": -4.53}
+    assert summary_line(full).startswith("this deal exact for every hand the other player")

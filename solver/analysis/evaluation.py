@@ -846,7 +846,9 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     chosen, close = choose(problem, result)
     prob = sampled_problem(pos, run.seed)
     sampled = not result.enumerated or result.coverage < 1.0
-    errs = {m: result.stderr[m] for m in result.values} if sampled else None
+    # one hand searched measures no error (None, not a claimed 0)
+    errs = ({m: (result.stderr[m] if result.completions > 1 else None) for m in result.values}
+            if sampled else None)
     moves = _moves_scalar(prob, result.values, errs)
     tol = tolerance(result)
     best = [move_text(pos, chosen)] + [move_text(pos, m) for m in close if m != chosen]

@@ -116,8 +116,16 @@ def _kind(a: Analysis) -> str:
         return f"exact for what {seat} knows (the other hand unseen; the last two deals)"
     if a.method == "deal":
         err = a.extra.get("model_error") or 0.0
-        what = ("every hand the other player may hold" if hidden and a.extra.get("enumerated")
-                else "drawn hands" if hidden else "the hands known")
+        cover = a.extra.get("coverage", 1.0)
+        if hidden and cover < 1.0:
+            # the time ran out: say how much was searched, never "every hand"
+            some = ("hands the other player may hold" if a.extra.get("enumerated")
+                    else "drawn hands")
+            what = (f"{a.extra.get('completions')} of the {a.extra.get('hands')} {some} "
+                    f"({cover:.0%} of their weight; the time ran out)")
+        else:
+            what = ("every hand the other player may hold" if hidden and a.extra.get("enumerated")
+                    else "drawn hands" if hidden else "the hands known")
         if a.extra.get("deal_end_stock", 0) and err:
             return (f"this deal exact for {what}; the deals to come a learned value "
                     f"(±{2 * err:.2g} between two plays)")
@@ -137,6 +145,9 @@ def _points_precision(a: Analysis, seat: str) -> str:
         return f"; points exact for what {seat} knows"
     if a.method == "deal":
         err = a.extra.get("model_error") or 0.0
+        if a.extra.get("coverage", 1.0) < 1.0:
+            return (f"; points: this deal exact for {a.extra.get('completions')} of "
+                    f"{a.extra.get('hands')} hands (the time ran out)")
         if a.extra.get("deal_end_stock", 0) and err:
             return f"; points: this deal exact, the deals to come learned (±{2 * err:.2g})"
         return "; points: this deal exact for the hands the other may hold"
@@ -179,7 +190,9 @@ def summary_line(a: Analysis) -> str:
     elif deal:
         values = {mv.move: mv.value for mv in a.moves}
         if max(values[m] for m in a.best) - min(values[m] for m in a.best) <= 1e-9:
-            out += f"; {_names(a.best)} are equal"
+            # equal over every hand, or only over the hands searched in the time
+            partial = a.extra.get("coverage", 1.0) < 1.0
+            out += f"; {_names(a.best)} are " + ("tied in these hands" if partial else "equal")
         else:
             out += f"; {_names(a.best)} are close: {a.best[0]} chosen (less exposure)"
     elif close and set(close) != set(a.best):
