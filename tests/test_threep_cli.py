@@ -251,3 +251,20 @@ def test_the_answer_says_its_kind_first_and_writes_like_its_table():
     shuffled = [ln for ln in THREEP.read_text().splitlines() if "3p shuffled stock" in ln][0]
     board = CliRunner().invoke(main, ["-"], input=shuffled + "\n").output
     assert "9 cards, unknown order: 1 1 3 4 5 6 7 10 11" in board
+
+
+def test_sampled_paranoid_lists_every_play_of_the_best_paranoid_value():
+    """Sampled (determinised) paranoid: plays 1 and 2 have the same mean
+    paranoid value over the 200 samples (and the same exact expectation,
+    +1.452 by expectimax), so both are best, though the vectors they lead
+    to differ in the others' entries (2.775 + 3.605 against 2.8 + 3.6),
+    where the max^n tie rule would keep only 1."""
+    pos = parse_position("10.10.7.11.10 2.1/3.7/1.6 ~4.6.10.5.12.2.11.1.2 S rules=french "
+                         "taken=15,4,1 last=S")
+    a = evaluate(pos, method="determinised", samples=200, search="paranoid")
+    vals = {mv.move: mv.values for mv in a.moves}
+    assert a.best == ["1", "2"]
+    assert abs(vals["1"][0] - vals["2"][0]) <= 1e-9
+    assert abs(sum(vals["1"][1:]) - sum(vals["2"][1:])) > 1e-3
+    exact = evaluate(pos, method="expectimax", search="paranoid")
+    assert exact.best == ["1", "2"] and round(exact.value, 3) == 1.452

@@ -827,7 +827,7 @@ def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
         note += ("; each determinisation sees the stock order (clairvoyance), so the "
                  "estimate can favour plays that need the deal to fall right")
     return Analysis(pos, "determinised", top.value, moves,
-                    _best(moves, "determinised", three, "maxn"), None,
+                    _best(moves, "determinised", three, run.search if three else "maxn"), None,
                     nodes + expectimax_nodes, time.perf_counter() - run.t0, n, run.seed, note,
                     top.stderr, partial=partial, stopped=stopped, workers=workers, ess=ess,
                     values=list(top.values) if three else None)
