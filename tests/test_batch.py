@@ -231,3 +231,19 @@ def test_batch_annotate_with_a_time_budget_stores_its_games(tmp_path):
     chosen = [p for p in doc["plays"] if not p["forced"]]
     assert len(evals) == len(chosen)
     assert all(pos and method == "auto" and samples == 32 for pos, method, samples, _s in evals)
+
+
+def test_a_game_s_own_error_is_said_in_words(tmp_path):
+    """A game the chosen method cannot take fails with the error `annotate`
+    gives (three players hide their hands: no exact search), not the
+    exception's class name."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    game = Path("positions/games/french-3p.txt")
+    r = CliRunner().invoke(main, ["batch", "annotate", str(game), "--db", str(tmp_path / "s.db"),
+                                  "--workers", "1", "--method", "exact", "--time", "0.3",
+                                  "--luck-samples", "0", "--json"])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1 and doc["done"] == 0
+    assert doc["failed"] == [f"{game}: game 1: exact search needs every card known "
+                             "(stock order and hands)"]

@@ -196,8 +196,11 @@ def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, clie
             try:
                 out = fut.result()
             except Exception as e:      # the game's own error, reported on one line
-                summary.failed.append(f"{item.source}: game {item.number}: "
-                                      f"{type(e).__name__}: {e}")
+                # a ValueError is the input's problem, said in words (as
+                # `annotate` says it); anything else names its kind
+                said = (str(e) if isinstance(e, ValueError) and str(e)
+                        else f"{type(e).__name__}: {e}")
+                summary.failed.append(f"{item.source}: game {item.number}: {said}")
             else:
                 store.write_game(item.source, item.number, item.digest, job, params,
                                  out["result"], out["record"], out["seconds"],
