@@ -23,8 +23,11 @@ from solver.notation import NotationError, format_position, parse_file, parse_li
 from solver.runtime.interrupt import Interrupted
 
 ROOT = Path(__file__).resolve().parent.parent
-#: every sample has the same lead: 1 takes the 1 (a missa), 2 lays
-SAME_LEAD = "1 1.2/3.4 - S"
+#: every sample has the same lead: 1 takes the 1 (a missa), 2 lays; N's
+#: hand hidden, but gone= leaves it only the 3 and the 4 (every sample the
+#: same draw: a position with every card known is solved exactly instead)
+SAME_LEAD = ("1 1.2/?.? - S taken=20,15 last=N gone=1.1.2.2.2.3.3.3.4.4.4.5.5.5.5.6.6.6.6."
+             "7.7.7.7.10.10.10.10.11.11.11.11.12.12.12.12")
 
 
 def _strict(text: str):

@@ -268,3 +268,21 @@ def test_sampled_paranoid_lists_every_play_of_the_best_paranoid_value():
     assert abs(sum(vals["1"][1:]) - sum(vals["2"][1:])) > 1e-3
     exact = evaluate(pos, method="expectimax", search="paranoid")
     assert exact.best == ["1", "2"] and round(exact.value, 3) == 1.452
+
+
+@pytest.mark.parametrize("line", [
+    "1.5.11 3.5.11/4.6.12/2.10.12 1.1.3.4.5.6.7.10.11 S rules=french taken=8,5,6 last=E",
+    "5.6 5.7/3.3 - S"])
+def test_determinised_with_nothing_hidden_is_the_exact_search(line):
+    """Every card known, the stock order too: every determinisation would
+    be the position itself, so `--method determinised` answers with its one
+    exact search and says so (not "1,000 samples of the stock order")."""
+    from solver.analysis.words import summary_line
+    pos = parse_position(line)
+    a = evaluate(pos, method="determinised")
+    exact = evaluate(pos, method="exact")
+    assert a.method == "exact" and a.samples is None
+    assert "nothing to sample" in a.note and "samples" not in summary_line(a)
+    assert {mv.move: (mv.value, mv.values) for mv in a.moves} == \
+        {mv.move: (mv.value, mv.values) for mv in exact.moves}
+    assert a.best == exact.best

@@ -431,6 +431,16 @@ def _evaluate(run: _Run, method: str) -> Analysis:
                 raise BudgetError(why + ": raise --time") from None
             raise BudgetError(why + ": raise --time, or use --method auto for an answer "
                                     "in the time") from None
+    if chosen == "determinised" and is_perfect_information(pos):
+        # nothing hidden, the stock order written: every determinisation is
+        # the position itself, so its one exact search is the answer
+        try:
+            return _exact(run, known_problem(pos, match=run.match), "exact",
+                          f"every card is known, the stock order too: nothing to sample, "
+                          f"exact {run.label}", budget.deadline)
+        except SearchAborted as e:
+            raise BudgetError(f"exact search did not finish in {budget.seconds:g} s "
+                              f"({e.nodes:,} nodes): raise --time") from None
     if chosen == "determinised":
         why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
                else "determinised search")
