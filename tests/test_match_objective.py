@@ -133,3 +133,15 @@ def test_a_target_one_play_away_is_reachable():
     a = evaluate_match(pos, method="exact")
     assert next(m.chance for m in a.moves if m.move == "5") == 1.0
     assert objective_for(pos, "auto") == "match"
+
+
+def test_the_match_search_takes_the_samples_asked_for():
+    """`--samples` is the match search's sample budget too (it was capped
+    at 1,000): three plays whose chances are 0.7 to 1.4 points of a per
+    cent apart are not separated, so the search runs to the 1,100 asked."""
+    from solver.match_equity.objective import analyse
+    pos = parse_position("10c.1b.11c.12o 10o.5e.3b/?.?.? ? S rules=french voleur=yes dealer=N "
+                         "score=46,49 taken=20,4 last=N gone=3e.2b.2c.6b.6e.7b.6c.6o.1o.1c.4o."
+                         "4b.4e.12e.12c.12b.4c.3o.5c.3c.11e.11b.2e.2o tops=3c,2o")
+    a = analyse(pos, objective="match", samples=1100, time_budget=120)
+    assert (a.match_samples, a.match_stopped) == (1100, "samples")
