@@ -800,31 +800,26 @@ def _check_tops(pos: Position, counts: Counter[int]) -> None:
     taken_text = (f"taken={','.join(map(str, piles))}" if pos.taken is not None
                   else "taken= is absent (0 each)")
     _no_top_on_nothing("tops", pos.tops, piles, p, f"({taken_text})")
-    left = list(pos.gone) if pos.gone is not None else None
+    # a suited top is one card: not two tops, nor a card seen elsewhere
+    # (with gone= a top is one of its cards, which _check_cards counted)
     suited = {c for c in pos.table + pos.stock if c.suit is not None}
     suited |= {c for h in pos.hands for c in h if c is not None and c.suit is not None}
-    extra: Counter[int] = Counter()
-    for side, top in enumerate(pos.tops):
-        if top is None:
-            continue
-        if left is not None:
-            for i, c in enumerate(left):
-                if _same(top, c):
-                    del left[i]
-                    break
-            else:
-                raise NotationError(
-                    "tops", f"the top {top} of {sides[side]}'s pile is not among gone= "
-                            "(a top is a captured card)")
-            continue
-        if top.suit is not None:
+    for top in pos.tops:
+        if top is not None and top.suit is not None:
             if top in suited:
                 raise NotationError("tops", f"card {top} appears twice")
             suited.add(top)
-        extra[top.rank] += 1
-        if counts[top.rank] + extra[top.rank] > 4:
-            raise NotationError(
-                "tops", f"rank {top.rank} appears more than 4 times (a deck has 4)")
+    if pos.gone is not None:
+        _tops_in_gone(pos.tops, pos.gone, sides)
+    else:
+        extra: Counter[int] = Counter()
+        for top in pos.tops:
+            if top is None:
+                continue
+            extra[top.rank] += 1
+            if counts[top.rank] + extra[top.rank] > 4:
+                raise NotationError(
+                    "tops", f"rank {top.rank} appears more than 4 times (a deck has 4)")
     if pos.show is not None:
         hitter = side_of((pos.turn - 1) % p, p)
         top = pos.tops[hitter]
@@ -833,6 +828,41 @@ def _check_tops(pos: Position, counts: Counter[int]) -> None:
                 "tops", f"show={pos.show.rank}:{pos.show.size}: the hitter's pile "
                         f"({sides[hitter]}) has the hit card on top, not "
                         f"{'-' if top is None else top}")
+
+
+def _tops_in_gone(tops: tuple[Card | None, ...], gone: Sequence[Card],
+                  sides: Sequence[str]) -> None:
+    """Each top is a different card of ``gone``: as many cards of its rank
+    in ``gone`` as tops of that rank, and a suited top is its own card or an
+    unsuited one of ``gone`` (the suited tops are distinct: checked before).
+    Suited tops take their cards first (their own if ``gone`` holds it), so
+    an unsuited top never takes the card a suited one needs."""
+    have = Counter(c.rank for c in gone)
+    want = Counter(t.rank for t in tops if t is not None)
+    for side, top in enumerate(tops):
+        if top is None or have[top.rank] >= want[top.rank]:
+            continue
+        n, k = want[top.rank], have[top.rank]
+        if n == 1:
+            raise NotationError(
+                "tops", f"the top {top} of {sides[side]}'s pile is not among gone= "
+                        "(a top is a captured card)")
+        r = top.rank
+        held = f"no {r}" if k == 0 else f"only one {r}" if k == 1 else f"only {k} {r}s"
+        raise NotationError("tops", f"{n} tops are {r} but gone= holds {held}")
+    left = list(gone)
+    for side, top in enumerate(tops):
+        if top is None or top.suit is None:
+            continue
+        i = next((i for i, c in enumerate(left) if c == top), None)
+        if i is None:
+            i = next((i for i, c in enumerate(left) if c.rank == top.rank and c.suit is None),
+                     None)
+        if i is None:
+            raise NotationError(
+                "tops", f"the top {top} of {sides[side]}'s pile is not among gone= "
+                        "(a top is a captured card)")
+        del left[i]
 
 
 def _check_prev(pos: Position, played: int, deal_size: int) -> None:
