@@ -343,8 +343,9 @@ def _strip_comment(text: str) -> str:
     return ";".join([fields, *segments]) if segments else fields
 
 
-def _opcodes(segments: list[str]) -> list[tuple[str, str]]:
-    """Read ``opcode operand`` segments into ``(name, operand)`` pairs."""
+def _opcodes(segments: list[str], players: int) -> list[tuple[str, str]]:
+    """Read ``opcode operand`` segments into ``(name, operand)`` pairs
+    (``vv``, a value vector, needs three ``players``)."""
     if segments and segments[-1].strip() == "":
         segments = segments[:-1]  # a trailing ';' is allowed
     ops: list[tuple[str, str]] = []
@@ -378,6 +379,14 @@ def _opcodes(segments: list[str]) -> list[tuple[str, str]]:
         elif name == "v":
             if not _NUMBER_RE.fullmatch(operand):
                 raise NotationError(name, f"expected a number of points, got {operand!r}")
+        elif name == "vv":
+            if players != 3:
+                raise NotationError(
+                    name, f"a value vector is for three players; this line has {players}")
+            numbers = operand.split()
+            if len(numbers) != 3 or not all(_NUMBER_RE.fullmatch(x) for x in numbers):
+                raise NotationError(
+                    name, f"expected 3 numbers (one per seat), got {_short(operand)}")
         ops.append((name, operand))
     return ops
 
@@ -501,7 +510,7 @@ def _parse(text: str) -> Position:
             pos.show = _show(value, players)
         elif key == "hist":
             pos.hist = _hist(value, players)
-    pos.ops = _opcodes(segments)
+    pos.ops = _opcodes(segments, players)
 
     pos.preset = preset_name
     pos.rules = _rules(preset_name, pos.overrides, players)
