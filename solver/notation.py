@@ -410,8 +410,10 @@ def parse_position(text: str, line: int | None = None) -> Position:
 
     Raises NotationError (with ``line``; the first problem found wins) for
     anything that is not a valid position, in this order: the line's shape
-    (``line``), cards and fields (``table``, ``hands``, ``stock``,
-    ``turn``), each key in line order (unknown, given twice, bad value, a
+    (``line``), cards and fields (``table``, ``hands``, ``stock``), rules
+    that do not allow the number of hands (when the rule keys can be read:
+    :func:`_players_first`), ``turn``, each key in line order (unknown,
+    given twice, bad value, a
     seat that does not exist), the opcodes, the rules (``rules`` or the
     parameter's name), then the consistency checks of :func:`_check`.
     docs/notation.md lists every message.
@@ -470,6 +472,7 @@ def _parse(text: str) -> Position:
         stock_kind, stock = "shuffled", _cards(stock_text[1:], "stock")
     else:
         stock_kind, stock = "known", _cards(stock_text, "stock")
+    _players_first(tokens[4:], players)
     turn = _seat(turn_text, "turn", players)
 
     pos = Position(table=table, hands=hands, stock_kind=stock_kind, stock=stock, turn=turn)
@@ -524,6 +527,40 @@ def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
     not); an error names its parameter: the one whose value cannot be read,
     else the first whose removal makes the rules playable. Checks that the
     rules allow ``players``."""
+    rules = _rules_of(name, overrides)
+    _check_players(rules, name, overrides, players)
+    return rules
+
+
+def _players_first(keys: list[str], players: int) -> None:
+    """Before the keys are read one by one: when the line's rules (its
+    ``rules=`` and rule parameters, read as :func:`_rules` reads them) do
+    not allow its number of hands, say that first, as :func:`_rules` would
+    (``players: players=3 does not allow 2 players``), rather than a key
+    whose shape follows from the number of hands (``taken=10,11,11`` has a
+    number a side of the rules, not of the hands). Lines whose rule keys
+    are not all readable are left to the keys' own order."""
+    name, overrides, seen = DEFAULT_PRESET, {}, set()
+    for tok in keys:
+        key, _, value = tok.partition("=")
+        if key != "rules" and key not in RULE_KEYS:
+            continue
+        if key in seen or value == "":
+            return
+        seen.add(key)
+        if key == "rules":
+            name = value
+        else:
+            overrides[key] = value
+    try:
+        rules = _rules_of(name, overrides)
+    except NotationError:
+        return
+    _check_players(rules, name, overrides, players)
+
+
+def _rules_of(name: str, overrides: dict[str, str]) -> Rules:
+    """The preset ``name`` with ``overrides`` (see :func:`_rules`)."""
     try:
         rules = preset(name)
     except RulesError as err:
@@ -540,6 +577,11 @@ def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
                       if _playable(rules, {k: v for k, v in overrides.items() if k != key})),
                      "rules")
         raise NotationError(field, str(err)) from None
+    return rules
+
+
+def _check_players(rules: Rules, name: str, overrides: dict[str, str], players: int) -> None:
+    """The rules allow ``players`` players (the line's number of hands)."""
     if players not in rules.players:
         allowed = ", ".join(str(p) for p in rules.players)
         if "players" in overrides:
@@ -548,7 +590,6 @@ def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
         raise NotationError(
             "rules", f"rules={name} is for {allowed} players, not {players} "
                      f"(override with players=)")
-    return rules
 
 
 def _playable(rules: Rules, overrides: dict[str, str]) -> bool:

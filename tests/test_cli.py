@@ -243,3 +243,14 @@ def test_a_malformed_vv_is_a_parse_error(tmp_path):
                       "line 5, vv: a value vector is for three players; this line has 2"]
     assert "Traceback" not in r.output
     assert r.exit_code == 1
+
+
+def test_a_line_short_of_a_hand_blames_players_not_taken():
+    """players=3 with two hands: the error is the players' (it named
+    taken=, written for three sides), one line, exit 1."""
+    r = CliRunner().invoke(
+        main, ["-"], input="2.3 5.7/4.6 - S rules=french players=3 taken=10,11,11 last=E\n")
+    assert r.exit_code == 1
+    assert r.output.strip().splitlines()[-1] == \
+        "-: line 1, players: players=3 does not allow 2 players"
+    assert "Traceback" not in r.output

@@ -245,6 +245,21 @@ ERRORS = [
      "rules: rules=pagat is for 2, 4 players, not 3 (override with players=)"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.2 ? S rules=french players=2,4",
      "players: players=2,4 does not allow 3 players"),
+    # a line short of a hand: the rules' players, not a key written for
+    # them (taken=, last=, the turn), in any order of the keys
+    ("2.3 5.7/4.6 - S rules=french players=3 taken=10,11,11 last=E",
+     "players: players=3 does not allow 2 players"),
+    ("2.3 5.7/4.6 - S taken=10,11,11 last=E rules=french players=3",
+     "players: players=3 does not allow 2 players"),
+    ("2.3 5.7/4.6 - S last=E players=3 rules=french",
+     "players: players=3 does not allow 2 players"),
+    ("2.3 5.7/4.6 - E rules=french players=3",
+     "players: players=3 does not allow 2 players"),
+    ("1.3.5.11 2.2.7/4.6.12/1.1.1 ? S taken=0,0 dealer=W",
+     "rules: rules=lmodire is for 2 players, not 3 (override with players=)"),
+    # ... but a rule key that cannot be read keeps the keys' order
+    ("2.3 5.7/4.6 - S taken=10,11,11 players=3 rules=french target=x",
+     "taken: expected 2 numbers, one per side (S,N), got 3"),
     # the 40 cards, the stock, taken and gone
     ("1.3.5.11 2.2.7/?.?.? 1.2 S",
      "taken: the table (4), the hands (6) and the stock (2) make 12 cards: with a hidden "
