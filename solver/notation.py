@@ -343,8 +343,9 @@ def _strip_comment(text: str) -> str:
     return ";".join([fields, *segments]) if segments else fields
 
 
-def _opcodes(segments: list[str]) -> list[tuple[str, str]]:
-    """Read ``opcode operand`` segments into ``(name, operand)`` pairs."""
+def _opcodes(segments: list[str], players: int) -> list[tuple[str, str]]:
+    """Read ``opcode operand`` segments into ``(name, operand)`` pairs
+    (``vv``, a value vector, needs three ``players``)."""
     if segments and segments[-1].strip() == "":
         segments = segments[:-1]  # a trailing ';' is allowed
     ops: list[tuple[str, str]] = []
@@ -378,6 +379,14 @@ def _opcodes(segments: list[str]) -> list[tuple[str, str]]:
         elif name == "v":
             if not _NUMBER_RE.fullmatch(operand):
                 raise NotationError(name, f"expected a number of points, got {operand!r}")
+        elif name == "vv":
+            if players != 3:
+                raise NotationError(
+                    name, f"a value vector is for three players; this line has {players}")
+            numbers = operand.split()
+            if len(numbers) != 3 or not all(_NUMBER_RE.fullmatch(x) for x in numbers):
+                raise NotationError(
+                    name, f"expected 3 numbers (one per seat), got {_short(operand)}")
         ops.append((name, operand))
     return ops
 
@@ -401,8 +410,10 @@ def parse_position(text: str, line: int | None = None) -> Position:
 
     Raises NotationError (with ``line``; the first problem found wins) for
     anything that is not a valid position, in this order: the line's shape
-    (``line``), cards and fields (``table``, ``hands``, ``stock``,
-    ``turn``), each key in line order (unknown, given twice, bad value, a
+    (``line``), cards and fields (``table``, ``hands``, ``stock``), rules
+    that do not allow the number of hands (when the rule keys can be read:
+    :func:`_players_first`), ``turn``, each key in line order (unknown,
+    given twice, bad value, a
     seat that does not exist), the opcodes, the rules (``rules`` or the
     parameter's name), then the consistency checks of :func:`_check`.
     docs/notation.md lists every message.
@@ -461,6 +472,7 @@ def _parse(text: str) -> Position:
         stock_kind, stock = "shuffled", _cards(stock_text[1:], "stock")
     else:
         stock_kind, stock = "known", _cards(stock_text, "stock")
+    _players_first(tokens[4:], players)
     turn = _seat(turn_text, "turn", players)
 
     pos = Position(table=table, hands=hands, stock_kind=stock_kind, stock=stock, turn=turn)
@@ -501,7 +513,7 @@ def _parse(text: str) -> Position:
             pos.show = _show(value, players)
         elif key == "hist":
             pos.hist = _hist(value, players)
-    pos.ops = _opcodes(segments)
+    pos.ops = _opcodes(segments, players)
 
     pos.preset = preset_name
     pos.rules = _rules(preset_name, pos.overrides, players)
@@ -515,6 +527,40 @@ def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
     not); an error names its parameter: the one whose value cannot be read,
     else the first whose removal makes the rules playable. Checks that the
     rules allow ``players``."""
+    rules = _rules_of(name, overrides)
+    _check_players(rules, name, overrides, players)
+    return rules
+
+
+def _players_first(keys: list[str], players: int) -> None:
+    """Before the keys are read one by one: when the line's rules (its
+    ``rules=`` and rule parameters, read as :func:`_rules` reads them) do
+    not allow its number of hands, say that first, as :func:`_rules` would
+    (``players: players=3 does not allow 2 players``), rather than a key
+    whose shape follows from the number of hands (``taken=10,11,11`` has a
+    number a side of the rules, not of the hands). Lines whose rule keys
+    are not all readable are left to the keys' own order."""
+    name, overrides, seen = DEFAULT_PRESET, {}, set()
+    for tok in keys:
+        key, _, value = tok.partition("=")
+        if key != "rules" and key not in RULE_KEYS:
+            continue
+        if key in seen or value == "":
+            return
+        seen.add(key)
+        if key == "rules":
+            name = value
+        else:
+            overrides[key] = value
+    try:
+        rules = _rules_of(name, overrides)
+    except NotationError:
+        return
+    _check_players(rules, name, overrides, players)
+
+
+def _rules_of(name: str, overrides: dict[str, str]) -> Rules:
+    """The preset ``name`` with ``overrides`` (see :func:`_rules`)."""
     try:
         rules = preset(name)
     except RulesError as err:
@@ -531,6 +577,11 @@ def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
                       if _playable(rules, {k: v for k, v in overrides.items() if k != key})),
                      "rules")
         raise NotationError(field, str(err)) from None
+    return rules
+
+
+def _check_players(rules: Rules, name: str, overrides: dict[str, str], players: int) -> None:
+    """The rules allow ``players`` players (the line's number of hands)."""
     if players not in rules.players:
         allowed = ", ".join(str(p) for p in rules.players)
         if "players" in overrides:
@@ -539,7 +590,6 @@ def _rules(name: str, overrides: dict[str, str], players: int) -> Rules:
         raise NotationError(
             "rules", f"rules={name} is for {allowed} players, not {players} "
                      f"(override with players=)")
-    return rules
 
 
 def _playable(rules: Rules, overrides: dict[str, str]) -> bool:
@@ -800,31 +850,26 @@ def _check_tops(pos: Position, counts: Counter[int]) -> None:
     taken_text = (f"taken={','.join(map(str, piles))}" if pos.taken is not None
                   else "taken= is absent (0 each)")
     _no_top_on_nothing("tops", pos.tops, piles, p, f"({taken_text})")
-    left = list(pos.gone) if pos.gone is not None else None
+    # a suited top is one card: not two tops, nor a card seen elsewhere
+    # (with gone= a top is one of its cards, which _check_cards counted)
     suited = {c for c in pos.table + pos.stock if c.suit is not None}
     suited |= {c for h in pos.hands for c in h if c is not None and c.suit is not None}
-    extra: Counter[int] = Counter()
-    for side, top in enumerate(pos.tops):
-        if top is None:
-            continue
-        if left is not None:
-            for i, c in enumerate(left):
-                if _same(top, c):
-                    del left[i]
-                    break
-            else:
-                raise NotationError(
-                    "tops", f"the top {top} of {sides[side]}'s pile is not among gone= "
-                            "(a top is a captured card)")
-            continue
-        if top.suit is not None:
+    for top in pos.tops:
+        if top is not None and top.suit is not None:
             if top in suited:
                 raise NotationError("tops", f"card {top} appears twice")
             suited.add(top)
-        extra[top.rank] += 1
-        if counts[top.rank] + extra[top.rank] > 4:
-            raise NotationError(
-                "tops", f"rank {top.rank} appears more than 4 times (a deck has 4)")
+    if pos.gone is not None:
+        _tops_in_gone(pos.tops, pos.gone, sides)
+    else:
+        extra: Counter[int] = Counter()
+        for top in pos.tops:
+            if top is None:
+                continue
+            extra[top.rank] += 1
+            if counts[top.rank] + extra[top.rank] > 4:
+                raise NotationError(
+                    "tops", f"rank {top.rank} appears more than 4 times (a deck has 4)")
     if pos.show is not None:
         hitter = side_of((pos.turn - 1) % p, p)
         top = pos.tops[hitter]
@@ -833,6 +878,41 @@ def _check_tops(pos: Position, counts: Counter[int]) -> None:
                 "tops", f"show={pos.show.rank}:{pos.show.size}: the hitter's pile "
                         f"({sides[hitter]}) has the hit card on top, not "
                         f"{'-' if top is None else top}")
+
+
+def _tops_in_gone(tops: tuple[Card | None, ...], gone: Sequence[Card],
+                  sides: Sequence[str]) -> None:
+    """Each top is a different card of ``gone``: as many cards of its rank
+    in ``gone`` as tops of that rank, and a suited top is its own card or an
+    unsuited one of ``gone`` (the suited tops are distinct: checked before).
+    Suited tops take their cards first (their own if ``gone`` holds it), so
+    an unsuited top never takes the card a suited one needs."""
+    have = Counter(c.rank for c in gone)
+    want = Counter(t.rank for t in tops if t is not None)
+    for side, top in enumerate(tops):
+        if top is None or have[top.rank] >= want[top.rank]:
+            continue
+        n, k = want[top.rank], have[top.rank]
+        if n == 1:
+            raise NotationError(
+                "tops", f"the top {top} of {sides[side]}'s pile is not among gone= "
+                        "(a top is a captured card)")
+        r = top.rank
+        held = f"no {r}" if k == 0 else f"only one {r}" if k == 1 else f"only {k} {r}s"
+        raise NotationError("tops", f"{n} tops are {r} but gone= holds {held}")
+    left = list(gone)
+    for side, top in enumerate(tops):
+        if top is None or top.suit is None:
+            continue
+        i = next((i for i, c in enumerate(left) if c == top), None)
+        if i is None:
+            i = next((i for i, c in enumerate(left) if c.rank == top.rank and c.suit is None),
+                     None)
+        if i is None:
+            raise NotationError(
+                "tops", f"the top {top} of {sides[side]}'s pile is not among gone= "
+                        "(a top is a captured card)")
+        del left[i]
 
 
 def _check_prev(pos: Position, played: int, deal_size: int) -> None:

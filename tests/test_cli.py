@@ -211,20 +211,46 @@ def test_v_agrees_to_the_decimals_it_is_written_with(tmp_path):
 
 def test_vv_is_checked_entry_by_entry_on_three_player_lines(tmp_path):
     """Test-suite mode compares ``vv`` (three players' vector, one entry a
-    seat): the right vector agrees; a wrong entry, a short vector or a
-    two-player line disagrees; an unreadable one says so; the exit status
-    is 3. The vector 4 4 0 is that of the shipped puzzle
+    seat): the right vector agrees; a wrong entry disagrees; the exit
+    status is 3. The vector 4 4 0 is that of the shipped puzzle
     positions/puzzles/composed-french3.txt line 2, which
     tests/test_threep_puzzles.py checks against tests/reference3.py."""
     three = "2.3.7.12 1.3.4/5.7.12/1.1 - S rules=french taken=9,6,13 last=S prev=3 ; vv "
     f = tmp_path / "vv.txt"
-    f.write_text("".join(three + v + "\n" for v in ("4 4 0", "4 3 0", "4 x 0", "4 4"))
-                 + "1.2 2.4/4 - S taken=17,18 last=N prev=2 ; vv 1 2\n")
+    f.write_text("".join(three + v + "\n" for v in ("4 4 0", "4 3 0")))
     r = CliRunner().invoke(main, [str(f)])
     lines = [ln for ln in r.output.splitlines() if ln.startswith("vv ")]
     assert lines == ["vv 4 4 0: agrees (engine: 4 4 0)",
-                     "vv 4 3 0: disagrees (engine: 4 4 0)",
-                     "vv 4 x 0: cannot be read (could not convert string to float: 'x')",
-                     "vv 4 4: disagrees (one entry a seat: 3, engine: 4 4 0)",
-                     "vv 1 2: disagrees (a vector is for three players; this line has 2)"]
+                     "vv 4 3 0: disagrees (engine: 4 4 0)"]
     assert r.exit_code == 3
+
+
+def test_a_malformed_vv_is_a_parse_error(tmp_path):
+    """An unreadable, short or two-player ``vv`` is an error of its line
+    when the line is read (exit 1, one line naming vv), not a
+    disagreement (exit 3); the good line of the file is still solved."""
+    three = "2.3.7.12 1.3.4/5.7.12/1.1 - S rules=french taken=9,6,13 last=S prev=3 ; vv "
+    f = tmp_path / "vv.txt"
+    f.write_text("".join(three + v + "\n" for v in ("4 4 0", "4 x 0", "4 4", "nan 0 0"))
+                 + "1.2 2.4/4 - S taken=17,18 last=N prev=2 ; vv 1 2\n")
+    r = CliRunner().invoke(main, [str(f)])
+    assert [ln for ln in r.output.splitlines() if ln.startswith("vv ")] == \
+        ["vv 4 4 0: agrees (engine: 4 4 0)"]
+    errors = [ln.split(": ", 1)[1] for ln in r.output.splitlines() if "vv: " in ln]
+    assert errors == ["line 2, vv: expected 3 numbers (one per seat), got '4 x 0'",
+                      "line 3, vv: expected 3 numbers (one per seat), got '4 4'",
+                      "line 4, vv: expected 3 numbers (one per seat), got 'nan 0 0'",
+                      "line 5, vv: a value vector is for three players; this line has 2"]
+    assert "Traceback" not in r.output
+    assert r.exit_code == 1
+
+
+def test_a_line_short_of_a_hand_blames_players_not_taken():
+    """players=3 with two hands: the error is the players' (it named
+    taken=, written for three sides), one line, exit 1."""
+    r = CliRunner().invoke(
+        main, ["-"], input="2.3 5.7/4.6 - S rules=french players=3 taken=10,11,11 last=E\n")
+    assert r.exit_code == 1
+    assert r.output.strip().splitlines()[-1] == \
+        "-: line 1, players: players=3 does not allow 2 players"
+    assert "Traceback" not in r.output

@@ -168,6 +168,9 @@ def test_format_refuses_a_quote_in_a_quoted_operand() -> None:
 # ---------------------------------------------------------------------------
 # One test per error kind: the exact message, with the line number.
 
+#: a three-player line (positions/puzzles/composed-french3.txt line 3)
+VV_LINE = "1.5.7.11.12 1.1.11/3.6/1.2 - S rules=french taken=6,7,15 last=S prev=1"
+
 ERRORS = [
     # line shape
     ("1.3.5.11 2.2.7/4.6.12",
@@ -242,6 +245,21 @@ ERRORS = [
      "rules: rules=pagat is for 2, 4 players, not 3 (override with players=)"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.2 ? S rules=french players=2,4",
      "players: players=2,4 does not allow 3 players"),
+    # a line short of a hand: the rules' players, not a key written for
+    # them (taken=, last=, the turn), in any order of the keys
+    ("2.3 5.7/4.6 - S rules=french players=3 taken=10,11,11 last=E",
+     "players: players=3 does not allow 2 players"),
+    ("2.3 5.7/4.6 - S taken=10,11,11 last=E rules=french players=3",
+     "players: players=3 does not allow 2 players"),
+    ("2.3 5.7/4.6 - S last=E players=3 rules=french",
+     "players: players=3 does not allow 2 players"),
+    ("2.3 5.7/4.6 - E rules=french players=3",
+     "players: players=3 does not allow 2 players"),
+    ("1.3.5.11 2.2.7/4.6.12/1.1.1 ? S taken=0,0 dealer=W",
+     "rules: rules=lmodire is for 2 players, not 3 (override with players=)"),
+    # ... but a rule key that cannot be read keeps the keys' order
+    ("2.3 5.7/4.6 - S taken=10,11,11 players=3 rules=french target=x",
+     "taken: expected 2 numbers, one per side (S,N), got 3"),
     # the 40 cards, the stock, taken and gone
     ("1.3.5.11 2.2.7/?.?.? 1.2 S",
      "taken: the table (4), the hands (6) and the stock (2) make 12 cards: with a hidden "
@@ -365,12 +383,32 @@ ERRORS = [
     ("5 1/2.3 - N taken=20,16 last=S ; am 8", "am: rank 8 does not exist in a Spanish 40-card deck"),
     ("5 1/2.3 - N taken=20,16 last=S ; bm 4", "bm: 4 is not in N's hand"),
     ("5 1/2.3 - N taken=20,16 last=S ; v abc", "v: expected a number of points, got 'abc'"),
+    # vv: one number a seat, as v writes a number, on three-player lines only
+    (VV_LINE + " ; vv a b c", "vv: expected 3 numbers (one per seat), got 'a b c'"),
+    (VV_LINE + " ; vv nan 0 0", "vv: expected 3 numbers (one per seat), got 'nan 0 0'"),
+    (VV_LINE + " ; vv inf 0 0", "vv: expected 3 numbers (one per seat), got 'inf 0 0'"),
+    (VV_LINE + " ; vv 6e0 0 0", "vv: expected 3 numbers (one per seat), got '6e0 0 0'"),
+    (VV_LINE + " ; vv", "vv: expected 3 numbers (one per seat), got ''"),
+    (VV_LINE + " ; vv 6 0", "vv: expected 3 numbers (one per seat), got '6 0'"),
+    (VV_LINE + " ; vv 6 0 0 0", "vv: expected 3 numbers (one per seat), got '6 0 0 0'"),
+    ("5.6 5.7/3.3 - S ; bm 5 ; vv 1 -1",
+     "vv: a value vector is for three players; this line has 2"),
+    ("12 5/4/3/2 - S rules=french taken=15,20 last=E ; vv 1 2 3",
+     "vv: a value vector is for three players; this line has 4"),
     ("5 1/2.3 - N taken=20,16 last=S ; id name",
      "id: the operand must be one quoted text, like id \"...\""),
     ("5 1/2.3 - N taken=20,16 last=S ; c \"say \"hi\"\"",
      "c: the operand must be one quoted text, like c \"...\""),
     ("5 1/2.3 - N taken=20,16 last=S ; id \"name", "id: unterminated quote"),
 ]
+
+
+def test_vv_is_read_as_v_on_three_player_lines() -> None:
+    """``vv`` holds one number a seat, each written as ``v`` writes one,
+    stored as written."""
+    for vector in ("6 0 0", "-1.5 +2 0.25", "6  0 0"):
+        pos = parse_position(f"{VV_LINE} ; vv {vector}")
+        assert pos.opcode("vv") == vector
 
 
 @pytest.mark.parametrize("line, message", ERRORS)

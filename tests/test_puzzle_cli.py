@@ -71,6 +71,25 @@ def test_check_fails_with_one_line_errors(tmp_path, puzzle_file):
     assert "Traceback" not in r.output
 
 
+def test_check_reports_a_malformed_vv_as_a_line_error(tmp_path):
+    """A ``vv`` that is not three numbers is an error of the line as it is
+    read, not the engine's disagreement ("the engine gives 6 0 0, the line
+    says a b c"). The line is positions/puzzles/composed-french3.txt's
+    line 3 with its vector spoiled."""
+    line = ("1.5.7.11.12 1.1.11/3.6/1.2 - S rules=french taken=6,7,15 last=S prev=1 ; bm 1 ; "
+            "v 6 ; vv a b c ; id \"1cc4690\" ; themes hit ; level 1 ; depth 1 ; margin 3 ; "
+            "method exact")
+    f = tmp_path / "vv.txt"
+    f.write_text(line + "\n")
+    r = run(["puzzles", "check", str(f)])
+    assert r.exit_code == 1
+    assert r.stderr.strip().splitlines() == [
+        f"{f}: line 1, vv: expected 3 numbers (one per seat), got 'a b c'"]
+    f.write_text(line.replace("vv a b c", "vv 6 0 0") + "\n")
+    r = run(["puzzles", "check", str(f)])
+    assert r.exit_code == 0, r.output
+
+
 def test_quiz_right_wrong_hint_and_quit(puzzle_file):
     # puzzle 1: a hint, a card not held, then the right play; puzzle 2: wrong
     r = run(["puzzles", "quiz", str(puzzle_file)], stdin="h\n7\n2\n1\n")

@@ -60,7 +60,7 @@ ERRORS = [
      "tops: the top 12 of N's pile is not among gone= (a top is a captured card)"),
     ("5.5 5/12 - S rules=french voleur=yes taken=10,26 last=N "
      f"gone={gone_but('5', '5', '5', '12')} tops=5,5",
-     "tops: the top 5 of N's pile is not among gone= (a top is a captured card)"),
+     "tops: 2 tops are 5 but gone= holds only one 5"),
     ("5.5.5 5/4 - S rules=french voleur=yes taken=10,25 last=N tops=-,5",
      "tops: rank 5 appears more than 4 times (a deck has 4)"),
     ("6.7 5o/4 - S rules=french voleur=yes taken=10,26 last=N tops=5o,-",
@@ -69,6 +69,20 @@ ERRORS = [
      "tops: show=7:2 in Ronda voleur needs tops= (the hitter's pile has the hit card on top)"),
     ("3 7/- - S voleur=yes dealer=S taken=20,18 last=N tops=7,1 show=7:2",
      "tops: show=7:2: the hitter's pile (N) has the hit card on top, not 1"),
+    # with gone=, a suited top is still one card: not two tops, not the table's
+    ("12.12 12/12 - S rules=french voleur=yes taken=10,26 last=N tops=5o,5o "
+     f"gone={gone_but('12', '12', '12', '12')}",
+     "tops: card 5o appears twice"),
+    ("5o.12 5/12 - S rules=french voleur=yes taken=10,26 last=N tops=5o,- "
+     f"gone={gone_but('5', '5', '12', '12')}",
+     "tops: card 5o appears twice"),
+    # one 5o in gone= for two tops of 5 (the brief's line: the 5 is suited)
+    ("5.5 5/12 - S rules=french voleur=yes taken=10,26 last=N tops=5,5 "
+     f"gone={gone_but('5', '5', '5', '12').replace('5', '5o')}",
+     "tops: 2 tops are 5 but gone= holds only one 5"),
+    ("12.12 5/5/- - S rules=french voleur=yes taken=12,12,12 last=N tops=5,5,5 "
+     f"gone={gone_but('5', '5', '12', '12')}",
+     "tops: 3 tops are 5 but gone= holds only 2 5s"),
 ]
 
 
@@ -194,3 +208,29 @@ def test_the_pile_sizes_of_hist_are_digits_as_taken_reads_them(sizes) -> None:
     with pytest.raises(NotationError) as taken:
         parse_position(f"6.7 5/4 - S rules=french voleur=yes taken={sizes} last=N tops=-,5")
     assert str(taken.value).startswith("taken: ")
+
+
+def test_an_unsuited_top_leaves_a_suited_tops_card_in_gone() -> None:
+    """tops=5,5c with gone= holding 5c before 5o: the unsuited top is the
+    5o, the 5c top the 5c (the unsuited top took the first 5, the 5c, and
+    the 5c top was refused as not among gone=)."""
+    gone = gone_but("5", "5", "12", "12").replace("5.5", "5c.5o")
+    line = f"5.12 5/12 - S rules=french voleur=yes taken=10,26 last=N gone={gone} tops=5,5c"
+    assert format_position(parse_position(line)) == line
+    assert parse_position(line).tops == (Card(5), Card(5, "c"))
+
+
+def test_the_same_suited_top_twice_with_gone_is_refused_by_the_cli() -> None:
+    """The line was solved (exit 0) with gone= and refused without it:
+    now both are a one-line error and exit 1."""
+    from click.testing import CliRunner
+
+    from solver.cli.main import main
+    with_gone = ("12.12 12/12 - S rules=french voleur=yes taken=10,26 last=N tops=11o,11o "
+                 f"gone={gone_but('12', '12', '12', '12')}\n")
+    without = "6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=3o,3o\n"
+    for line, card in ((with_gone, "11o"), (without, "3o")):
+        r = CliRunner().invoke(main, ["-"], input=line)
+        assert r.exit_code == 1, r.output
+        assert r.output.strip().splitlines()[-1] == f"-: line 1, tops: card {card} appears twice"
+        assert "Traceback" not in r.output
