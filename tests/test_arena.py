@@ -75,3 +75,25 @@ def test_an_arena_stopped_before_its_first_hand_measures_nothing():
                       a_points=[5.0, 2.0], b_points=[2.0, 3.0])
     s2 = two.summary()
     assert (s2["margin"], s2["margin_ci95"]) == (1.0, None)
+
+
+def test_the_arena_says_why_it_has_no_luck_reduced_margin():
+    """Luck asked for where the arena cannot measure it (Ronda voleur, three
+    players): no margin less its luck, and a note saying why; none for a
+    two-player game without voleur, which has the luck."""
+    import dataclasses
+    from solver.games.arena import run_arena
+    from solver.rules import PRESETS
+    french = PRESETS["french"]
+    voleur = run_arena("greedy", "random", pairs=1, rules=dataclasses.replace(french, voleur=True),
+                       luck_samples=2).summary()
+    assert "adjusted" not in voleur and voleur["luck_note"].startswith(
+        "no margin less its luck for Ronda voleur")
+    three = run_arena("greedy", "random", pairs=1, rules=french, players=3,
+                      luck_samples=2).summary()
+    assert "adjusted" not in three and "for three players" in three["luck_note"]
+    plain = run_arena("greedy", "random", pairs=1, rules=french, luck_samples=2).summary()
+    assert "adjusted" in plain and "luck_note" not in plain
+    none = run_arena("greedy", "random", pairs=1, rules=dataclasses.replace(french, voleur=True),
+                     luck_samples=0).summary()
+    assert "luck_note" not in none

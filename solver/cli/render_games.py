@@ -194,7 +194,10 @@ def arena_table(s: dict) -> Table:
     cpu = " (CPU)" if s.get("clock") == "cpu" else ""
     t.add_row("thinking per hand, A / B",
               f"{s['a_seconds_per_hand']:.3f} s / {s['b_seconds_per_hand']:.3f} s{cpu}")
-    t.caption = "points; ± is the 95 % confidence interval over the pairs"
+    over = "triples" if s["players"] == 3 else "pairs"
+    t.caption = f"points; ± is the 95 % confidence interval over the {over}"
+    if s.get("luck_note"):
+        t.caption += "\n" + s["luck_note"]
     t.caption_justify = "left"
     return t
 

@@ -84,6 +84,9 @@ class ArenaResult:
     partial: bool = False
     #: the clock of the players' budgets and thinking: "wall" or "cpu"
     clock: str = "wall"
+    #: why the luck-reduced margin asked for is not measured ("" when it is
+    #: or was not asked for)
+    luck_note: str = ""
 
     @property
     def hands(self) -> int:
@@ -133,6 +136,7 @@ class ArenaResult:
             "lost": sum(1 for x in self.margins if x < 0),
             "a_seconds_per_hand": self.seconds[0] / n, "b_seconds_per_hand": self.seconds[1] / n,
             "wall_seconds": self.wall, "partial": self.partial, "clock": self.clock,
+            **({"luck_note": self.luck_note} if self.luck_note else {}),
         }
 
 
@@ -158,7 +162,7 @@ def play_pair(a: str, b: str, rules: Rules, players: int, seed: int | str,
         sa = sum(log.seconds[s] for s in range(players) if s % 2 == a_side)
         sb = sum(log.seconds[s] for s in range(players) if s % 2 != a_side)
         a_luck = None
-        if luck_samples and not rules.voleur:
+        if luck_samples:
             a_luck = _hand_luck(rules, players, dealer, table, stock, log, a_side,
                                 luck_samples, f"arena/{seed}/{k}")
         out.append((pa - pb, pa, pb, sa, sb, a_luck))
@@ -227,7 +231,13 @@ def run_arena(a: str, b: str, *, pairs: int = 500, rules: Rules | None = None,
     check_players(rules, players)       # the one message (a RulesError is a ValueError)
     result = ArenaResult(a, b, rules, players, seed)
     t0 = time.perf_counter()
-    if players == 3:
+    if luck_samples and (players == 3 or rules.voleur):
+        # the arena values a deal by its ranks for two sides; annotate's
+        # luck (piles, tops, vectors) measures these games one by one
+        what = "three players" if players == 3 else "Ronda voleur"
+        result.luck_note = (f"no margin less its luck for {what}: the arena measures the "
+                            "luck of the deal for two sides without voleur (annotate measures "
+                            "it in any game)")
         luck_samples = 0
     args = [(a, b, rules, players, seed, k, luck_samples, clock) for k in range(pairs)]
     finished: list = []
