@@ -311,3 +311,20 @@ def test_an_error_that_names_its_field_is_not_the_positions(monkeypatch):
     assert doc["errors"][0]["error"].startswith("line 1, memory: the system refused the ")
     over = analyse("5.6 5.7/3.3 - S", method="equilibrium")
     assert over["errors"][0]["error"].startswith("line 1, position: ")
+
+
+def test_a_chance_node_too_large_asks_for_memory_not_time():
+    """Three players of voleur with 18 unseen: the first chance node deals
+    suited cards (the tops matter), far more outcomes than 20,000 MB allow
+    (a tenth of it over six levels at 160 bytes an outcome: 20000 * 0.1 *
+    2**20 / 6 / 160 = 2,184,533), so expectimax stops at once, and more
+    time would not help: the error asks for memory, or sampling."""
+    from solver.analysis.evaluation import BudgetError, evaluate
+    from solver.notation import parse_position
+    pos = parse_position("1.5.11.2 3.5.11/4.6.12/2.10.12 ~1.1.3.4.5.6.7.10.11.2.3.4.5.6.7.10.11.12"
+                         " S rules=french voleur=yes taken=2,3,4 last=E tops=1,2,3")
+    with pytest.raises(BudgetError) as e:
+        evaluate(pos, method="expectimax", time_budget=30, memory_mb=20000)
+    text = str(e.value)
+    assert "a chance node has more than 2,184,533 outcomes" in text
+    assert text.endswith(": raise --memory, or use --method auto to sample instead")

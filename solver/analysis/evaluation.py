@@ -40,6 +40,7 @@ from .deal import fits as deal_fits
 from ..engine.scoring import ranks_of
 from ..notation import unwritten_piles
 from ..position import Position
+from ..search.budget import outcome_cap
 from ..search.compiled import (Budget, SearchAborted, Searcher, determinised,
                                ensure_compiled, summarise_array)
 from ..search.pimc import Z_99
@@ -467,8 +468,10 @@ def _evaluate(run: _Run, method: str) -> Analysis:
                           f"stock order unknown: {label}", budget.deadline)
         except SearchAborted as e:
             kept = f"; {run.cluster.kept()}" if run.cluster is not None else ""
-            raise BudgetError(_unfinished(pos, e, budget) + kept + ": raise --time or "
-                              "--memory, or use --method auto to sample instead") from None
+            # a chance node too large waits for no time: only memory helps
+            more = "--memory" if e.reason == "outcomes" else "--time or --memory"
+            raise BudgetError(_unfinished(pos, e, budget) + kept + f": raise {more}, or use "
+                              "--method auto to sample instead") from None
     prob = shuffled_problem(pos, match=run.match)     # raises CompileError now
     allotted = EXPECTIMAX_SHARE * budget.seconds
     seconds, why, at_least = estimate_expectimax(pos, cap=TRY_FACTOR * allotted)
@@ -572,7 +575,8 @@ def _unfinished(pos: Position, e: SearchAborted, budget: Budget,
     given (the budget's when None). Not the aborted call's own time (a
     root move's search, under a millisecond at times)."""
     why = {"time": f"in the {budget.seconds if given is None else given:.2g} s it had",
-           "outcomes": f"within {budget.memory_mb:g} MB (a chance node too large)",
+           "outcomes": (f"within {budget.memory_mb:g} MB (a chance node has more than "
+                        f"{outcome_cap(budget.memory_mb):,} outcomes, the most it allows)"),
            "nodes": "within its node budget"}.get(e.reason, "")
     return (f"expectimax did not finish {why} at {unseen_count(pos)} unseen cards "
             f"({e.nodes:,} nodes)")
