@@ -1058,8 +1058,11 @@ def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
         return named, warning
     try:
         ev = exact_values(pos)
-    except (NotAPuzzle, CompileError, ValueError):
-        return named, None
+    except (NotAPuzzle, CompileError, ValueError) as e:
+        # the engine cannot value the position (a '?' hand or stock): the
+        # answer is the line's own bm, unchecked, and the warning says so
+        return named, (f"{e}: the answer is the line's bm ({bm}), not checked by the engine"
+                       if named else None)
     best = {parse_card(m).rank for m in ev.best}
     warning = None
     if named and named != best:

@@ -176,9 +176,23 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     hand = [c for c in pos.hands[pos.turn] if c is not None]
     if played.rank not in {c.rank for c in hand}:
         raise ValueError(f"answer: {pos.seat_name(pos.turn)} holds no {played.rank}")
-    p = examine(_bare(pos))
+    from ..engine.compile import CompileError
+    from ..puzzles.puzzle import NotAPuzzle
     best_ranks, warning = answer_ranks(pos)
     bm = " ".join(str(r) for r in sorted(best_ranks)) or None
+    try:
+        p = examine(_bare(pos))
+    except (NotAPuzzle, CompileError, ValueError):
+        if not best_ranks:
+            raise
+        # not searchable exactly (a '?' hand or stock): judged as the quiz
+        # judges it, by the line's bm (answer_ranks; its warning says the
+        # answer is unchecked); no value, line or table to give
+        return tidy({"right": played.rank in best_ranks, "card": str(played),
+                     "warning": warning, "best": bm, "value": None,
+                     "explanation": pos.opcode("c") or "",
+                     "pv": (pos.opcode("pv") or "").split(), "played_line": "",
+                     "themes": (pos.opcode("themes") or "").split(), "moves": []})
     _game, _state, idea = idea_for(_bare(pos))
     from ..cards import RANK_INDEX
     moves = [{"move": m, "value": v, "loss": p.value - v,

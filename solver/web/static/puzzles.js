@@ -49,8 +49,13 @@ async function answer(card) {
       + (best ? ` (${pct(best)} to win the match)` : "");
   }
   $("verdict").className = doc.right ? "right" : "wrong";
-  $("explanation").textContent = doc.right ? doc.explanation : `${doc.card}: ${doc.played_line}. ${doc.explanation}`;
-  $("line").textContent = (doc.objective === "match" ? "line for the match: " : "line: ") + doc.pv.join(" ");
+  // a line the engine cannot value (a '?' hand or stock) is judged by its
+  // bm, and the warning says so; its played_line and explanation are empty
+  const parts = [doc.warning ? `warning: ${doc.warning}.` : "",
+                 !doc.right && doc.played_line ? `${doc.card}: ${doc.played_line}.` : "",
+                 doc.explanation];
+  $("explanation").textContent = parts.filter(Boolean).join(" ");
+  $("line").textContent = doc.pv.length ? (doc.objective === "match" ? "line for the match: " : "line: ") + doc.pv.join(" ") : "";
   // three players: the mover's entry, then every seat's own points (max^n)
   const seats = m => m.values && doc.seats ? " (" + doc.seats.map((n, i) => `${n} ${m.values[i]}`).join(", ") + ")" : "";
   const match = doc.objective === "match";
