@@ -256,3 +256,22 @@ def test_check_json_under_the_match_gives_the_matchs_answer_as_found(match_file)
     assert first["points"]["best"] == "2o" and first["points"]["value"] == -2
     assert [line["found"]["best"] for line in doc["lines"]] == [
         "6e", "10e", "11c", "7e", "1e", "2c"]
+
+
+def test_sheet_labels_a_match_lines_themes_as_points(tmp_path):
+    """A line played for the match that writes themes (a points field,
+    unchecked under the match: "themes not checked (points)") gets them
+    labelled as the points play's on the sheet, not as the answer's."""
+    line = M1 + " ; themes bait"
+    f = one(tmp_path, line)
+    html = tmp_path / "s.html"
+    r = run(["puzzles", "sheet", str(f), "-o", str(html), "--show-themes"])
+    assert r.exit_code == 0, r.output
+    text = html.read_text()
+    assert "themes in points: bait" in text
+    assert text.count("bait") == text.count("themes in points: bait")
+    svg = tmp_path / "s.svg"
+    assert run(["puzzles", "sheet", str(f), "-o", str(svg), "--show-themes"]).exit_code == 0
+    text = svg.read_text()
+    assert "themes in points: bait" in text
+    assert text.count("bait") == text.count("themes in points: bait")
