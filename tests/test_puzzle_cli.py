@@ -438,3 +438,17 @@ def test_sheet_says_its_errors_in_file_order(tmp_path):
         f"error: {g}: line 1, hands: rank 8 does not exist in a Spanish 40-card deck "
         "(left out)"]
     assert "1. 2  (value 4)" in out.read_text()
+
+
+def test_quiz_judges_a_line_with_hidden_cards_by_its_bm_and_says_so(tmp_path):
+    """The exact method cannot value a '?' hand or stock: the quiz takes
+    the line's bm (as the web trainer now does) and warns that it is
+    unchecked, where it said nothing."""
+    f = tmp_path / "hidden.txt"
+    f.write_text("1.5.11 5.7/?.?/?.? ? S rules=french taken=8,7,7 last=E "
+                 "gone=1.1.2.2.2.3.3.4.4.5.6.6.7.7.7.10.10.11.11.12.12.2 ; bm 5\n")
+    r = run(["puzzles", "quiz", str(f)], stdin="5\n")
+    out = " ".join(r.stdout.split())
+    assert "right: 5" in out and "score: 1 of 1" in out
+    assert ("warning: a puzzle needs every card known (exact method): the answer is the "
+            "line's bm (5), not checked by the engine") in out

@@ -189,3 +189,89 @@ def test_the_shipped_match_suite_checks_as_it_ships():
     r = CliRunner().invoke(main, ["puzzles", "check", str(path)])
     assert r.exit_code == 0, r.output
     assert "id:" not in r.output
+
+
+#: the tester's line: match 1 without its gone= and declared=, suited answers
+M1_SHORT = "12 6e.2o/2c.2e - S score=40,39 taken=19,16 last=N ; bm 6e ; am 2o"
+
+
+@pytest.mark.parametrize("line", [M1, M1_SHORT])
+def test_web_answer_under_the_match_explains_the_match_not_the_points(line):
+    """The answer was the match's (6) but the explanation, pv, value and
+    losses were the points objective's ("Play 2: ... Next best 6 (-5, 3
+    less)", pv 2 2 6 2, value -2, 2o loss 0). Now they follow the match:
+    positions/match.txt works match 1 out by hand: 6 wins it (S lays 6, N
+    must lay a 2, S's 2 hits it: 41), 2 loses it (0%); in points 2 is -2,
+    6 is -5."""
+    from solver.web.tasks import answer_puzzle
+    doc = answer_puzzle(line, "6")
+    assert doc["right"] is True and doc["best"] == "6"
+    assert doc["value"] == 1                      # 6's chance of winning the match
+    assert doc["pv"] == ["6", "2", "2"]           # S 6, N 2, S 2 hits: S 41
+    assert doc["explanation"].startswith(
+        "Playing for the match: S 40, N 39, target 41. Play 6: 100% to win the match: it "
+        "lays 6; N holds no 6 to hit it; then N lays 2, S hits N's 2 (+1).")
+    assert "Play 2" not in doc["explanation"] and "Next best" not in doc["explanation"]
+    assert ("In points this hand 2o is worth more (-2 against -5 for 6e), but it wins the "
+            "match less often (0%).") in doc["explanation"]
+    assert doc["played_line"].startswith("100% to win the match: it lays 6;")
+    assert [(m["move"], m["value"], m["loss"], m["best"], m["points"]) for m in doc["moves"]] \
+        == [("6e", 1, 0, True, -5), ("2o", 0, 1, False, -2)]
+    wrong = answer_puzzle(line, "2")
+    assert wrong["right"] is False and wrong["pv"] == ["6", "2", "2"]
+    assert wrong["played_line"].startswith("0% to win the match (in points this hand, -2: it "
+                                           "lays 2;")
+
+
+@pytest.mark.parametrize("index, best", [(1, "10"), (2, "11")])
+def test_web_answer_of_match_2_and_3_explains_the_match(index, best):
+    """match 2 (S's 10 hits N's 10: 41) and match 3 (N's 11 takes, then
+    N's 5 hits S's 5: 41), worked out in positions/match.txt: the
+    explanation and the line are the match's best play's, its chance 100%."""
+    from solver.web.tasks import answer_puzzle
+    doc = answer_puzzle(match_lines()[index], best)
+    assert doc["right"] is True and doc["value"] == 1 and doc["pv"][0] == best
+    assert doc["explanation"].split(": it ")[0].endswith(f"Play {best}: 100% to win the match")
+    assert [m["move"] for m in doc["moves"] if m["loss"] == 0] == [
+        m["move"] for m in doc["moves"] if m["best"]]
+
+
+def test_quiz_under_the_match_gives_losses_in_chance_and_points_as_points(tmp_path):
+    r = run(["puzzles", "quiz", str(one(tmp_path, M1))], stdin="2\n")
+    rows = {line.split()[0]: line.split() for line in r.stdout.splitlines()
+            if line.strip()[:2] in ("6e", "2o")}
+    # play, win match, loss (chance), points this hand
+    assert rows["6e"][1:] == ["│", "100%", "│", "│", "-5"]
+    assert rows["2o"][1:] == ["│", "0%", "│", "100%", "│", "-2"]
+    assert "points this hand" in r.stdout and "value and loss: points" not in r.stdout
+    assert "line for the match: 6e: it lays 6; N holds no 6 to hit it; then N lays 2, S hits" \
+        in " ".join(r.stdout.split())
+
+
+def test_check_json_under_the_match_gives_the_matchs_answer_as_found(match_file):
+    import json
+    doc = json.loads(run(["puzzles", "check", "--json", str(match_file)]).stdout)
+    first = doc["lines"][0]
+    assert first["found"] == {"best": "6e", "chance": 1, "pv": ["6", "2", "2"]}
+    assert first["points"]["best"] == "2o" and first["points"]["value"] == -2
+    assert [line["found"]["best"] for line in doc["lines"]] == [
+        "6e", "10e", "11c", "7e", "1e", "2c"]
+
+
+def test_sheet_labels_a_match_lines_themes_as_points(tmp_path):
+    """A line played for the match that writes themes (a points field,
+    unchecked under the match: "themes not checked (points)") gets them
+    labelled as the points play's on the sheet, not as the answer's."""
+    line = M1 + " ; themes bait"
+    f = one(tmp_path, line)
+    html = tmp_path / "s.html"
+    r = run(["puzzles", "sheet", str(f), "-o", str(html), "--show-themes"])
+    assert r.exit_code == 0, r.output
+    text = html.read_text()
+    assert "themes in points: bait" in text
+    assert text.count("bait") == text.count("themes in points: bait")
+    svg = tmp_path / "s.svg"
+    assert run(["puzzles", "sheet", str(f), "-o", str(svg), "--show-themes"]).exit_code == 0
+    text = svg.read_text()
+    assert "themes in points: bait" in text
+    assert text.count("bait") == text.count("themes in points: bait")

@@ -51,6 +51,13 @@ ERRORS = [
      "tops: expected 2 entries, one a side (S,N), got 1"),
     ("12 5/4/3/2 - S rules=french voleur=yes taken=15,20 last=E tops=5,3,1",
      "tops: expected 2 entries, one a side (SN,EW), got 3"),
+    # an empty entry: said in tops' own terms, not as a '.'-list's empty card
+    ("2.3 5.7/4.6/2.12 - S rules=french voleur=yes taken=10,11,11 last=E tops=,4,5",
+     "tops: entry 1 (S) is empty (one top card a side, in taken= order, separated by ',', "
+     "'-' for an empty pile)"),
+    ("6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=5,",
+     "tops: entry 2 (N) is empty (one top card a side, in taken= order, separated by ',', "
+     "'-' for an empty pile)"),
     ("6.7 5/4 - S rules=french voleur=yes taken=0,36 last=N tops=5,-",
      "tops: S's pile has no card (taken=0,36), so no top 5"),
     ("6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=8,-",
@@ -137,7 +144,8 @@ def test_tops_errors_are_documented() -> None:
     from pathlib import Path
     doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
     for _line, message in ERRORS:
-        if "8 does not exist" in message or "(SN,EW)" in message or "top 5 of" in message:
+        if ("8 does not exist" in message or "(SN,EW)" in message or "top 5 of" in message
+                or "entry 2 (N)" in message):
             continue
         assert f"- `{message}`" in doc, message
 
@@ -234,3 +242,40 @@ def test_the_same_suited_top_twice_with_gone_is_refused_by_the_cli() -> None:
         assert r.exit_code == 1, r.output
         assert r.output.strip().splitlines()[-1] == f"-: line 1, tops: card {card} appears twice"
         assert "Traceback" not in r.output
+
+
+EMPTY_TOP = ("2.3 5.7/4.6/2.12 - S rules=french voleur=yes taken=10,11,11 last=E tops=,4,5")
+EMPTY_TOP_MESSAGE = ("tops: entry 1 (S) is empty (one top card a side, in taken= order, "
+                     "separated by ',', '-' for an empty pile)")
+
+
+def test_an_empty_top_is_said_in_tops_terms_by_the_cli_with_the_files_line(tmp_path) -> None:
+    """``ronda-solve FILE``: the same message, with the file's line number."""
+    from click.testing import CliRunner
+
+    from solver.cli.main import main
+    path = tmp_path / "tops.txt"
+    path.write_text("# voleur\n\n" + EMPTY_TOP + "\n")
+    r = CliRunner().invoke(main, [str(path)], catch_exceptions=False)
+    assert r.exit_code == 1
+    err = [line for line in r.stderr.splitlines() if line.strip()]
+    assert err == [f"{path}: line 3, {EMPTY_TOP_MESSAGE}"], r.stderr
+
+
+def test_an_empty_top_is_said_in_tops_terms_by_the_web_api() -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from solver.web.app import Config, create_app
+    with TestClient(create_app(Config(searches=1, queue=1, max_body=20_000, time=5))) as c:
+        r = c.post("/api/position", json={"line": EMPTY_TOP})
+    assert (r.status_code, r.json()) == (400, {"error": EMPTY_TOP_MESSAGE})
+
+
+def test_an_empty_pile_top_in_hist_is_said_in_its_own_terms() -> None:
+    line = ("11c.12e.7b 6b.2c/?.? ? S rules=french voleur=yes dealer=N score=1,1 taken=0,3 "
+            "last=N gone=1o.1e.1b tops=-,1b hist=1o.11c.12e.7b:S1e,N1b:-,:0,0")
+    with pytest.raises(NotationError) as err:
+        parse_position(line)
+    assert str(err.value) == ("hist: pile top 2 (N) at the deal's start is empty (one top card "
+                              "a side, in taken= order, separated by ',', '-' for an empty pile)")

@@ -223,3 +223,32 @@ def test_the_boards_objective_notes_and_errors_use_the_pages_words(client):
                                             "objective": "match"}).json()
     assert doc["errors"][0]["error"].endswith(": choose the objective points")
     assert "--" not in doc["errors"][0]["error"]
+
+
+#: three players, S's hand known, the others' and the stock '?': the exact
+#: method cannot value it; `puzzles quiz` judges it by its bm
+HIDDEN_PUZZLE = ("1.5.11 5.7/?.?/?.? ? S rules=french taken=8,7,7 last=E "
+                 "gone=1.1.2.2.2.3.3.4.4.5.6.6.7.7.7.10.10.11.11.12.12.2 ; bm 5")
+
+
+def test_a_puzzle_with_hidden_cards_is_judged_by_its_bm_as_the_quiz_does(client):
+    """The trainer listed the line, then answered every card with 400 "a
+    puzzle needs every card known (exact method)"; `puzzles quiz` on the
+    same line answers "right: 5". Now the answer is judged as the quiz
+    judges it, by the line's bm, and the warning says it is unchecked."""
+    opened = client.post("/api/puzzles/open", json={"text": HIDDEN_PUZZLE + "\n"})
+    assert opened.status_code == 200 and opened.json()["errors"] == []
+    line = opened.json()["puzzles"][0]["line"]
+    want = ("a puzzle needs every card known (exact method): the answer is the line's bm (5), "
+            "not checked by the engine")
+    right = client.post("/api/puzzles/answer", json={"line": line, "card": "5"})
+    assert right.status_code == 200, right.json()
+    doc = right.json()
+    assert (doc["right"], doc["best"], doc["value"], doc["moves"], doc["warning"]) == (
+        True, "5", None, [], want)
+    wrong = client.post("/api/puzzles/answer", json={"line": line, "card": "7"})
+    assert wrong.status_code == 200 and wrong.json()["right"] is False
+    # a card S does not hold is still refused
+    assert client.post("/api/puzzles/answer", json={"line": line, "card": "4"}).status_code == 400
+    from test_schema import check
+    check(doc, "web.json#/$defs/puzzle_answer")

@@ -456,3 +456,40 @@ def test_board_plays_a_hidden_hand_by_asking_its_card(server, page, shots):
     assert page.is_hidden("#hidden-play")
     assert page.input_value("#line").startswith("2.5.11.1.12 6.6/?.? ? S")
     page.wait_for_selector("#moves tr[data-move='6']")
+
+
+def test_puzzle_played_for_the_match_is_explained_by_the_match(server, page, tmp_path):
+    """positions/match.txt's match 1 uploaded, 6e clicked: the verdict,
+    the explanation, the line and the table are the match's (6 wins it:
+    S lays 6, N must lay a 2, S's 2 hits it), the points this hand said
+    as points; they were the points objective's ("Play 2: ...", line 2 2
+    6 2, 2o loss 0). A line with hidden cards is judged by its bm with
+    a warning, where every answer was an error."""
+    page.goto(server + "/puzzles")
+    page.wait_for_selector("body[data-ready='1']")
+    page.set_input_files("#upload", str(ROOT / "positions" / "match.txt"))
+    page.wait_for_selector("#board .seat.mover .card[data-card='6e']")
+    page.click("#board .seat.mover .card[data-card='6e']")
+    page.wait_for_selector("#verdict.right")
+    assert page.inner_text("#verdict") == ("playing for the match: S 40, N 39, target 41: "
+                                           "right: 6 (100% to win the match)")
+    assert page.inner_text("#explanation").startswith(
+        "Playing for the match: S 40, N 39, target 41. Play 6: 100% to win the match: it lays 6")
+    assert page.inner_text("#line") == "line for the match: 6 2 2"
+    head = [th.inner_text() for th in page.query_selector_all("#values thead th")]
+    assert head == ["play", "to win the match", "loss (chance)"]
+    rows = [[td.inner_text() for td in r.query_selector_all("td")]
+            for r in page.query_selector_all("#values tbody tr")]
+    assert rows == [["6e", "100% (points this hand -5)", ""],
+                    ["2o", "0% (points this hand -2)", "100%"]]
+    hidden = tmp_path / "hidden.txt"
+    hidden.write_text("1.5.11 5.7/?.?/?.? ? S rules=french taken=8,7,7 last=E "
+                      "gone=1.1.2.2.2.3.3.4.4.5.6.6.7.7.7.10.10.11.11.12.12.2 ; bm 5\n")
+    page.set_input_files("#upload", str(hidden))
+    page.wait_for_selector("#board .seat.mover .card[data-card='5']")
+    page.click("#board .seat.mover .card[data-card='5']")
+    page.wait_for_selector("#verdict.right")
+    assert page.inner_text("#verdict") == "right: 5"
+    assert page.inner_text("#explanation") == (
+        "warning: a puzzle needs every card known (exact method): the answer is the line's bm "
+        "(5), not checked by the engine.")

@@ -175,15 +175,24 @@ def check_cmd(files, margin, as_json) -> None:
         for checked in checks:
             total += 1
             found = checked.found
-            doc.append({"file": name, "line": checked.line, "id": checked.id,
-                        "ok": checked.ok, "objective": checked.objective,
-                        "objective_note": checked.note, "chances": checked.chances,
-                        "problems": [{"field": p.field, "problem": p.problem}
-                                     for p in checked.problems],
-                        "found": None if found is None else {
-                            "best": found.best, "value": found.value,
-                            "margin": found.margin, "themes": found.themes,
-                            "level": found.level, "pv": found.pv}})
+            examined = None if found is None else {
+                "best": found.best, "value": found.value, "margin": found.margin,
+                "themes": found.themes, "level": found.level, "pv": found.pv}
+            entry = {"file": name, "line": checked.line, "id": checked.id,
+                     "ok": checked.ok, "objective": checked.objective,
+                     "objective_note": checked.note, "chances": checked.chances,
+                     "problems": [{"field": p.field, "problem": p.problem}
+                                  for p in checked.problems],
+                     "found": examined}
+            if checked.chances is not None and examined is not None:
+                # played for the match: found is the match's answer (its best
+                # play, chance and line); the points examination, whose best
+                # play is not the answer, is given as points
+                best = next(iter(checked.chances))
+                entry["found"] = {"best": best, "chance": checked.chances[best],
+                                  "pv": checked.match_pv or []}
+                entry["points"] = examined
+            doc.append(entry)
             if checked.ok:
                 if as_json:
                     continue
@@ -457,26 +466,44 @@ def _explain(con: Console, pos, played: int | None) -> None:
         return
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
-    if ev.chances is not None:      # the match: each play's chance of winning it
-        t.add_column("win match", justify="right")
-    t.add_column("value", justify="right")
-    names = seat_names(pos.players) if ev.seats is not None else ()
-    for name in names:              # three players: each seat's own points
-        t.add_column(name, justify="right")
-    t.add_column("loss", justify="right")
-    for move, value in ev.moves.items():
-        loss = ev.points_value - value
-        style = "bold green" if move in ev.best else ("red" if played is not None and
-                                                      parse_card(move).rank == played else "")
-        seats = [f"{x:g}" for x in ev.seats[move]] if ev.seats is not None else []
-        chance = [chance_text(ev.chances[move])] if ev.chances is not None else []
-        t.add_row(Text(move, style=style), *chance, f"{value:+g}", *seats,
-                  "" if loss == 0 else f"{loss:g}")
-    con.print(t)
+    names: tuple = ()
     if ev.chances is not None:
+        # the match: each play's chance of winning it and its loss in that
+        # chance (the answer's measure); the points this hand said as points
+        t.add_column("win match", justify="right")
+        t.add_column("loss", justify="right")
+        t.add_column("points this hand", justify="right")
+        top = max(ev.chances.values())
+        for move, value in ev.moves.items():
+            style = "bold green" if move in ev.best else (
+                "red" if played is not None and parse_card(move).rank == played else "")
+            loss = top - ev.chances[move]
+            t.add_row(Text(move, style=style), chance_text(ev.chances[move]),
+                      "" if loss <= 1e-12 else chance_text(loss), f"{value:+g}")
+        con.print(t)
+        from ..puzzles.puzzle import judge, match_line_text
+        line = match_line_text(pos, judge(pos).pv)
+        if line:
+            con.print(Text(f"line for the match: {ev.best[0]}: {line}"), highlight=False)
         con.print(Text("win match: the mover's side's chance of winning the match after the "
                        "play (exact, the end of the hand valued by the match-equity table); "
-                       "value and loss: points this hand", style="dim"))
+                       "loss: how much less than the best play's chance; points this hand: "
+                       "the play's value in points, not what the answer is judged by",
+                       style="dim"))
+    else:
+        t.add_column("value", justify="right")
+        names = seat_names(pos.players) if ev.seats is not None else ()
+        for name in names:              # three players: each seat's own points
+            t.add_column(name, justify="right")
+        t.add_column("loss", justify="right")
+        for move, value in ev.moves.items():
+            loss = ev.points_value - value
+            style = "bold green" if move in ev.best else (
+                "red" if played is not None and parse_card(move).rank == played else "")
+            seats = [f"{x:g}" for x in ev.seats[move]] if ev.seats is not None else []
+            t.add_row(Text(move, style=style), f"{value:+g}", *seats,
+                      "" if loss == 0 else f"{loss:g}")
+        con.print(t)
     if names:
         con.print(Text("value: the mover's own points (max^n); " + " ".join(names)
                        + ": each seat's own points to the end of the hand", style="dim"))

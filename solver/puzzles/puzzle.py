@@ -438,6 +438,59 @@ def chance_text(chance: float | None) -> str:
     return f"{100 * chance:.1f}".rstrip("0").rstrip(".") + "%"
 
 
+def match_line_text(pos: Position, pv: list[str] | None) -> str | None:
+    """The match's principal variation ``pv`` (rank texts from the mover,
+    as :func:`judge` gives it: up to the end of the hand or the match's
+    end) told play by play as a puzzle's lines are
+    (:func:`solver.puzzles.explain.ply_text`): ``it lays 6; N holds no 6
+    to hit it; then N lays 2, S hits N's 2 (+1)``. None when there is no
+    line or it cannot be replayed."""
+    from ..cards import RANK_INDEX, parse_card
+    from ..position import seat_names
+    from .explain import ply_text, root_note
+    from .themes import replay
+    if not pv:
+        return None
+    try:
+        game, state, idea = idea_for(pos)
+        plies = replay(game, state, [RANK_INDEX[parse_card(t).rank] for t in pv])
+    except (NotAPuzzle, CompileError, ValueError, KeyError):
+        return None
+    names = seat_names(idea.players)
+    head = "it " + ply_text(idea, plies[0], names, first=True)
+    note = root_note(idea, plies[0].rank, names)
+    if note:
+        head += "; " + note
+    rest = [ply_text(idea, p, names) for p in plies[1:]]
+    return head + ("; then " + ", ".join(rest) if rest else "")
+
+
+def match_explanation(pos: Position, a) -> str:
+    """The teaching text of a puzzle played for the match (``a``:
+    :func:`judge`'s answer, objective match): the match it is played
+    for, the best play for the match, its chance of winning it and its
+    line (:func:`match_line_text`), every other play's chance; when the
+    points objective prefers another play, that play and both values,
+    said as points this hand (what is not judged here)."""
+    from ..cards import parse_card
+    top = a.moves[0]
+    heading = match_heading(pos)
+    text = (f"{heading[:1].upper() + heading[1:]}. Play {parse_card(top.move).rank}: "
+            f"{chance_text(top.chance)} to win the match")
+    line = match_line_text(pos, a.pv)
+    text += f": {line}." if line else "."
+    if len(a.moves) > 1:
+        text += " Next for the match: " + ", ".join(
+            f"{mv.move} {chance_text(mv.chance)}" for mv in a.moves[1:]) + "."
+    points_top = max(a.moves, key=lambda mv: mv.value)
+    if points_top.value > top.value + 1e-9:
+        how = ("less often" if points_top.chance < top.chance - 1e-12 else "no more often")
+        text += (f" In points this hand {points_top.move} is worth more "
+                 f"({points_top.value:+g} against {top.value:+g} for {top.move}), but it wins "
+                 f"the match {how} ({chance_text(points_top.chance)}).")
+    return text.replace('"', "'")
+
+
 def match_answer(pos: Position) -> tuple[str, str | None] | None:
     """For a sheet: None when the line is judged in points (no score
     written, or the match objective does not apply); else the match it is
@@ -699,8 +752,11 @@ class CheckedLine:
     objective: str = "points"
     note: str = ""
     #: under the match: each play's chance of winning it, best first
-    #: (``found`` stays the points examination)
+    #: (``found`` stays the points examination, which ``puzzles check
+    #: --json`` gives as ``points``)
     chances: dict[str, float] | None = None
+    #: under the match: the match's principal variation (rank texts)
+    match_pv: list[str] | None = None
 
     @property
     def ok(self) -> bool:
@@ -720,9 +776,11 @@ def check_text(text: str, margin: float = DEFAULT_MARGIN) -> list[CheckedLine]:
         objective, note = objective_line(item) if found is not None else ("points", "")
         chances = ({mv.move: mv.chance for mv in judge(item).moves} if objective == "match"
                    else None)
+        match_pv = list(judge(item).pv or []) if objective == "match" else None
         out.append(CheckedLine(lineno, item.opcode("id"), problems, found,
                                plain=not (item.opcode("themes") or "").strip(),
-                               objective=objective, note=note, chances=chances))
+                               objective=objective, note=note, chances=chances,
+                               match_pv=match_pv))
     return out
 
 
@@ -1000,8 +1058,11 @@ def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
         return named, warning
     try:
         ev = exact_values(pos)
-    except (NotAPuzzle, CompileError, ValueError):
-        return named, None
+    except (NotAPuzzle, CompileError, ValueError) as e:
+        # the engine cannot value the position (a '?' hand or stock): the
+        # answer is the line's own bm, unchecked, and the warning says so
+        return named, (f"{e}: the answer is the line's bm ({bm}), not checked by the engine"
+                       if named else None)
     best = {parse_card(m).rank for m in ev.best}
     warning = None
     if named and named != best:

@@ -176,37 +176,71 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     hand = [c for c in pos.hands[pos.turn] if c is not None]
     if played.rank not in {c.rank for c in hand}:
         raise ValueError(f"answer: {pos.seat_name(pos.turn)} holds no {played.rank}")
-    p = examine(_bare(pos))
+    from ..engine.compile import CompileError
+    from ..puzzles.puzzle import NotAPuzzle
     best_ranks, warning = answer_ranks(pos)
     bm = " ".join(str(r) for r in sorted(best_ranks)) or None
+    try:
+        p = examine(_bare(pos))
+    except (NotAPuzzle, CompileError, ValueError):
+        if not best_ranks:
+            raise
+        # not searchable exactly (a '?' hand or stock): judged as the quiz
+        # judges it, by the line's bm (answer_ranks; its warning says the
+        # answer is unchecked); no value, line or table to give
+        return tidy({"right": played.rank in best_ranks, "card": str(played),
+                     "warning": warning, "best": bm, "value": None,
+                     "explanation": pos.opcode("c") or "",
+                     "pv": (pos.opcode("pv") or "").split(), "played_line": "",
+                     "themes": (pos.opcode("themes") or "").split(), "moves": []})
     _game, _state, idea = idea_for(_bare(pos))
     from ..cards import RANK_INDEX
     moves = [{"move": m, "value": v, "loss": p.value - v,
               "best": parse_card(m).rank in best_ranks} for m, v in p.moves.items()]
     three = {}
-    judged = None
+    a = None
     from ..analysis.hidden import hides_cards
     if pos.score is not None and not hides_cards(pos):   # ronda-solve's objective
-        from ..puzzles.puzzle import exact_values, match_heading
+        from ..puzzles.puzzle import judge
         try:
-            judged = exact_values(_bare(pos))
+            a = judge(_bare(pos))
         except ValueError:
-            judged = None
-    if judged is not None and judged.chances is not None:
-        # played for the match: judged by each play's chance of winning it
+            a = None
+    explanation = pos.opcode("c") or p.explanation
+    pv = (pos.opcode("pv") or " ".join(p.pv)).split()
+    played_line = line_text(idea, RANK_INDEX[played.rank], _bare(pos))
+    value = p.value
+    if a is not None and a.objective == "match":
+        # played for the match: the answer, its line, the value and the
+        # losses are the match's (each play's chance of winning it); the
+        # points this hand are each play's "points", said as such
+        from ..puzzles.puzzle import (chance_text, match_explanation, match_heading,
+                                      match_line_text)
         three = {"objective": "match", "objective_note": match_heading(pos)}
-        for mv in moves:
-            mv["chance"] = judged.chances[mv["move"]]
+        top = a.moves[0].chance
+        moves = [{"move": mv.move, "value": mv.chance, "loss": max(0.0, top - mv.chance),
+                  "best": parse_card(mv.move).rank in best_ranks, "chance": mv.chance,
+                  "points": mv.value} for mv in a.moves]
+        value = top
+        # the line's own pv is the points line (docs/puzzles.md: a points field)
+        pv = list(a.pv or [])
+        explanation = pos.opcode("c") or match_explanation(_bare(pos), a)
+        mine = next(mv for mv in a.moves if parse_card(mv.move).rank == played.rank)
+        match_line = (match_line_text(_bare(pos), a.pv)
+                      if played.rank in {parse_card(m).rank for m in a.best} else None)
+        played_line = (f"{chance_text(mine.chance)} to win the match"
+                       + (f": {match_line}" if match_line else
+                          f" (in points this hand, {mine.value:+g}: {played_line})"))
     if p.vectors:               # three players: every seat's own points (max^n)
         three = {"seats": list(seat_names(pos.players)), "vector": p.vector}
         for mv in moves:
             mv["values"] = p.vectors[mv["move"]]
     return tidy({"right": played.rank in best_ranks, "card": str(played), "warning": warning,
             **three,
-            "best": bm or p.best, "value": p.value,
-            "explanation": pos.opcode("c") or p.explanation,
-            "pv": (pos.opcode("pv") or " ".join(p.pv)).split(),
-            "played_line": line_text(idea, RANK_INDEX[played.rank], _bare(pos)),
+            "best": bm or p.best, "value": value,
+            "explanation": explanation,
+            "pv": pv,
+            "played_line": played_line,
             "themes": (pos.opcode("themes") or " ".join(p.themes)).split(),
             "moves": moves})
 

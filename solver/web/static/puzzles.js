@@ -49,15 +49,26 @@ async function answer(card) {
       + (best ? ` (${pct(best)} to win the match)` : "");
   }
   $("verdict").className = doc.right ? "right" : "wrong";
-  $("explanation").textContent = doc.right ? doc.explanation : `${doc.card}: ${doc.played_line}. ${doc.explanation}`;
-  $("line").textContent = "line: " + doc.pv.join(" ");
+  // a line the engine cannot value (a '?' hand or stock) is judged by its
+  // bm, and the warning says so; its played_line and explanation are empty
+  const parts = [doc.warning ? `warning: ${doc.warning}.` : "",
+                 !doc.right && doc.played_line ? `${doc.card}: ${doc.played_line}.` : "",
+                 doc.explanation];
+  $("explanation").textContent = parts.filter(Boolean).join(" ");
+  $("line").textContent = doc.pv.length ? (doc.objective === "match" ? "line for the match: " : "line: ") + doc.pv.join(" ") : "";
   // three players: the mover's entry, then every seat's own points (max^n)
   const seats = m => m.values && doc.seats ? " (" + doc.seats.map((n, i) => `${n} ${m.values[i]}`).join(", ") + ")" : "";
+  const match = doc.objective === "match";
+  // played for the match: value and loss are chances of winning it, the
+  // points this hand said as points
+  const head = $("values").tHead.rows[0].cells;
+  head[1].textContent = match ? "to win the match" : "value";
+  head[2].textContent = match ? "loss (chance)" : "loss";
+  const pctOf = x => `${Math.round(1000 * x) / 10}%`;
   $("values").tBodies[0].replaceChildren(...doc.moves.map(m =>
     el("tr", {class: (m.best ?? m.loss === 0) ? "best" : ""}, el("td", {}, m.move),
-       el("td", {}, fmt(m.value) + seats(m)
-                    + (m.chance !== undefined ? ` (${Math.round(1000 * m.chance) / 10}% to win the match)` : "")),
-       el("td", {}, m.loss ? m.loss : ""))));
+       el("td", {}, match ? `${pctOf(m.value)} (points this hand ${fmt(m.points)})` : fmt(m.value) + seats(m)),
+       el("td", {}, match ? (m.loss ? pctOf(m.loss) : "") : (m.loss ? m.loss : "")))));
 }
 
 function hint() {
