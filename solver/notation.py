@@ -239,12 +239,17 @@ def _tops(text: str, players: int, field: str = "tops") -> tuple[Card | None, ..
             field, f"expected {len(sides)} {what}, one a side ({','.join(sides)}), "
                    f"got {len(parts)}")
     for i, t in enumerate(parts):
+        entry = (f"entry {i + 1} ({sides[i]})" if field == "tops"
+                 else f"pile top {i + 1} ({sides[i]}) at the deal's start")
         if t == "":
             # an empty entry is not an empty card of a '.'-list: say it in tops' terms
-            entry = (f"entry {i + 1} ({sides[i]})" if field == "tops"
-                     else f"pile top {i + 1} ({sides[i]}) at the deal's start")
             raise NotationError(
                 field, f"{entry} is empty (one top card a side, "
+                       f"in taken= order, separated by ',', '-' for an empty pile)")
+        if "." in t:
+            # a '.'-list where one card goes: not an unknown suit '.5'
+            raise NotationError(
+                field, f"{entry} '{t}' is more than one card (one top card a side, "
                        f"in taken= order, separated by ',', '-' for an empty pile)")
     return tuple(None if t == "-" else _card(t, field) for t in parts)
 

@@ -279,3 +279,13 @@ def test_an_empty_pile_top_in_hist_is_said_in_its_own_terms() -> None:
         parse_position(line)
     assert str(err.value) == ("hist: pile top 2 (N) at the deal's start is empty (one top card "
                               "a side, in taken= order, separated by ',', '-' for an empty pile)")
+
+
+def test_two_cards_in_one_top_entry_are_said_in_tops_terms() -> None:
+    """``tops=5.5,5``: a '.'-list where one card goes (it was read as the
+    card 5 of an unknown suit '.5')."""
+    line = "3.10 5.12/10.11 - S rules=french voleur=yes taken=12,22 last=N tops=5.5,5"
+    with pytest.raises(NotationError) as err:
+        parse_position(line)
+    assert str(err.value) == ("tops: entry 1 (S) '5.5' is more than one card (one top card a "
+                              "side, in taken= order, separated by ',', '-' for an empty pile)")
