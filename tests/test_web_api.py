@@ -223,3 +223,45 @@ def test_the_boards_objective_notes_and_errors_use_the_pages_words(client):
                                             "objective": "match"}).json()
     assert doc["errors"][0]["error"].endswith(": choose the objective points")
     assert "--" not in doc["errors"][0]["error"]
+
+
+def test_budget_errors_name_the_boards_controls_not_the_options(client):
+    """An expectimax that runs out of time told the board's user to
+    ``raise --time or --memory, or use --method auto``: the board has a
+    *seconds* box and a *method* menu (the memory is the server's)."""
+    line = ("1.3.5.11 2.2.7/4.6.12 ~1.1.1.2.2.3.3.3.4.4.4.5.5.5.6.6.6.7.7.7.10.10.10.10."
+            "11.11.11.12.12.12 S")
+    doc = client.post("/api/analyse", json={"line": line, "method": "expectimax",
+                                            "time": 3}).json()
+    error = doc["errors"][0]["error"]
+    assert error.startswith("line 1, position: expectimax did not finish in the 3 s it had")
+    assert error.endswith(": raise the seconds or the server's memory limit, or choose the "
+                          "method auto to sample instead")
+    assert "--" not in error
+
+
+def test_page_words_reword_every_option_an_error_names():
+    """Every ``--time``/``--memory``/``--method``/``--samples`` hint the
+    searches' errors give (solver/analysis/evaluation.py,
+    solver/search/memory.py, solver/match_equity/objective.py) in the
+    pages' words."""
+    from solver.web.tasks import page_words
+    cases = {
+        "raise --time, or use --method auto for an answer in the time":
+            "raise the seconds, or choose the method auto for an answer in the time",
+        "the equilibrium did not finish in 3 s: raise --time, or use --method auto":
+            "the equilibrium did not finish in 3 s: raise the seconds, or choose the method auto",
+        "no determinisation finished in 3 s: raise --time, or use fewer cards":
+            "no determinisation finished in 3 s: raise the seconds, or use fewer cards",
+        "exact search did not finish in 3 s (9 nodes): raise --time":
+            "exact search did not finish in 3 s (9 nodes): raise the seconds",
+        "memory: the system refused the 9 MB of a search table (x): lower --memory":
+            "memory: the system refused the 9 MB of a search table (x): lower the server's "
+            "memory limit",
+        "points: too big (its 3 s of --time 10; the points search has the rest)":
+            "points: too big (its 3 s of the 10 seconds; the points search has the rest)",
+        "one ply, no look-ahead); raise --time for a search":
+            "one ply, no look-ahead); raise the seconds for a search",
+        "give --samples 5 or more": "give 5 samples or more",
+    }
+    assert {k: page_words(k) for k in cases} == cases
