@@ -265,3 +265,16 @@ def test_page_words_reword_every_option_an_error_names():
         "give --samples 5 or more": "give 5 samples or more",
     }
     assert {k: page_words(k) for k in cases} == cases
+
+
+def test_a_move_that_is_no_card_is_named_by_its_field_and_index(client):
+    """``stopped`` for an unreadable move says ``play:`` and which move, as
+    the other play errors name the play (``play: S holds no 4``)."""
+    for moves, stopped in (([""], "play: moves[0]: expected a rank 1-7 or 10-12: ''"),
+                           (["9"], "play: moves[0]: rank 9 does not exist in a Spanish "
+                                   "40-card deck: '9'"),
+                           (["7", "x"], "play: moves[1]: expected a rank 1-7 or 10-12: 'x'"),
+                           (["4"], "play: S holds no 4")):
+        doc = client.post("/api/play", json={"line": LINE, "moves": moves}).json()
+        assert doc["stopped"] == stopped
+        assert len(doc["plays"]) == len(moves) - 1
