@@ -278,3 +278,24 @@ def test_a_move_that_is_no_card_is_named_by_its_field_and_index(client):
         doc = client.post("/api/play", json={"line": LINE, "moves": moves}).json()
         assert doc["stopped"] == stopped
         assert len(doc["plays"]) == len(moves) - 1
+
+
+def test_a_body_that_is_not_utf8_or_not_sent_as_json_says_so(client):
+    """Invalid UTF-8 got 400 ``There was an error parsing the body``; a JSON
+    object sent as text/plain (or with no content-type) got ``request:
+    Input should be a valid dictionary ...``: each says what is wrong, as a
+    body that is not JSON does."""
+    good = json.dumps({"line": LINE}).encode()
+    r = client.post("/api/analyse", content=b'{"line": "\xff"}',
+                    headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (
+        422, {"error": "the request body is not UTF-8 text (byte 11 is 0xff)"})
+    for headers in ({"content-type": "text/plain"}, {}):
+        r = client.post("/api/analyse", content=good, headers=headers)
+        assert (r.status_code, r.json()) == (
+            422, {"error": "the request body must be JSON (content-type application/json)"})
+    r = client.post("/api/play", content=b"[1, 2]", headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (422, {"error": "the request body must be a JSON object"})
+    # and sent as JSON, the same body is read
+    r = client.post("/api/position", content=good, headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.json()["board"]["turn"] == "S"
