@@ -299,3 +299,14 @@ def test_a_body_that_is_not_utf8_or_not_sent_as_json_says_so(client):
     # and sent as JSON, the same body is read
     r = client.post("/api/position", content=good, headers={"content-type": "application/json"})
     assert r.status_code == 200 and r.json()["board"]["turn"] == "S"
+
+
+def test_the_favicon_is_served(client):
+    """``/favicon.ico`` (asked for by browsers) and the icon the pages name
+    are an SVG, not a 404."""
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+        assert r.text.startswith("<svg ")
+    for page in ("/", "/board", "/game", "/puzzles", "/play", "/mine"):
+        assert '<link rel="icon" href="/static/favicon.svg"' in client.get(page).text

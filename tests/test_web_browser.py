@@ -456,3 +456,24 @@ def test_board_plays_a_hidden_hand_by_asking_its_card(server, page, shots):
     assert page.is_hidden("#hidden-play")
     assert page.input_value("#line").startswith("2.5.11.1.12 6.6/?.? ? S")
     page.wait_for_selector("#moves tr[data-move='6']")
+
+
+def test_no_page_logs_a_console_error_on_load(server, browser):
+    """Every page loads without a console error or a failed request: the
+    browser's /favicon.ico was a 404 on each (``Failed to load resource``)."""
+    for path in ("/", "/board", "/game", "/puzzles", "/play", "/mine", "/docs"):
+        pg = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors, failed = [], []
+        pg.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("response", lambda r: r.status >= 400 and failed.append((r.status, r.url)))
+        try:
+            pg.goto(server + path, wait_until="networkidle")
+            pg.wait_for_timeout(300)
+            assert (path, errors, failed) == (path, [], [])
+            if path != "/docs":
+                icon = pg.get_attribute("link[rel='icon']", "href")
+                assert icon == "/static/favicon.svg"
+                assert pg.request.get(server + icon).status == 200
+        finally:
+            pg.close()

@@ -190,6 +190,13 @@ def create_app(config: Config | None = None) -> FastAPI:
     _api_docs(app)
     for path, name in PAGES.items():
         app.add_api_route(path, _page(name), include_in_schema=False)
+
+    async def favicon() -> FileResponse:
+        # the pages name their icon; a browser (or a page that does not,
+        # as /docs's assets) may still ask for /favicon.ico
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    app.add_api_route("/favicon.ico", favicon, include_in_schema=False)
     app.add_middleware(BodyLimit, limit=config.max_body)
     return app
 
