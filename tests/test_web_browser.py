@@ -477,3 +477,57 @@ def test_no_page_logs_a_console_error_on_load(server, browser):
                 assert pg.request.get(server + icon).status == 200
         finally:
             pg.close()
+
+
+def _answer_shown(page) -> dict:
+    """What the board shows of an analysis: its plays, the answer line,
+    the summary, the principal variation and its board, the hand's badges."""
+    return {"rows": len(page.query_selector_all("#moves tbody tr")),
+            "answer": page.inner_text("#answer"), "summary": page.inner_text("#summary"),
+            "pv": len(page.query_selector_all("#pv .ply")),
+            "pvboard": len(page.query_selector_all("#pvboard *")),
+            "badges": len(page.query_selector_all("#zones .badge"))}
+
+
+NOTHING = {"rows": 0, "answer": "", "summary": "", "pv": 0, "pvboard": 0, "badges": 0}
+
+
+def test_board_clears_the_old_answer_when_the_position_changes_or_fails(server, page):
+    """After an analysis, *clear*, a card added, or an analysis that fails
+    left the old plays, ``best ... value ...``, the principal variation and
+    its board on screen: each clears them."""
+    line = "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"
+
+    def analysed():
+        page.fill("#line", line)
+        page.click("#load")
+        page.wait_for_function("document.querySelector('#line').value.endsWith('last=N prev=7')")
+        page.select_option("#method", "auto")
+        page.click("#analyse")
+        page.wait_for_function("document.querySelectorAll('#pv .ply').length === 5")
+        shown = _answer_shown(page)
+        assert shown["rows"] == 2 and shown["answer"] == "best 7 · value +4 points"
+        assert shown["pvboard"] > 0 and shown["badges"] == 3
+
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    analysed()
+    page.click("#clear")
+    assert _answer_shown(page) == NOTHING
+    # a card added to the table: another position
+    analysed()
+    page.click("#zones [data-zone='table'] .label")
+    page.click("#palette [data-card='3o']")
+    assert _answer_shown(page) == NOTHING
+    # the line typed over: another position
+    analysed()
+    page.fill("#line", line + " score=1,0")
+    assert _answer_shown(page) == NOTHING
+    # an analysis that fails (the equilibrium takes no position with every
+    # card known): the error, and nothing of the last answer
+    analysed()
+    page.select_option("#method", "equilibrium")
+    page.click("#analyse")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error").startswith("line 1, position: the equilibrium needs")
+    assert _answer_shown(page) == NOTHING
