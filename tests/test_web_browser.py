@@ -531,3 +531,36 @@ def test_board_clears_the_old_answer_when_the_position_changes_or_fails(server, 
     page.wait_for_selector("#error:not([hidden])")
     assert page.inner_text("#error").startswith("line 1, position: the equilibrium needs")
     assert _answer_shown(page) == NOTHING
+
+
+def test_game_viewer_plots_three_players_each_seats_own_points(server, page):
+    """Three players (EvalView mover: each value is the mover's own
+    points): the graph turned every seat but S's value over (E's +9 drawn
+    as -9). Each seat's value is plotted as it is, a line per seat, and the
+    title says so."""
+    want = _cli("annotate", "--view", "full", "--luck-samples", "0", "--json", "-q",
+                "positions/games/french-3p.txt")["games"][0]["plays"]
+    valued = {i: p for i, p in enumerate(want) if p["value"] is not None}
+    assert any(p["seat"] == "E" and p["value"] > 0 for p in valued.values())
+    page.goto(server + "/game")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#shipped", "french-3p.txt")
+    page.select_option("#view", "full")
+    page.fill("#luck", "0")
+    page.click("#open")
+    page.wait_for_selector("body[data-annotated='1']", timeout=120_000)
+    circles = page.query_selector_all("#graph circle")
+    signed = lambda v: f"+{v}" if v > 0 else str(v)  # noqa: E731
+    assert {int(c.get_attribute("data-i")): c.query_selector("title").text_content()
+            for c in circles} == {i: f"{p['seat']}:{p['card']} {signed(p['value'])} {p['mark']}"
+                                  for i, p in valued.items()}
+    # drawn above the middle line for a positive value, whatever the seat
+    for c in circles:
+        p = valued[int(c.get_attribute("data-i"))]
+        assert c.get_attribute("data-seat") == p["seat"]
+        assert (float(c.get_attribute("cy")) < 80) == (p["value"] > 0)
+    lines = {e.get_attribute("data-seat"): len(e.get_attribute("points").split())
+             for e in page.query_selector_all("#graph polyline")}
+    assert lines == {s: sum(1 for p in valued.values() if p["seat"] == s) for s in "SEN"}
+    assert page.inner_text("#graph-title") == (
+        "(the value of each play made for its mover: each seat's own points, a line per seat)")
