@@ -252,3 +252,90 @@ def test_a_puzzle_with_hidden_cards_is_judged_by_its_bm_as_the_quiz_does(client)
     assert client.post("/api/puzzles/answer", json={"line": line, "card": "4"}).status_code == 400
     from test_schema import check
     check(doc, "web.json#/$defs/puzzle_answer")
+
+
+def test_budget_errors_name_the_boards_controls_not_the_options(client):
+    """An expectimax that runs out of time told the board's user to
+    ``raise --time or --memory, or use --method auto``: the board has a
+    *seconds* box and a *method* menu (the memory is the server's)."""
+    line = ("1.3.5.11 2.2.7/4.6.12 ~1.1.1.2.2.3.3.3.4.4.4.5.5.5.6.6.6.7.7.7.10.10.10.10."
+            "11.11.11.12.12.12 S")
+    doc = client.post("/api/analyse", json={"line": line, "method": "expectimax",
+                                            "time": 3}).json()
+    error = doc["errors"][0]["error"]
+    assert error.startswith("line 1, position: expectimax did not finish in the 3 s it had")
+    assert error.endswith(": raise the seconds or the server's memory limit, or choose the "
+                          "method auto to sample instead")
+    assert "--" not in error
+
+
+def test_page_words_reword_every_option_an_error_names():
+    """Every ``--time``/``--memory``/``--method``/``--samples`` hint the
+    searches' errors give (solver/analysis/evaluation.py,
+    solver/search/memory.py, solver/match_equity/objective.py) in the
+    pages' words."""
+    from solver.web.tasks import page_words
+    cases = {
+        "raise --time, or use --method auto for an answer in the time":
+            "raise the seconds, or choose the method auto for an answer in the time",
+        "the equilibrium did not finish in 3 s: raise --time, or use --method auto":
+            "the equilibrium did not finish in 3 s: raise the seconds, or choose the method auto",
+        "no determinisation finished in 3 s: raise --time, or use fewer cards":
+            "no determinisation finished in 3 s: raise the seconds, or use fewer cards",
+        "exact search did not finish in 3 s (9 nodes): raise --time":
+            "exact search did not finish in 3 s (9 nodes): raise the seconds",
+        "memory: the system refused the 9 MB of a search table (x): lower --memory":
+            "memory: the system refused the 9 MB of a search table (x): lower the server's "
+            "memory limit",
+        "points: too big (its 3 s of --time 10; the points search has the rest)":
+            "points: too big (its 3 s of the 10 seconds; the points search has the rest)",
+        "one ply, no look-ahead); raise --time for a search":
+            "one ply, no look-ahead); raise the seconds for a search",
+        "give --samples 5 or more": "give 5 samples or more",
+    }
+    assert {k: page_words(k) for k in cases} == cases
+
+
+def test_a_move_that_is_no_card_is_named_by_its_field_and_index(client):
+    """``stopped`` for an unreadable move says ``play:`` and which move, as
+    the other play errors name the play (``play: S holds no 4``)."""
+    for moves, stopped in (([""], "play: moves[0]: expected a rank 1-7 or 10-12: ''"),
+                           (["9"], "play: moves[0]: rank 9 does not exist in a Spanish "
+                                   "40-card deck: '9'"),
+                           (["7", "x"], "play: moves[1]: expected a rank 1-7 or 10-12: 'x'"),
+                           (["4"], "play: S holds no 4")):
+        doc = client.post("/api/play", json={"line": LINE, "moves": moves}).json()
+        assert doc["stopped"] == stopped
+        assert len(doc["plays"]) == len(moves) - 1
+
+
+def test_a_body_that_is_not_utf8_or_not_sent_as_json_says_so(client):
+    """Invalid UTF-8 got 400 ``There was an error parsing the body``; a JSON
+    object sent as text/plain (or with no content-type) got ``request:
+    Input should be a valid dictionary ...``: each says what is wrong, as a
+    body that is not JSON does."""
+    good = json.dumps({"line": LINE}).encode()
+    r = client.post("/api/analyse", content=b'{"line": "\xff"}',
+                    headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (
+        422, {"error": "the request body is not UTF-8 text (byte 11 is 0xff)"})
+    for headers in ({"content-type": "text/plain"}, {}):
+        r = client.post("/api/analyse", content=good, headers=headers)
+        assert (r.status_code, r.json()) == (
+            422, {"error": "the request body must be JSON (content-type application/json)"})
+    r = client.post("/api/play", content=b"[1, 2]", headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (422, {"error": "the request body must be a JSON object"})
+    # and sent as JSON, the same body is read
+    r = client.post("/api/position", content=good, headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.json()["board"]["turn"] == "S"
+
+
+def test_the_favicon_is_served(client):
+    """``/favicon.ico`` (asked for by browsers) and the icon the pages name
+    are an SVG, not a 404."""
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+        assert r.text.startswith("<svg ")
+    for page in ("/", "/board", "/game", "/puzzles", "/play", "/mine"):
+        assert '<link rel="icon" href="/static/favicon.svg"' in client.get(page).text

@@ -493,3 +493,111 @@ def test_puzzle_played_for_the_match_is_explained_by_the_match(server, page, tmp
     assert page.inner_text("#explanation") == (
         "warning: a puzzle needs every card known (exact method): the answer is the line's bm "
         "(5), not checked by the engine.")
+
+
+def test_no_page_logs_a_console_error_on_load(server, browser):
+    """Every page loads without a console error or a failed request: the
+    browser's /favicon.ico was a 404 on each (``Failed to load resource``)."""
+    for path in ("/", "/board", "/game", "/puzzles", "/play", "/mine", "/docs"):
+        pg = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors, failed = [], []
+        pg.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("response", lambda r: r.status >= 400 and failed.append((r.status, r.url)))
+        try:
+            pg.goto(server + path, wait_until="networkidle")
+            pg.wait_for_timeout(300)
+            assert (path, errors, failed) == (path, [], [])
+            if path != "/docs":
+                icon = pg.get_attribute("link[rel='icon']", "href")
+                assert icon == "/static/favicon.svg"
+                assert pg.request.get(server + icon).status == 200
+        finally:
+            pg.close()
+
+
+def _answer_shown(page) -> dict:
+    """What the board shows of an analysis: its plays, the answer line,
+    the summary, the principal variation and its board, the hand's badges."""
+    return {"rows": len(page.query_selector_all("#moves tbody tr")),
+            "answer": page.inner_text("#answer"), "summary": page.inner_text("#summary"),
+            "pv": len(page.query_selector_all("#pv .ply")),
+            "pvboard": len(page.query_selector_all("#pvboard *")),
+            "badges": len(page.query_selector_all("#zones .badge"))}
+
+
+NOTHING = {"rows": 0, "answer": "", "summary": "", "pv": 0, "pvboard": 0, "badges": 0}
+
+
+def test_board_clears_the_old_answer_when_the_position_changes_or_fails(server, page):
+    """After an analysis, *clear*, a card added, or an analysis that fails
+    left the old plays, ``best ... value ...``, the principal variation and
+    its board on screen: each clears them."""
+    line = "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N"
+
+    def analysed():
+        page.fill("#line", line)
+        page.click("#load")
+        page.wait_for_function("document.querySelector('#line').value.endsWith('last=N prev=7')")
+        page.select_option("#method", "auto")
+        page.click("#analyse")
+        page.wait_for_function("document.querySelectorAll('#pv .ply').length === 5")
+        shown = _answer_shown(page)
+        assert shown["rows"] == 2 and shown["answer"] == "best 7 · value +4 points"
+        assert shown["pvboard"] > 0 and shown["badges"] == 3
+
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    analysed()
+    page.click("#clear")
+    assert _answer_shown(page) == NOTHING
+    # a card added to the table: another position
+    analysed()
+    page.click("#zones [data-zone='table'] .label")
+    page.click("#palette [data-card='3o']")
+    assert _answer_shown(page) == NOTHING
+    # the line typed over: another position
+    analysed()
+    page.fill("#line", line + " score=1,0")
+    assert _answer_shown(page) == NOTHING
+    # an analysis that fails (the equilibrium takes no position with every
+    # card known): the error, and nothing of the last answer
+    analysed()
+    page.select_option("#method", "equilibrium")
+    page.click("#analyse")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error").startswith("line 1, position: the equilibrium needs")
+    assert _answer_shown(page) == NOTHING
+
+
+def test_game_viewer_plots_three_players_each_seats_own_points(server, page):
+    """Three players (EvalView mover: each value is the mover's own
+    points): the graph turned every seat but S's value over (E's +9 drawn
+    as -9). Each seat's value is plotted as it is, a line per seat, and the
+    title says so."""
+    want = _cli("annotate", "--view", "full", "--luck-samples", "0", "--json", "-q",
+                "positions/games/french-3p.txt")["games"][0]["plays"]
+    valued = {i: p for i, p in enumerate(want) if p["value"] is not None}
+    assert any(p["seat"] == "E" and p["value"] > 0 for p in valued.values())
+    page.goto(server + "/game")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#shipped", "french-3p.txt")
+    page.select_option("#view", "full")
+    page.fill("#luck", "0")
+    page.click("#open")
+    page.wait_for_selector("body[data-annotated='1']", timeout=120_000)
+    circles = page.query_selector_all("#graph circle")
+    signed = lambda v: f"+{v}" if v > 0 else str(v)  # noqa: E731
+    assert {int(c.get_attribute("data-i")): c.query_selector("title").text_content()
+            for c in circles} == {i: f"{p['seat']}:{p['card']} {signed(p['value'])} {p['mark']}"
+                                  for i, p in valued.items()}
+    # drawn above the middle line for a positive value, whatever the seat
+    for c in circles:
+        p = valued[int(c.get_attribute("data-i"))]
+        assert c.get_attribute("data-seat") == p["seat"]
+        assert (float(c.get_attribute("cy")) < 80) == (p["value"] > 0)
+    lines = {e.get_attribute("data-seat"): len(e.get_attribute("points").split())
+             for e in page.query_selector_all("#graph polyline")}
+    assert lines == {s: sum(1 for p in valued.values() if p["seat"] == s) for s in "SEN"}
+    assert page.inner_text("#graph-title") == (
+        "(the value of each play made for its mover: each seat's own points, a line per seat)")

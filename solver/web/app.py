@@ -96,8 +96,9 @@ class BodyLimit:
 
 
 def _validation_message(err: RequestValidationError, body: bytes | None = None) -> str:
-    """One line: the field and the problem; a body that is not JSON or is
-    missing said so, with the line and column of a JSON error."""
+    """One line: the field and the problem; a body that is not JSON, is
+    missing, or is sent as another content-type said so, with the line and
+    column of a JSON error."""
     first = err.errors()[0] if err.errors() else {}
     loc = tuple(first.get("loc", ()))
     if first.get("type") == "json_invalid":
@@ -114,6 +115,12 @@ def _validation_message(err: RequestValidationError, body: bytes | None = None) 
         return "the request body is not JSON" + (f" ({detail})" if detail else "")
     if first.get("type") == "missing" and loc == ("body",):
         return "the request has no body (expected a JSON object)"
+    if loc == ("body",) and first.get("type") in ("model_attributes_type", "dict_type"):
+        # a body not read as JSON (FastAPI reads only a JSON content-type:
+        # the body is left as bytes), or JSON that is no object
+        if isinstance(first.get("input"), (bytes, bytearray)):
+            return "the request body must be JSON (content-type application/json)"
+        return "the request body must be a JSON object"
     where = ".".join(str(x) for x in loc if x != "body") or "request"
     return f"{where}: {first.get('msg', 'invalid')}"
 
@@ -156,10 +163,20 @@ def create_app(config: Config | None = None) -> FastAPI:
         return JSONResponse({"error": _validation_message(exc, body)}, 422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException):
+    async def http_error(request: Request, exc: StarletteHTTPException):
         # 404 for an unknown address, 405 for a wrong method...: the same
         # {"error": ...} shape as every other error
         text = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        if exc.status_code == 400 and text == "There was an error parsing the body":
+            # FastAPI's words for a JSON body it could not decode: say why,
+            # as a body that is not JSON is said (422)
+            body = getattr(request, "_body", None) or b""
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError as e:
+                return JSONResponse({"error": f"the request body is not UTF-8 text (byte "
+                                              f"{e.start + 1} is {body[e.start]:#04x})"}, 422)
+            return JSONResponse({"error": "the request body is not JSON"}, 422)
         return JSONResponse({"error": text}, exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)
@@ -173,6 +190,13 @@ def create_app(config: Config | None = None) -> FastAPI:
     _api_docs(app)
     for path, name in PAGES.items():
         app.add_api_route(path, _page(name), include_in_schema=False)
+
+    async def favicon() -> FileResponse:
+        # the pages name their icon; a browser (or a page that does not,
+        # as /docs's assets) may still ask for /favicon.ico
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    app.add_api_route("/favicon.ico", favicon, include_in_schema=False)
     app.add_middleware(BodyLimit, limit=config.max_body)
     return app
 

@@ -400,14 +400,15 @@ def play_line(line: str, moves: list[str]) -> tuple[list[dict], str | None]:
     ``([{"move", "seat", "effect", "line", "board", "over"}, ...],
     stopped)``, one dict a play made; ``stopped`` the one-line reason the
     rest could not be made (a deal's end when the next deal is not known, a
-    card not held, moves after the hand's end), else None. The hand's last
+    card not held, moves after the hand's end, ``play: moves[i]: ...`` a
+    move ``i`` that is no card), else None. The hand's last
     card is a play like the others: its ``line`` is None (the hand is over:
     no position), its ``board`` the hand's end (:class:`HandOver`), its
     ``over`` one line with the final score (None for the other plays).
     Raises NotationError for a bad line."""
     pos = parse_position(line)
     out: list[dict] = []
-    for m in moves:
+    for k, m in enumerate(moves):
         if pos is None:
             return out, "play: the hand is over"
         seat = pos.seat_name(pos.turn)
@@ -419,7 +420,9 @@ def play_line(line: str, moves: list[str]) -> tuple[list[dict], str | None]:
                         "board": final_board(e.final, e.note), "over": e.note})
             continue
         except ValueError as e:
-            return out, str(e)
+            text = str(e)
+            # a move that is no card (unreadable): named by its field and index
+            return out, text if text.startswith("play: ") else f"play: moves[{k}]: {text}"
         out.append({"move": m, "seat": seat, "effect": effect,
                     "line": format_position(pos), "board": board(pos), "over": None})
     return out, None

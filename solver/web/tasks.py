@@ -9,6 +9,7 @@ messages; :func:`one_line` turns any exception into one such line.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ..notation import NotationError, field_error, parse_position
@@ -26,9 +27,24 @@ def one_line(e: BaseException) -> str:
 
 
 #: the command line's words in the notes and errors of an analysis, and
-#: the analysis board's (its *objective* menu)
+#: the pages' (the analysis board's *objective* and *method* menus, its
+#: *seconds*; the game viewer's *samples*); the memory a search may take
+#: is the server's own setting, no page's: the most specific first
 PAGE_WORDS = (("(--objective match tries)", "(choosing the objective match tries)"),
-              ("use --objective points", "choose the objective points"))
+              ("use --objective points", "choose the objective points"),
+              ("raise --time or --memory", "raise the seconds or the server's memory limit"),
+              ("lower --memory", "lower the server's memory limit"),
+              ("--memory", "the server's memory limit"))
+
+#: what is left of the options, by pattern: ``--method auto``, ``--time``
+#: (``of --time 10``: its seconds), ``--samples``
+PAGE_PATTERNS = ((re.compile(r"\buse --method (\S+)"), r"choose the method \1"),
+                 (re.compile(r"--method (\S+)"), r"the method \1"),
+                 (re.compile(r"\bof --time (\d+(?:\.\d+)?)"), r"of the \1 seconds"),
+                 (re.compile(r"--time (\d+(?:\.\d+)?)( s\b)?"), r"\1 seconds"),
+                 (re.compile(r"--time\b"), "the seconds"),
+                 (re.compile(r"--samples (\d+)"), r"\1 samples"),
+                 (re.compile(r"--samples\b"), "the samples"))
 
 
 def page_words(text: str) -> str:
@@ -37,9 +53,14 @@ def page_words(text: str) -> str:
 
     >>> page_words("points: 36 cards are left to play (--objective match tries)")
     'points: 36 cards are left to play (choosing the objective match tries)'
+    >>> page_words("expectimax did not finish: raise --time or --memory, or use "
+    ...            "--method auto to sample instead")
+    "expectimax did not finish: raise the seconds or the server's memory limit, or choose the method auto to sample instead"
     """
     for cli, page in PAGE_WORDS:
         text = text.replace(cli, page)
+    for pattern, page in PAGE_PATTERNS:
+        text = pattern.sub(page, text)
     return text
 
 
@@ -150,8 +171,11 @@ def annotate_game(text: str, game: int = 1, view: str = "player", samples: int =
         if progress is not None:
             progress({"done": done, "of": total})
 
-    an = annotate(chosen, view=view, samples=samples, seed=seed, luck_samples=luck_samples,
-                  progress=tick)
+    try:
+        an = annotate(chosen, view=view, samples=samples, seed=seed, luck_samples=luck_samples,
+                      progress=tick)
+    except ValueError as e:             # in the viewer's words, not the options'
+        raise ValueError(page_words(one_line(e))) from None
     doc = annotation_json(an)
     doc["record"] = dumps(an.record)
     return doc

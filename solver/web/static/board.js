@@ -12,6 +12,9 @@ const state = {players: 2, zones: {table: [], stock: [], S: [], N: []}, target: 
                scores: ["", ""], matchTarget: "", over: null};
 let PRESETS = {};
 let job = null, pvSteps = [], pvAt = 0, pvRest = [], lastDoc = null;
+// counts the positions shown: an answer (or its principal variation) that
+// arrives after the position changed belongs to the old one, and is dropped
+let epoch = 0;
 
 function zoneNames() { return ["table", ...SEATS[state.players], "stock"]; }
 
@@ -40,7 +43,7 @@ function drawScores() {
     const input = el("input", {type: "number", min: "0", style: "width:4em", "data-side": side,
                                placeholder: "0", title: `${side}'s match points`});
     input.value = state.scores[i] === undefined ? "" : state.scores[i];
-    input.addEventListener("input", () => { state.scores[i] = input.value; $("line").value = line(); });
+    input.addEventListener("input", () => { state.scores[i] = input.value; $("line").value = line(); clearAnswer(); });
     box.append(el("span", {class: "small"}, side + " "), input, " ");
   });
   const preset = PRESETS[state.rules];
@@ -128,6 +131,7 @@ function drawOver() {
 }
 
 function changed() {
+  clearAnswer();
   state.over = null;
   drawHiddenPlay(null);
   $("line").value = line();
@@ -159,6 +163,7 @@ function drawHiddenPlay(b) {
 }
 
 function fromBoard(b) {
+  clearAnswer();
   state.over = b.over ? b : null;
   drawHiddenPlay(b);
   setPlayers(b.players);
@@ -191,8 +196,8 @@ async function readLine(text) {
 
 async function analyse() {
   showError($("error"), "");
-  $("moves").tBodies[0].replaceChildren();
-  $("summary").textContent = "";
+  clearAnswer();
+  const mine = epoch;
   const text = $("line").value;
   try {
     job = await api("/api/jobs/analyse", {line: text, method: $("method").value,
@@ -210,6 +215,7 @@ async function analyse() {
   });
   $("cancel").hidden = true;
   job = null;
+  if (mine !== epoch) return;        // the position changed meanwhile
   if (done.state !== "done") { $("status").textContent = done.state; showError($("error"), done.error); return; }
   const doc = done.result;
   if (doc.errors.length) { $("status").textContent = ""; showError($("error"), doc.errors[0].error); return; }
@@ -268,14 +274,17 @@ function badgeHand(a) {
 }
 
 async function loadPv(a) {
+  const mine = epoch;
   pvSteps = [{move: null, board: null, line: a.position}];
   pvRest = [];
   pvAt = 0;
   $("pvnote").textContent = "";
   const start = await api("/api/position", {line: a.position});
+  if (mine !== epoch) return;
   pvSteps[0].board = start.board;
   if (a.pv && a.pv.length) {
     const doc = await api("/api/play", {line: a.position, moves: a.pv.map(p => p.move)});
+    if (mine !== epoch) return;
     pvSteps.push(...doc.plays);
     pvRest = a.pv.slice(doc.plays.length).map(p => `${p.seat}:${p.move}`);
     const end = doc.plays.length ? doc.plays[doc.plays.length - 1].over : null;
@@ -311,10 +320,23 @@ async function makePlay(move) {
   } catch (e) { showError($("error"), e.message); }
 }
 
-// The last analysis's results, cleared (the board moved on).
+// The last analysis's results, cleared (the board moved on, the position
+// was changed, or a new analysis starts): the plays, the answer, the
+// notes, the principal variation and its board, the hand's badges.
 function clearAnswer() {
+  epoch++;
+  lastDoc = null;
+  pvSteps = [];
+  pvRest = [];
+  pvAt = 0;
   $("moves").tBodies[0].replaceChildren();
+  $("moves").tHead.rows[0].querySelectorAll("th.seat-value").forEach(th => th.remove());
+  document.querySelectorAll("#moves th.chance").forEach(th => { th.hidden = true; });
+  $("vector-note").hidden = true;
+  document.querySelectorAll("#zones span.card .badge").forEach(b => b.remove());
+  document.querySelectorAll("#zones span.card.badged").forEach(ce => ce.classList.remove("badged", "hinted"));
   $("summary").textContent = "";
+  delete $("summary").dataset.method;
   $("objective-note").textContent = "";
   $("note").textContent = "";
   $("answer").textContent = "";
@@ -335,17 +357,17 @@ async function init() {
   const presets = (await api("/api/rules")).presets;
   PRESETS = presets;
   $("rules").replaceChildren(...Object.keys(presets).map(n => el("option", {}, n)));
-  $("target").oninput = () => { state.matchTarget = $("target").value; $("line").value = line(); };
+  $("target").oninput = () => { state.matchTarget = $("target").value; $("line").value = line(); clearAnswer(); };
   $("rules").onchange = () => { state.rules = $("rules").value; changed(); };
   $("players").onchange = () => { setPlayers(Number($("players").value)); changed(); };
   $("turn").onchange = () => { state.turn = $("turn").value; changed(); };
   $("stockkind").onchange = () => { state.stockKind = $("stockkind").value; changed(); };
-  $("extra").oninput = () => { state.extra = $("extra").value; $("line").value = line(); };
+  $("extra").oninput = () => { state.extra = $("extra").value; $("line").value = line(); clearAnswer(); };
   $("clear").onclick = () => { for (const k of Object.keys(state.zones)) state.zones[k] = []; state.extra = ""; $("extra").value = "";
                                state.scores = SIDES[state.players].map(() => ""); state.matchTarget = ""; changed(); };
   $("load").onclick = () => readLine($("line").value);
   // a line typed over the hand's end is a new position: it may be analysed
-  $("line").addEventListener("input", () => { if (state.over) { state.over = null; draw(); } });
+  $("line").addEventListener("input", () => { clearAnswer(); if (state.over) { state.over = null; draw(); } });
   $("line").addEventListener("keydown", ev => { if (ev.key === "Enter") readLine($("line").value).then(ok => ok && analyse()); });
   $("analyse").onclick = analyse;
   $("cancel").onclick = () => { if (job) api(`/api/jobs/${job.id}`, undefined, "DELETE"); };

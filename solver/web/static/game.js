@@ -134,29 +134,50 @@ function draw() {
   graph();
 }
 
+// each seat's line on the graph of a three-player game
+const SEAT_COLOURS = {S: "#1f5a38", E: "#1f4e8c", N: "#8e3b8e"};
+
+// The graph of the values of the plays made. Two and four players: the
+// value for S's side (the record's EvalView S or SN), the other side's
+// plays with their sign turned. Three players (EvalView mover): each
+// play's value is its mover's own points, plotted as they are, a line per
+// seat.
 function graph() {
   const svg = $("graph");
   const W = 520, H = 160, mid = H / 2, n = game.steps.length;
+  const three = game.players === 3;
+  $("graph-title").textContent = three
+    ? "(the value of each play made for its mover: each seat's own points, a line per seat)"
+    : "(the value of each play made, for S's side)";
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const pts = [];
   let top = 2;
   for (let i = 0; i < n; i++) {
     const note = notes[i];
     if (!note || note.value === null || note.value === undefined) continue;
-    const side = game.players === 4 ? (["S", "N"].includes(note.seat) ? 1 : -1) : (note.seat === "S" ? 1 : -1);
-    pts.push([i, side * note.value, note.mark]);
+    const side = three ? 1 : game.players === 4 ? (["S", "N"].includes(note.seat) ? 1 : -1) : (note.seat === "S" ? 1 : -1);
+    pts.push([i, side * note.value, note.mark, note.seat]);
     top = Math.max(top, Math.abs(note.value));
   }
   const x = i => 10 + (W - 20) * (n > 1 ? i / (n - 1) : 0);
   const y = v => mid - (H / 2 - 10) * v / top;
   let body = `<rect width="${W}" height="${H}" fill="#fff" stroke="#ccc"/><line x1="0" y1="${mid}" x2="${W}" y2="${mid}" stroke="#aaa"/>`;
   body += `<line x1="${x(at)}" y1="0" x2="${x(at)}" y2="${H}" stroke="#e07b00"/>`;
-  if (pts.length) body += `<polyline fill="none" stroke="#1f5a38" stroke-width="1.5" points="${pts.map(p => `${x(p[0])},${y(p[1])}`).join(" ")}"/>`;
-  for (const [i, v, m] of pts) {
-    const fill = m === "??" ? "#c0392b" : m === "?" ? "#c77700" : m === "?!" ? "#b8a200" : "#1f5a38";
-    body += `<circle data-i="${i}" cx="${x(i)}" cy="${y(v)}" r="${m ? 4 : 2.5}" fill="${fill}" style="cursor:pointer"><title>${game.steps[i].seat}:${game.steps[i].card} ${fmt(v)} ${m}</title></circle>`;
+  const lines = three ? Object.keys(SEAT_COLOURS).map(s => [s, SEAT_COLOURS[s], pts.filter(p => p[3] === s)])
+                      : [["", "#1f5a38", pts]];
+  for (const [seat, colour, ps] of lines)
+    if (ps.length) body += `<polyline data-seat="${seat}" fill="none" stroke="${colour}" stroke-width="1.5" points="${ps.map(p => `${x(p[0])},${y(p[1])}`).join(" ")}"/>`;
+  for (const [i, v, m, seat] of pts) {
+    const plain = three ? SEAT_COLOURS[seat] : "#1f5a38";
+    const fill = m === "??" ? "#c0392b" : m === "?" ? "#c77700" : m === "?!" ? "#b8a200" : plain;
+    body += `<circle data-i="${i}" data-seat="${seat}" data-v="${v}" cx="${x(i)}" cy="${y(v)}" r="${m ? 4 : 2.5}" fill="${fill}" style="cursor:pointer"><title>${game.steps[i].seat}:${game.steps[i].card} ${fmt(v)} ${m}</title></circle>`;
   }
-  body += `<text x="4" y="12" font-size="10">+${Math.round(top)} S</text><text x="4" y="${H - 4}" font-size="10">-${Math.round(top)}</text>`;
+  if (three) {
+    body += `<text x="4" y="12" font-size="10">+${Math.round(top)}</text><text x="4" y="${H - 4}" font-size="10">-${Math.round(top)}</text>`;
+    Object.entries(SEAT_COLOURS).forEach(([s, c], k) => {
+      body += `<text class="legend" data-seat="${s}" x="${W - 70 + 22 * k}" y="12" font-size="10" font-weight="bold" fill="${c}">${s}</text>`;
+    });
+  } else body += `<text x="4" y="12" font-size="10">+${Math.round(top)} S</text><text x="4" y="${H - 4}" font-size="10">-${Math.round(top)}</text>`;
   svg.innerHTML = body;
   svg.querySelectorAll("circle").forEach(c => c.addEventListener("click", () => { at = Number(c.dataset.i); draw(); }));
 }
