@@ -570,6 +570,26 @@ def test_board_clears_the_old_answer_when_the_position_changes_or_fails(server, 
     assert _answer_shown(page) == NOTHING
 
 
+def test_an_analysis_asked_while_the_line_is_read_answers_the_line_read(server, page):
+    """*load* then *analyse* before the line's reading comes back: the
+    reading's position, shown after the analysis began, counted as a new
+    position and the answer was dropped (nothing shown, on a loaded
+    machine). The analysis now waits for the reading, and answers."""
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    # the reading's answer 2 s late (as on a loaded machine)
+    page.evaluate("""() => { const f = window.fetch; window.fetch = (u, o) =>
+        String(u).includes('/api/position') ?
+        new Promise(r => setTimeout(r, 2000)).then(() => f(u, o)) : f(u, o); }""")
+    page.fill("#line", "1.7 7.7.2/7.12 - S prev=7 taken=15,18 last=N")
+    page.select_option("#method", "auto")
+    page.click("#load")
+    page.click("#analyse")
+    page.wait_for_function("document.querySelectorAll('#pv .ply').length === 5")
+    shown = _answer_shown(page)
+    assert shown["rows"] == 2 and shown["answer"] == "best 7 · value +4 points"
+
+
 def test_game_viewer_plots_three_players_each_seats_own_points(server, page):
     """Three players (EvalView mover: each value is the mover's own
     points): the graph turned every seat but S's value over (E's +9 drawn

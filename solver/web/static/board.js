@@ -185,7 +185,18 @@ function fromBoard(b) {
   draw();
 }
 
+// the line being read (load): an analysis asked for meanwhile waits for it,
+// so that it analyses the position read, and its answer is not taken for
+// an old position's when the read one is shown
+let reading = null;
+
 async function readLine(text) {
+  const p = readLineNow(text);
+  reading = p;
+  try { return await p; } finally { if (reading === p) reading = null; }
+}
+
+async function readLineNow(text) {
   showError($("error"), "");
   try {
     const doc = await api("/api/position", {line: text});
@@ -195,6 +206,7 @@ async function readLine(text) {
 }
 
 async function analyse() {
+  if (reading && !(await reading)) return;     // the line read was refused: its error shows
   showError($("error"), "");
   clearAnswer();
   const mine = epoch;
