@@ -293,3 +293,31 @@ def test_an_interruption_caught_in_process_arms_no_exit(monkeypatch, capsys):
     assert capsys.readouterr().err.strip() == "interrupted (SIGINT): nothing"
     time.sleep(0.6)
     assert threading.active_count() == before       # no timer running: still here
+
+
+def test_batch_ctrl_c_prints_the_summary_of_what_is_kept(tmp_path):
+    """Ctrl-C in `batch selfplay` once the first chunks are in the store:
+    the JSON summary still comes (``interrupted`` true, the chunks done),
+    then the one line, status 130 (the interruption the batch caught to
+    keep its summary ended the command before it printed it)."""
+    import sqlite3
+    db = tmp_path / "s.db"
+    p = start(["batch", "selfplay", "--player", "mc:5", "--hands", "4000", "--chunk", "5",
+               "--workers", "1", "--db", str(db), "--json", "-q"])
+
+    def stored() -> int:
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as c:
+                return c.execute("SELECT count(*) FROM games").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+    wait_until(lambda: stored() >= 2 or p.poll() is not None)
+    os.killpg(p.pid, signal.SIGINT)
+    code, out, err = finish(p)
+    assert code == 130, err
+    doc = json.loads(out)
+    assert doc["interrupted"] is True and doc["complete"] is False
+    assert doc["chunks_done"] >= 2 and doc["chunks_done"] == stored()
+    last = err.strip().splitlines()[-1]
+    assert last == (f"interrupted (SIGINT): {doc['chunks_done']} chunks finished are in the "
+                    "store; the same command carries on")

@@ -293,7 +293,8 @@ def _on_cluster(job, what, store, scheduler, workers, quiet, unit, dashboard, wo
                 cluster.close()
             store.close()
         if summary.interrupted:
-            _SIGNAL[0] = sig.caught()
+            # the caller prints the summary of what is kept, then exits
+            _SIGNAL[0] = sig.handled()
     return summary
 
 

@@ -67,6 +67,7 @@ class Signals:
         self._old: dict[int, object] = {}
         self._old_hook = None
         self._again = False
+        self._handled = False
 
     def __enter__(self) -> "Signals":
         if _received is not None:
@@ -90,7 +91,7 @@ class Signals:
         if kind is not None and issubclass(kind, KeyboardInterrupt):
             self.caught(exc)
             self.exit()
-        if kind is None and self.signum is not None:
+        if kind is None and self.signum is not None and not self._handled:
             # the Interrupted was swallowed on its way (a library's bare
             # ``except:``) and the command ran on: it was still interrupted
             self.exit()
@@ -125,6 +126,14 @@ class Signals:
         if self.signum is None:
             self.signum = getattr(exc, "signum", signal.SIGINT)
         return self.signum
+
+    def handled(self) -> int:
+        """Note that the command caught the interruption to keep what it
+        did: the block's end then leaves the exit to the command (its
+        summary first, then :func:`exit_interrupted` with this signal);
+        returns the signal's number."""
+        self._handled = True
+        return self.caught()
 
     @property
     def interrupted(self) -> bool:
