@@ -158,6 +158,31 @@ def test_a_closed_standard_input_is_a_usage_error():
     assert "standard input is closed" in p.stderr and "Traceback" not in p.stderr
 
 
+def _closed_stdin(args: str):
+    """The command ``ronda-solve ARGS`` run with file descriptor 0 closed
+    (``<&-``: not an empty input, no input at all)."""
+    return subprocess.run(["sh", "-c", f'"{sys.executable}" -m solver.cli.main {args} <&-'],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("seats", ["human greedy", "greedy human --no-swap",
+                                   "human engine:1 engine:1 engine:1 --rules pagat"])
+def test_play_with_a_human_seat_and_a_closed_standard_input_is_a_usage_error(seats, tmp_path):
+    out = tmp_path / "games.txt"
+    p = _closed_stdin(f"play {seats} -o {out}")
+    assert p.returncode == 2, p.stderr
+    # refused before the first game: no prompt, no play told, nothing written
+    assert p.stderr.splitlines() == \
+        ["error: standard input is closed (nothing to read a human seat's plays from)"]
+    assert p.stdout == "" and not out.exists()
+
+
+def test_play_without_a_human_seat_needs_no_standard_input():
+    p = _closed_stdin("play greedy greedy --no-swap -q")
+    assert p.returncode == 0, p.stderr
+    assert "[Result " in p.stdout
+
+
 @pytest.mark.parametrize("args", [["-"], ["puzzles", "check", "-"], ["annotate", "-"]])
 def test_a_line_that_never_ends_is_one_error(args):
     if not Path("/dev/zero").exists():
