@@ -183,6 +183,34 @@ def test_play_without_a_human_seat_needs_no_standard_input():
     assert "[Result " in p.stdout
 
 
+def _puzzle_set(tmp_path) -> Path:
+    from solver.notation import parse_position
+    from solver.puzzles.puzzle import make_puzzle
+    f = tmp_path / "set.txt"
+    f.write_text(make_puzzle(parse_position("1.2 2.4/4 - S taken=17,18 last=N prev=2")).line()
+                 + "\n")
+    return f
+
+
+def test_the_quiz_with_a_closed_standard_input_is_a_usage_error(tmp_path):
+    p = _closed_stdin(f"puzzles quiz {_puzzle_set(tmp_path)}")
+    assert p.returncode == 2, p.stderr
+    # refused before the first puzzle is drawn
+    assert p.stderr.splitlines() == \
+        ["error: standard input is closed (nothing to read the answers from)"]
+    assert p.stdout == ""
+
+
+def test_the_quiz_with_an_empty_standard_input_prints_the_score(tmp_path):
+    """An input that ends (</dev/null, Ctrl-D) is no error: the score so far."""
+    p = subprocess.run([sys.executable, "-m", "solver.cli.main", "puzzles", "quiz",
+                        str(_puzzle_set(tmp_path))], cwd=ROOT, stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "puzzle 1/1" in p.stdout        # the puzzle was drawn, then the input ended
+    assert p.stdout.rstrip().endswith("score: 0 of 0") and "Traceback" not in p.stderr
+
+
 @pytest.mark.parametrize("args", [["-"], ["puzzles", "check", "-"], ["annotate", "-"]])
 def test_a_line_that_never_ends_is_one_error(args):
     if not Path("/dev/zero").exists():
