@@ -247,3 +247,25 @@ def test_a_game_s_own_error_is_said_in_words(tmp_path):
     assert r.exit_code == 1 and doc["done"] == 0
     assert doc["failed"] == [f"{game}: game 1: exact search needs every card known "
                              "(stock order and hands)"]
+
+
+@pytest.mark.parametrize("player", ["human", " human"])
+def test_batch_selfplay_refuses_a_human_player_before_the_cluster(tmp_path, monkeypatch, player):
+    """The workers play without a person: `--player human` is one error
+    line, exit 2, before the store is made or a cluster started (it was
+    accepted, prompted from the workers and failed each chunk's retries)."""
+    from click.testing import CliRunner
+    import solver.cli.batch as cli_batch
+    from solver.cli.main import main
+
+    def no_cluster(*a, **k):
+        raise AssertionError("a cluster was started")
+    monkeypatch.setattr(cli_batch, "_on_cluster", no_cluster)
+    db = tmp_path / "s.db"
+    r = CliRunner().invoke(main, ["batch", "selfplay", "--player", player, "--hands", "5",
+                                  "--workers", "1", "--db", str(db), "-q"], input="")
+    assert r.exit_code == 2, r.output
+    assert r.stderr.splitlines() == [
+        "error: --player human: the self-play plays its hands without a person "
+        "(greedy, mc:N, engine:K, engine:Ts): use `play` to play as human"]
+    assert not db.exists()

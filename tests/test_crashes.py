@@ -158,6 +158,59 @@ def test_a_closed_standard_input_is_a_usage_error():
     assert "standard input is closed" in p.stderr and "Traceback" not in p.stderr
 
 
+def _closed_stdin(args: str):
+    """The command ``ronda-solve ARGS`` run with file descriptor 0 closed
+    (``<&-``: not an empty input, no input at all)."""
+    return subprocess.run(["sh", "-c", f'"{sys.executable}" -m solver.cli.main {args} <&-'],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("seats", ["human greedy", "greedy human --no-swap",
+                                   "human engine:1 engine:1 engine:1 --rules pagat"])
+def test_play_with_a_human_seat_and_a_closed_standard_input_is_a_usage_error(seats, tmp_path):
+    out = tmp_path / "games.txt"
+    p = _closed_stdin(f"play {seats} -o {out}")
+    assert p.returncode == 2, p.stderr
+    # refused before the first game: no prompt, no play told, nothing written
+    assert p.stderr.splitlines() == \
+        ["error: standard input is closed (nothing to read a human seat's plays from)"]
+    assert p.stdout == "" and not out.exists()
+
+
+def test_play_without_a_human_seat_needs_no_standard_input():
+    p = _closed_stdin("play greedy greedy --no-swap -q")
+    assert p.returncode == 0, p.stderr
+    assert "[Result " in p.stdout
+
+
+def _puzzle_set(tmp_path) -> Path:
+    from solver.notation import parse_position
+    from solver.puzzles.puzzle import make_puzzle
+    f = tmp_path / "set.txt"
+    f.write_text(make_puzzle(parse_position("1.2 2.4/4 - S taken=17,18 last=N prev=2")).line()
+                 + "\n")
+    return f
+
+
+def test_the_quiz_with_a_closed_standard_input_is_a_usage_error(tmp_path):
+    p = _closed_stdin(f"puzzles quiz {_puzzle_set(tmp_path)}")
+    assert p.returncode == 2, p.stderr
+    # refused before the first puzzle is drawn
+    assert p.stderr.splitlines() == \
+        ["error: standard input is closed (nothing to read the answers from)"]
+    assert p.stdout == ""
+
+
+def test_the_quiz_with_an_empty_standard_input_prints_the_score(tmp_path):
+    """An input that ends (</dev/null, Ctrl-D) is no error: the score so far."""
+    p = subprocess.run([sys.executable, "-m", "solver.cli.main", "puzzles", "quiz",
+                        str(_puzzle_set(tmp_path))], cwd=ROOT, stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "puzzle 1/1" in p.stdout        # the puzzle was drawn, then the input ended
+    assert p.stdout.rstrip().endswith("score: 0 of 0") and "Traceback" not in p.stderr
+
+
 @pytest.mark.parametrize("args", [["-"], ["puzzles", "check", "-"], ["annotate", "-"]])
 def test_a_line_that_never_ends_is_one_error(args):
     if not Path("/dev/zero").exists():

@@ -452,3 +452,19 @@ def test_quiz_judges_a_line_with_hidden_cards_by_its_bm_and_says_so(tmp_path):
     assert "right: 5" in out and "score: 1 of 1" in out
     assert ("warning: a puzzle needs every card known (exact method): the answer is the "
             "line's bm (5), not checked by the engine") in out
+
+
+@pytest.mark.parametrize("agents", ["human", "greedy,human", " human "])
+def test_generate_refuses_a_human_agent_in_one_line(tmp_path, agents):
+    """The generator plays its hands alone: a `human` seat is refused before
+    any hand (no prompt, no traceback of the person's Quit), exit 2, and no
+    output file is made."""
+    out = tmp_path / "p.txt"
+    r = CliRunner().invoke(main, ["puzzles", "generate", "--source", "selfplay", "--agents",
+                                  agents, "--count", "1", "-o", str(out)], input="")
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert r.stderr.splitlines() == [
+        "error: the puzzle generator plays its hands without a person: "
+        "use `play` to play as human"]
+    assert r.stdout == "" and not out.exists()

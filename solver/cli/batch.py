@@ -144,6 +144,9 @@ def selfplay_cmd(rules_name, settings, players, player, hands, seed, chunk, db, 
         make_player(player)
     except ValueError as e:
         _fail(str(e))
+    if player.strip() == "human":
+        _fail("--player human: the self-play plays its hands without a person "
+              "(greedy, mc:N, engine:K, engine:Ts): use `play` to play as human")
     hs = HandSet(system, int(players), player, seed, hands, chunk or default_chunk(player))
     store = _open(db)
     summary = _on_cluster("selfplay", f"{hands:,} hands of {system} {players}p by {player} "

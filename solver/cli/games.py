@@ -30,6 +30,7 @@ from ..analysis.methods import METHODS
 from ..engine.compile import CompileError
 from ..runtime.interrupt import Signals
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
+from ..runtime.streams import stdin_closed
 from ..games.record import GameRecord, RecordError, dumps_all, from_match, parse_games
 from ..rules import PRESETS, RulesError, check_players, preset
 
@@ -138,6 +139,8 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
         check_players(rules, len(players), "--set" if "players" in settings_of(settings) else None)
     except RulesError as e:
         _fail(str(e), 2)
+    if any(spec.strip() == "human" for spec in players) and stdin_closed():
+        _fail("standard input is closed (nothing to read a human seat's plays from)", 2)
     out = _check_output(output, force)
     with Signals() as sig:
         logs, quit_ = _play(players, games, rules, seed, no_swap, quiet, sig)

@@ -30,6 +30,7 @@ from ..cards import CardError, parse_card
 from ..runtime.interrupt import Signals, exit_interrupted, stoppable
 from ..notation import NotationError, parse_file
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
+from ..runtime.streams import stdin_closed
 from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, check_text,
                       chance_text, exact_values, generate as generate_puzzles, match_heading)
 from ..position import seat_names
@@ -95,6 +96,10 @@ def generate_cmd(theme, count, seed, output, force, source, margin, level, rules
                  players, agents, max_candidates, as_json) -> None:
     """Find COUNT puzzles of THEME, verified by exact search, and write
     them as puzzle lines."""
+    if any(spec.strip() == "human" for spec in agents.split(",")):
+        click.echo("error: the puzzle generator plays its hands without a person: "
+                   "use `play` to play as human", err=True)
+        sys.exit(2)
     err = Console(stderr=True)
     _check_output(output, force)
     t = None if theme == "any" else theme
@@ -293,6 +298,10 @@ def quiz_cmd(files, theme, level, count, shuffle, seed) -> None:
     """Ask the puzzles of FILES one by one: the position is shown, you type
     a play (a rank such as 7), the answer is explained. `h` gives the
     themes as a hint, `s` skips, `q` quits."""
+    if stdin_closed():
+        click.echo("error: standard input is closed (nothing to read the answers from)",
+                   err=True)
+        sys.exit(2)
     con = Console()
     items, bad = _load(files)
     items = _filter(items, theme, level)
