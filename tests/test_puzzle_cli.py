@@ -468,3 +468,33 @@ def test_generate_refuses_a_human_agent_in_one_line(tmp_path, agents):
         "error: the puzzle generator plays its hands without a person: "
         "use `play` to play as human"]
     assert r.stdout == "" and not out.exists()
+
+
+def test_a_file_that_cannot_be_read_leaves_the_other_files_checked(puzzle_file, tmp_path):
+    """`puzzles check` with a good file, an empty one and one with a byte
+    that is not UTF-8 on its second line: the two puzzles are still
+    verified, each bad file is one error (line null in JSON), exit 1; the
+    sheet is still made from the good file, and the quiz still asks."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"# a comment\ncaf\xe9 line\n")
+    r = run(["puzzles", "check", "--json", str(puzzle_file), str(empty), str(bad)])
+    assert r.exit_code == 1
+    doc = json.loads(r.stdout)
+    assert (doc["verified"], doc["failed"]) == (2, 0)
+    assert doc["errors"] == [
+        {"file": str(empty), "line": None,
+         "error": f"{empty}: no position in the file (it is empty or holds only comments and "
+                  "blank lines)"},
+        {"file": str(bad), "line": None,
+         "error": f"{bad}: not UTF-8 text (byte 0xe9 on line 2, at offset 15)"}]
+    from test_schema import check
+    check(doc, "puzzles.json")
+    sheet = tmp_path / "s.html"
+    r = run(["puzzles", "sheet", str(puzzle_file), str(bad), "-o", str(sheet)])
+    assert r.exit_code == 1 and sheet.read_text().count("<svg") >= 2
+    assert f"error: {bad}: not UTF-8 text (byte 0xe9 on line 2, at offset 15) (left out)" in \
+        r.stderr
+    r = run(["puzzles", "quiz", str(bad), str(puzzle_file)], stdin="q\n")
+    assert "left out" in r.stderr and "score:" in r.stdout

@@ -190,8 +190,9 @@ def read_input(f) -> str:
     except FileTooLarge as e:
         raise InputError(str(e)) from None
     except UnicodeDecodeError as e:
-        raise InputError(f"{name}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at "
-                         f"offset {e.start})") from None
+        line = e.object[:e.start].count(b"\n") + 1
+        raise InputError(f"{name}: not UTF-8 text (byte 0x{e.object[e.start]:02x} on line "
+                         f"{line}, at offset {e.start})") from None
     except OSError as e:
         raise InputError(f"{name}: {e.strerror or e}") from None
     return data.decode("utf-8") if isinstance(data, bytes) else data

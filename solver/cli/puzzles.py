@@ -24,7 +24,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .params import INTEGER, NO_POSITION, InputFile, Number, Whole, input_name, read_input
+from .params import (INTEGER, NO_POSITION, InputError, InputFile, Number, Whole, input_name,
+                     read_input)
 from ..numbers import counted, tidy
 from ..cards import CardError, parse_card
 from ..runtime.interrupt import Signals, exit_interrupted, stoppable
@@ -170,12 +171,17 @@ def check_cmd(files, margin, as_json) -> None:
     err = Console(stderr=True, soft_wrap=True)
     total = failed = 0
     doc = []
-    empty = False
+    errors = []         # files with no line to check: each one line, null in JSON
     for f in files:
         name = input_name(f)
-        checks = check_text(read_input(f), margin)
+        try:
+            checks = check_text(read_input(f), margin)
+        except InputError as e:         # this file left out, the others still checked
+            errors.append({"file": name, "line": None, "error": e.format_message()})
+            err.print(Text(e.format_message(), style="bold red"), highlight=False)
+            continue
         if not checks:
-            empty = True
+            errors.append({"file": name, "line": None, "error": f"{name}: {NO_POSITION}"})
             err.print(Text(f"{name}: {NO_POSITION}", style="bold red"), highlight=False)
         for checked in checks:
             total += 1
@@ -226,13 +232,13 @@ def check_cmd(files, margin, as_json) -> None:
                               highlight=False)
     if as_json:
         json.dump(tidy({"verified": total - failed, "failed": failed, "margin": margin,
-                        "lines": doc}), sys.stdout, indent=2)
+                        "lines": doc, "errors": errors}), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         style = "bold red" if failed else "bold green"
         out.print(f"[{style}]{total - failed} of {total} lines verified (exact)"
                   + (f", {failed} failed" if failed else "") + "[/]", highlight=False)
-    if failed or empty:
+    if failed or errors:
         sys.exit(1)
 
 
@@ -263,7 +269,12 @@ def _load_numbered(files, errors: list | None = None) -> tuple[list, int]:
 
     for index, f in enumerate(files):
         name = input_name(f)
-        lines = parse_file(read_input(f))
+        try:
+            lines = parse_file(read_input(f))
+        except InputError as e:         # this file left out, the others still read
+            say((index, 0), f"error: {e.format_message()} (left out)")
+            bad += 1
+            continue
         if not lines:
             say((index, 0), f"error: {name}: {NO_POSITION}")
             bad += 1
