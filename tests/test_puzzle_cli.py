@@ -498,3 +498,23 @@ def test_a_file_that_cannot_be_read_leaves_the_other_files_checked(puzzle_file, 
         r.stderr
     r = run(["puzzles", "quiz", str(bad), str(puzzle_file)], stdin="q\n")
     assert "left out" in r.stderr and "score:" in r.stdout
+
+
+def test_generate_that_finds_nothing_fails_and_writes_no_file(tmp_path):
+    """No bait puzzle among the candidates of seed 1: exit 1 and one error
+    line, no file of a header alone (which `puzzles check` refuses); with
+    --json the figures on stderr are one JSON document (asked 2, found 0)
+    and nothing else."""
+    out = tmp_path / "f.txt"
+    args = ["puzzles", "generate", "--theme", "bait", "--count", "2", "--seed", "1",
+            "--max-candidates", "60", "-o", str(out)]
+    r = run(args)
+    assert r.exit_code == 1 and not out.exists()
+    assert r.stderr.strip().splitlines()[-1] == (
+        f"error: no puzzle found within 60 candidates; {out} not written")
+    r = run(args + ["--json"])
+    assert r.exit_code == 1 and not out.exists()
+    doc = json.loads(r.stderr)
+    assert (doc["puzzles"], doc["asked"], doc["candidates"]) == (0, 2, 60)
+    from test_schema import check
+    check(doc, "puzzles.json")

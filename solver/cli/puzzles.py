@@ -135,13 +135,15 @@ def generate_cmd(theme, count, seed, output, force, source, margin, level, rules
     lines += [p.line() for p in gen.puzzles]
     text = "\n".join(lines) + "\n"
     if output == "-":
-        sys.stdout.write(text)
-    elif gen.puzzles or interrupted is None:
+        if gen.puzzles or interrupted is not None:
+            sys.stdout.write(text)
+    elif gen.puzzles:
+        # no file of a header alone (puzzles check refuses it: no position)
         _write(output, text, force)
     if as_json:
         err.print_json(json.dumps({
             "theme": theme, "source": source, "seed": seed, "puzzles": len(gen.puzzles),
-            "candidates": gen.candidates, "illegal": gen.illegal,
+            "asked": count, "candidates": gen.candidates, "illegal": gen.illegal,
             "duplicates": gen.duplicates, "rejected": gen.rejected,
             "seconds": round(gen.seconds, 3)}))
     else:
@@ -150,7 +152,13 @@ def generate_cmd(theme, count, seed, output, force, source, margin, level, rules
         where = f" in {output}" if output != "-" and gen.puzzles else ""
         exit_interrupted(interrupted, f"{len(gen.puzzles)} of {counted(count, 'puzzle')} "
                                       f"found{where}")
-    if len(gen.puzzles) < count:
+    if not gen.puzzles:
+        # nothing to give: a failure, said once (in --json the document says it)
+        if not as_json:
+            click.echo(f"error: no puzzle found within {counted(gen.candidates, 'candidate')}"
+                       + ("" if output == "-" else f"; {output} not written"), err=True)
+        sys.exit(1)
+    if len(gen.puzzles) < count and not as_json:
         err.print(f"[yellow]only {len(gen.puzzles)} of {count} found within "
                   f"{counted(gen.candidates, 'candidate')}[/]", highlight=False)
 
