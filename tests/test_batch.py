@@ -186,6 +186,16 @@ def test_a_file_without_a_game_is_a_failed_item(tmp_path):
         (None, f"{tmp_path / 'b.txt'}: no game in the file")]
 
 
+def test_a_file_that_is_not_utf8_is_said_as_the_other_commands_say_it(tmp_path):
+    """Python's codec text ('utf-8' codec can't decode byte 0xc6 in
+    position 2...) was shown; the item's error is the one line every
+    command gives, with the line of the byte."""
+    (tmp_path / "g.txt").write_bytes(b"[Event \"x\"]\n\x00\xc6\x01\n")
+    items = list(games_of(files_of((str(tmp_path),))))
+    assert [(i.game, i.error) for i in items] == [
+        (None, f"{tmp_path / 'g.txt'}: not UTF-8 text (byte 0xc6 on line 2, at offset 13)")]
+
+
 def test_batch_annotate_runs_a_three_player_game(tmp_path):
     """Every rule system in batch (issue 20): the shipped three-player game
     is annotated on the cluster (the luck of the deal each seat's own),

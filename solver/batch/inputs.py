@@ -61,8 +61,13 @@ def games_of(files: list[Path]) -> Iterator[Item]:
     for f in files:
         try:
             text = f.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as e:
-            yield Item(str(f), 1, None, f"{f}: cannot be read ({e})")
+        except UnicodeDecodeError as e:     # as the other commands say it
+            line = e.object[:e.start].count(b"\n") + 1
+            yield Item(str(f), 1, None, f"{f}: not UTF-8 text (byte 0x{e.object[e.start]:02x} "
+                                        f"on line {line}, at offset {e.start})")
+            continue
+        except OSError as e:
+            yield Item(str(f), 1, None, f"{f}: cannot be read ({e.strerror or e})")
             continue
         games = parse_games(text)
         if not games:           # as annotate says it
