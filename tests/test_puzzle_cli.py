@@ -518,3 +518,13 @@ def test_generate_that_finds_nothing_fails_and_writes_no_file(tmp_path):
     assert (doc["puzzles"], doc["asked"], doc["candidates"]) == (0, 2, 60)
     from test_schema import check
     check(doc, "puzzles.json")
+
+
+@pytest.mark.parametrize("name", [".html", ""])
+def test_a_sheet_named_by_its_suffix_alone_asks_for_a_name(name):
+    """`-o .html` said ".html: the sheet is .svg or .html", and `-o ''`
+    "cannot write : No such file or directory"."""
+    r = CliRunner().invoke(main, ["puzzles", "sheet", str(SETS[0]), "-o", name])
+    assert r.exit_code == 2
+    assert r.output.strip().splitlines()[-1] == (
+        f"Error: -o {name!r}: name the file, e.g. sheet.html (the sheet is .svg or .html)")

@@ -566,6 +566,10 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
     from ..puzzles.puzzle import answer_problems, match_answer
     from ..puzzles.sheet import sheet_html, sheet_svg
     suffix = Path(output).suffix.lower()
+    if not Path(output).stem or Path(output).name.lower() in (".svg", ".html", ".htm"):
+        # '.html' alone is a hidden file's name without a suffix
+        raise click.UsageError(f"-o {output!r}: name the file, e.g. sheet.html (the sheet is "
+                               ".svg or .html)")
     if suffix not in (".svg", ".html", ".htm"):
         raise click.UsageError(f"{output}: the sheet is .svg or .html")
     _check_output(output, force)
