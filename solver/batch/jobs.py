@@ -49,7 +49,9 @@ def mine_game(game: GameRecord, options: dict, hits: dict) -> dict:
     """Puzzle candidates from one game: every position of a hand's last
     deal (every card known to a card counter) where the mover has a real
     choice, verified as ``puzzles generate`` does
-    (:func:`solver.puzzles.puzzle.make_puzzle`, ``options["margin"]`` points).
+    (:func:`solver.puzzles.puzzle.make_puzzle`, ``options["margin"]`` points)
+    and written, as its puzzles are, without the match score: a points
+    puzzle, which ``puzzles check`` and ``sheet`` judge in points too.
     Returns ``{"result": {"puzzles": [puzzle lines]}, "record": None,
     "computed": {}, "seconds": wall time}``."""
     from ..puzzles.puzzle import NotAPuzzle, make_puzzle
@@ -61,6 +63,12 @@ def mine_game(game: GameRecord, options: dict, hits: dict) -> dict:
         if hs.deal_no < len(hs.sizes) or len(hs.legal_ranks()) < 2:
             continue
         pos = hs.full_position()
+        # a mined puzzle is a points puzzle, as `puzzles generate` makes
+        # (docs/puzzles.md, "Points or the match"): make_puzzle verifies it
+        # in points, and a written score= would have `puzzles check` and
+        # `sheet` judge the line for the match instead; the score does not
+        # change the points answer, so the line does not write it
+        pos.score = None
         try:
             p = make_puzzle(pos, margin=options.get("margin", 2.0), source="mined")
         except (NotAPuzzle, ValueError):

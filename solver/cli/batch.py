@@ -101,8 +101,9 @@ def annotate_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quie
 def mine_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quiet, margin) -> None:
     """Puzzle candidates from every game of PATHS: positions of each hand's
     last deal where one play beats every other by MARGIN, verified with
-    the exact method as `puzzles generate` does. `db export --what puzzles`
-    writes them as a puzzle file."""
+    the exact method as `puzzles generate` does: points puzzles, written
+    without the game's score (`puzzles check` judges them in points).
+    `db export --what puzzles` writes them as a puzzle file."""
     _run("mine", paths, {"margin": margin}, db, scheduler, workers, resume, as_json, quiet,
          dashboard)
 
