@@ -58,3 +58,39 @@ def test_every_exported_mined_puzzle_passes_the_check(mined, tmp_path):
     r = CliRunner().invoke(main, ["puzzles", "check", str(out)])
     assert r.exit_code == 0, (r.stdout, r.stderr)
     assert f"{len(lines)} of {len(lines)} lines verified (exact)" in r.stdout + r.stderr
+
+
+def test_export_of_puzzles_honours_the_format(mined):
+    """Without --format, a puzzle file; --format jsonl: one JSON object a
+    puzzle, --format csv: one row a puzzle, each with the line, its
+    position and the puzzle's fields."""
+    import csv
+    import io
+    import json
+    from solver.cli.batch import PUZZLE_FIELDS
+    from solver.notation import format_position, parse_position
+    from solver.puzzles.puzzle import PUZZLE_OPCODES
+    assert PUZZLE_FIELDS == ["line", "position", *PUZZLE_OPCODES]
+    db, _ = mined
+    lines = _export(db).stdout.splitlines()
+    r = _export(db, "--format", "jsonl")
+    assert r.exit_code == 0, r.stderr
+    rows = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [row["line"] for row in rows] == lines
+    for row in rows:
+        pos = parse_position(row["line"])
+        assert row["bm"] == pos.opcode("bm") and row["v"] == float(pos.opcode("v"))
+        assert row["id"] == pos.opcode("id") and row["source"] == "mined"
+        assert isinstance(row["level"], int) and row["margin"] == float(pos.opcode("margin"))
+        assert row["themes"] == pos.opcode("themes").split()
+        assert row["pv"] == pos.opcode("pv").split()
+        pos.ops = []
+        assert row["position"] == format_position(pos)
+    r = _export(db, "--format", "csv")
+    assert r.exit_code == 0, r.stderr
+    table = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert list(table[0]) == PUZZLE_FIELDS
+    assert [t["line"] for t in table] == lines
+    assert [t["bm"] for t in table] == [row["bm"] for row in rows]
+    assert [json.loads(t["themes"]) for t in table] == [row["themes"] for row in rows]
+    assert all(t["vv"] == "" for t in table)       # two players: no value vector
