@@ -94,3 +94,23 @@ def test_export_of_puzzles_honours_the_format(mined):
     assert [t["bm"] for t in table] == [row["bm"] for row in rows]
     assert [json.loads(t["themes"]) for t in table] == [row["themes"] for row in rows]
     assert all(t["vv"] == "" for t in table)       # two players: no value vector
+
+
+def test_a_mined_line_reads_back_whole(mined):
+    """The ``game`` opcode once read FILE#N/handH, and ``#`` starts a
+    comment: the line read back lost the game's number and the ``c``."""
+    from solver.notation import parse_position
+    db, name = mined
+    lines = _export(db).stdout.splitlines()
+    for line in lines:
+        pos = parse_position(line)
+        game = pos.opcode("game")
+        assert game is not None and game.endswith(tuple(f":{n}/hand{h}" for n in (1, 2, 3)
+                                                        for h in range(1, 20)))
+        assert game.startswith(str(db.parent / name))
+        assert pos.opcode("c") == line.split(' ; c "', 1)[1][:-1]
+
+
+def test_the_game_label_keeps_comment_and_opcode_signs_out():
+    from solver.batch.jobs import game_label
+    assert game_label({"source": "a#b;c\"d.txt", "number": 4}, 2) == "a_b_c_d.txt:4/hand2"

@@ -75,10 +75,22 @@ def mine_game(game: GameRecord, options: dict, hits: dict) -> dict:
             continue
         if p.id not in seen:
             seen.add(p.id)
-            p.game = f"{options.get('source', '')}#{options.get('number', '')}/hand{step.hand}"
+            p.game = game_label(options, step.hand)
             found.append(p.line())
     return {"result": {"puzzles": found}, "record": None, "computed": {},
             "seconds": time.perf_counter() - t0}
+
+
+def game_label(options: dict, hand: int) -> str:
+    """The ``game`` opcode of a mined puzzle: ``FILE:NUMBER/handN``, the
+    game's file, its number in the file and the hand. ``#`` starts a
+    comment in a position line and ``;`` an opcode (NOTATION.md), so
+    either in the file's name (and ``"``) is written ``_``: the line reads
+    back whole, its ``game`` and its ``c``."""
+    source = str(options.get("source", ""))
+    for ch in '#;"':
+        source = source.replace(ch, "_")
+    return f"{source}:{options.get('number', '')}/hand{hand}"
 
 
 def selfplay_chunk(spec: dict, options: dict, hits: dict) -> dict:
