@@ -217,6 +217,20 @@ def test_batch_stats_and_export(tmp_path):
         check(row, "batch.json#/$defs/evaluation")
 
 
+def test_db_export_of_mined_puzzles(tmp_path):
+    from solver.games.record import dumps_all, parse_games
+    db = str(tmp_path / "mine.db")
+    path = tmp_path / "two.txt"
+    path.write_text(dumps_all(parse_games((GAMES / "collection-60.txt").read_text())[3:5]))
+    check(cli_json("batch", "mine", str(path), "--db", db, "--workers", "1", "--json", "-q"),
+          "batch.json#/$defs/summary")
+    rows = [json.loads(x) for x in run("db", "export", "--db", db, "--what", "puzzles",
+                                       "--format", "jsonl").stdout.splitlines()]
+    assert rows
+    for row in rows:
+        check(row, "batch.json#/$defs/puzzle")
+
+
 # --- the web API --------------------------------------------------------------------
 
 

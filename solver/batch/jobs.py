@@ -49,7 +49,9 @@ def mine_game(game: GameRecord, options: dict, hits: dict) -> dict:
     """Puzzle candidates from one game: every position of a hand's last
     deal (every card known to a card counter) where the mover has a real
     choice, verified as ``puzzles generate`` does
-    (:func:`solver.puzzles.puzzle.make_puzzle`, ``options["margin"]`` points).
+    (:func:`solver.puzzles.puzzle.make_puzzle`, ``options["margin"]`` points)
+    and written, as its puzzles are, without the match score: a points
+    puzzle, which ``puzzles check`` and ``sheet`` judge in points too.
     Returns ``{"result": {"puzzles": [puzzle lines]}, "record": None,
     "computed": {}, "seconds": wall time}``."""
     from ..puzzles.puzzle import NotAPuzzle, make_puzzle
@@ -61,16 +63,34 @@ def mine_game(game: GameRecord, options: dict, hits: dict) -> dict:
         if hs.deal_no < len(hs.sizes) or len(hs.legal_ranks()) < 2:
             continue
         pos = hs.full_position()
+        # a mined puzzle is a points puzzle, as `puzzles generate` makes
+        # (docs/puzzles.md, "Points or the match"): make_puzzle verifies it
+        # in points, and a written score= would have `puzzles check` and
+        # `sheet` judge the line for the match instead; the score does not
+        # change the points answer, so the line does not write it
+        pos.score = None
         try:
             p = make_puzzle(pos, margin=options.get("margin", 2.0), source="mined")
         except (NotAPuzzle, ValueError):
             continue
         if p.id not in seen:
             seen.add(p.id)
-            p.game = f"{options.get('source', '')}#{options.get('number', '')}/hand{step.hand}"
+            p.game = game_label(options, step.hand)
             found.append(p.line())
     return {"result": {"puzzles": found}, "record": None, "computed": {},
             "seconds": time.perf_counter() - t0}
+
+
+def game_label(options: dict, hand: int) -> str:
+    """The ``game`` opcode of a mined puzzle: ``FILE:NUMBER/handN``, the
+    game's file, its number in the file and the hand. ``#`` starts a
+    comment in a position line and ``;`` an opcode (NOTATION.md), so
+    either in the file's name (and ``"``) is written ``_``: the line reads
+    back whole, its ``game`` and its ``c``."""
+    source = str(options.get("source", ""))
+    for ch in '#;"':
+        source = source.replace(ch, "_")
+    return f"{source}:{options.get('number', '')}/hand{hand}"
 
 
 def selfplay_chunk(spec: dict, options: dict, hits: dict) -> dict:

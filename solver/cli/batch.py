@@ -101,8 +101,9 @@ def annotate_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quie
 def mine_cmd(paths, db, scheduler, workers, resume, dashboard, as_json, quiet, margin) -> None:
     """Puzzle candidates from every game of PATHS: positions of each hand's
     last deal where one play beats every other by MARGIN, verified with
-    the exact method as `puzzles generate` does. `db export --what puzzles`
-    writes them as a puzzle file."""
+    the exact method as `puzzles generate` does: points puzzles, written
+    without the game's score (`puzzles check` judges them in points).
+    `db export --what puzzles` writes them as a puzzle file."""
     _run("mine", paths, {"margin": margin}, db, scheduler, workers, resume, as_json, quiet,
          dashboard)
 
@@ -351,15 +352,18 @@ def stats_cmd(path, as_json) -> None:
 @click.option("--db", "path", default=DEFAULT_DB, show_default=True)
 @click.option("--what", type=click.Choice(["games", "evaluations", "puzzles"]),
               default="games", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl",
-              show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default=None,
+              help="jsonl (the default for games and evaluations) or csv. Puzzles are "
+                   "written as a puzzle file (puzzle lines) unless --format is given: "
+                   "then one JSON object or csv row a puzzle, its fields.")
 @click.option("-o", "--output", default=None,
               help="Write to this file, whole or not at all (default: standard output).")
 @click.option("--force", is_flag=True, help="Overwrite the -o file.")
 def export_cmd(path, what, fmt, output, force) -> None:
     """Write the store's games (one per annotated or mined game), its
-    evaluations, or the mined puzzles (a puzzle file) to standard output
-    or to the -o file."""
+    evaluations, or the mined puzzles (a puzzle file: puzzle lines; with
+    --format jsonl or csv, one object or row a puzzle: line, position and
+    each puzzle field) to standard output or to the -o file."""
     import io
     from ..runtime.output import OutputError, check_output, is_stdout, write_output
     to_file = not is_stdout(output)
@@ -384,13 +388,18 @@ def export_cmd(path, what, fmt, output, force) -> None:
 
 
 def _export(store: Store, what: str, fmt: str, out) -> None:
-    """Write ``what`` of ``store`` as ``fmt`` to the text stream ``out``."""
+    """Write ``what`` of ``store`` as ``fmt`` to the text stream ``out``
+    (``fmt`` None: puzzle lines for puzzles, else jsonl)."""
     if what == "puzzles":
-        for g in store.games("mine"):
-            for line in g["result"].get("puzzles", []):
+        lines = (line for g in store.games("mine") for line in g["result"].get("puzzles", []))
+        if fmt is None:
+            for line in lines:
                 out.write(line + "\n")
-        return
-    rows = store.games() if what == "games" else store.evaluations()
+            return
+        rows = (puzzle_row(line) for line in lines)
+    else:
+        rows = store.games() if what == "games" else store.evaluations()
+    fmt = fmt or "jsonl"
     writer = None
     for row in rows:
         row = tidy(row)
@@ -400,6 +409,45 @@ def _export(store: Store, what: str, fmt: str, out) -> None:
         flat = {k: (json.dumps(v) if isinstance(v, (dict, list)) else v)
                 for k, v in row.items()}
         if writer is None:
-            writer = csv.DictWriter(out, fieldnames=list(flat))
+            fields = PUZZLE_FIELDS if what == "puzzles" else list(flat)
+            writer = csv.DictWriter(out, fieldnames=fields)
             writer.writeheader()
         writer.writerow(flat)
+
+
+#: the fields of a puzzle ``db export --what puzzles --format jsonl|csv``
+#: writes, in order: the whole ``line``, its ``position`` (without
+#: opcodes) and each puzzle opcode (:data:`solver.puzzles.puzzle.PUZZLE_OPCODES`;
+#: csv: an opcode the line does not write is empty, jsonl leaves it out)
+PUZZLE_FIELDS = ["line", "position", "bm", "v", "vv", "id", "themes", "level", "depth",
+                 "margin", "method", "pv", "source", "game", "c"]
+_NUMBERS = {"v": float, "margin": float, "level": int, "depth": int}
+_LISTS = {"themes": str, "pv": str, "vv": float}
+
+
+def puzzle_row(line: str) -> dict:
+    """A stored puzzle line as a row of :data:`PUZZLE_FIELDS`: numbers as
+    numbers, ``themes``, ``pv`` and ``vv`` as lists. A line the notation
+    cannot read (stored by another version) gives ``line`` alone."""
+    from ..notation import NotationError, format_position, parse_position
+    row: dict = {"line": line}
+    try:
+        pos = parse_position(line)
+    except NotationError:
+        return row
+    ops = dict(pos.ops)
+    pos.ops = []
+    row["position"] = format_position(pos)
+    for name in PUZZLE_FIELDS[2:]:
+        if name not in ops:
+            continue
+        value = ops[name]
+        try:
+            if name in _NUMBERS:
+                value = _NUMBERS[name](value)
+            elif name in _LISTS:
+                value = [_LISTS[name](x) for x in value.split()]
+        except ValueError:
+            pass
+        row[name] = value
+    return row
