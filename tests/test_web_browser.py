@@ -171,16 +171,22 @@ def test_board_at_38_40_plays_for_the_match_as_the_cli_does(server, page):
     assert page.is_hidden("#moves th.chance")
 
 
-def test_game_viewer_steps_with_the_marks(server, page, shots):
-    want = _cli("annotate", "--view", "full", "--luck-samples", "0", "--json", "-q",
-                "positions/games/engine-v-greedy.txt")["games"][0]["plays"]
+def _open_shipped_game(page, server, name: str) -> None:
+    """The game viewer on shipped game ``name``, annotated in the full view
+    without the luck."""
     page.goto(server + "/game")
     page.wait_for_selector("body[data-ready='1']")
-    page.select_option("#shipped", "engine-v-greedy.txt")
+    page.select_option("#shipped", name)
     page.select_option("#view", "full")
     page.fill("#luck", "0")
     page.click("#open")
     page.wait_for_selector("body[data-annotated='1']", timeout=120_000)
+
+
+def test_game_viewer_steps_with_the_marks(server, page, shots):
+    want = _cli("annotate", "--view", "full", "--luck-samples", "0", "--json", "-q",
+                "positions/games/engine-v-greedy.txt")["games"][0]["plays"]
+    _open_shipped_game(page, server, "engine-v-greedy.txt")
     page.click("#board")
     marks = []
     for i in range(len(want)):
@@ -599,13 +605,7 @@ def test_game_viewer_plots_three_players_each_seats_own_points(server, page):
                 "positions/games/french-3p.txt")["games"][0]["plays"]
     valued = {i: p for i, p in enumerate(want) if p["value"] is not None}
     assert any(p["seat"] == "E" and p["value"] > 0 for p in valued.values())
-    page.goto(server + "/game")
-    page.wait_for_selector("body[data-ready='1']")
-    page.select_option("#shipped", "french-3p.txt")
-    page.select_option("#view", "full")
-    page.fill("#luck", "0")
-    page.click("#open")
-    page.wait_for_selector("body[data-annotated='1']", timeout=120_000)
+    _open_shipped_game(page, server, "french-3p.txt")
     circles = page.query_selector_all("#graph circle")
     signed = lambda v: f"+{v}" if v > 0 else str(v)  # noqa: E731
     assert {int(c.get_attribute("data-i")): c.query_selector("title").text_content()

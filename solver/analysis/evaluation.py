@@ -435,13 +435,7 @@ def _evaluate(run: _Run, method: str) -> Analysis:
     if chosen == "determinised" and is_perfect_information(pos):
         # nothing hidden, the stock order written: every determinisation is
         # the position itself, so its one exact search is the answer
-        try:
-            return _exact(run, known_problem(pos, match=run.match), "exact",
-                          f"every card is known, the stock order too: nothing to sample, "
-                          f"exact {run.label}", budget.deadline)
-        except SearchAborted as e:
-            raise BudgetError(f"exact search did not finish in {budget.seconds:g} s "
-                              f"({e.nodes:,} nodes): raise --time") from None
+        return _exact_known(run, "nothing to sample")
     if chosen == "determinised":
         why = ("a hand is hidden: determinised search (the mover's view)" if method == "auto"
                else "determinised search")
@@ -451,13 +445,7 @@ def _evaluate(run: _Run, method: str) -> Analysis:
     if method == "expectimax" and is_perfect_information(pos):
         # the stock order is written: no chance node is left, expectimax is
         # the exact search
-        try:
-            return _exact(run, known_problem(pos, match=run.match), "exact",
-                          f"every card is known, the stock order too: expectimax has "
-                          f"no chance node left, exact {run.label}", budget.deadline)
-        except SearchAborted as e:
-            raise BudgetError(f"exact search did not finish in {budget.seconds:g} s "
-                              f"({e.nodes:,} nodes): raise --time") from None
+        return _exact_known(run, "expectimax has no chance node left")
     if method == "expectimax":
         try:
             if run.cluster is not None:
@@ -567,6 +555,19 @@ def _equilibrium(run: _Run) -> Analysis:
                     vg.leaves, time.perf_counter() - run.t0, note=note,
                     extra={"policy": {str(RANKS[m]): p for m, p in sol.root_policy.items()},
                            "hidden_hands": vg.hands_dealt, "lp_variables": sol.variables})
+
+
+def _exact_known(run: _Run, why: str) -> Analysis:
+    """Every card known, the stock order too, under a method that would
+    sample or take expectations: its one exact search is the answer, the
+    note saying ``why``."""
+    try:
+        return _exact(run, known_problem(run.pos, match=run.match), "exact",
+                      f"every card is known, the stock order too: {why}, exact {run.label}",
+                      run.budget.deadline)
+    except SearchAborted as e:
+        raise BudgetError(f"exact search did not finish in {run.budget.seconds:g} s "
+                          f"({e.nodes:,} nodes): raise --time") from None
 
 
 def _unfinished(pos: Position, e: SearchAborted, budget: Budget,
