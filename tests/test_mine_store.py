@@ -67,7 +67,7 @@ def test_export_of_puzzles_honours_the_format(mined):
     import csv
     import io
     import json
-    from solver.cli.batch import PUZZLE_FIELDS
+    from solver.puzzles.mine import PUZZLE_FIELDS
     from solver.notation import format_position, parse_position
     from solver.puzzles.puzzle import PUZZLE_OPCODES
     assert PUZZLE_FIELDS == ["line", "position", *PUZZLE_OPCODES]

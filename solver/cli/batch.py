@@ -396,6 +396,7 @@ def _export(store: Store, what: str, fmt: str, out) -> None:
             for line in lines:
                 out.write(line + "\n")
             return
+        from ..puzzles.mine import puzzle_row
         rows = (puzzle_row(line) for line in lines)
     else:
         rows = store.games() if what == "games" else store.evaluations()
@@ -409,45 +410,8 @@ def _export(store: Store, what: str, fmt: str, out) -> None:
         flat = {k: (json.dumps(v) if isinstance(v, (dict, list)) else v)
                 for k, v in row.items()}
         if writer is None:
+            from ..puzzles.mine import PUZZLE_FIELDS
             fields = PUZZLE_FIELDS if what == "puzzles" else list(flat)
             writer = csv.DictWriter(out, fieldnames=fields)
             writer.writeheader()
         writer.writerow(flat)
-
-
-#: the fields of a puzzle ``db export --what puzzles --format jsonl|csv``
-#: writes, in order: the whole ``line``, its ``position`` (without
-#: opcodes) and each puzzle opcode (:data:`solver.puzzles.puzzle.PUZZLE_OPCODES`;
-#: csv: an opcode the line does not write is empty, jsonl leaves it out)
-PUZZLE_FIELDS = ["line", "position", "bm", "v", "vv", "id", "themes", "level", "depth",
-                 "margin", "method", "pv", "source", "game", "c"]
-_NUMBERS = {"v": float, "margin": float, "level": int, "depth": int}
-_LISTS = {"themes": str, "pv": str, "vv": float}
-
-
-def puzzle_row(line: str) -> dict:
-    """A stored puzzle line as a row of :data:`PUZZLE_FIELDS`: numbers as
-    numbers, ``themes``, ``pv`` and ``vv`` as lists. A line the notation
-    cannot read (stored by another version) gives ``line`` alone."""
-    from ..notation import NotationError, format_position, parse_position
-    row: dict = {"line": line}
-    try:
-        pos = parse_position(line)
-    except NotationError:
-        return row
-    ops = dict(pos.ops)
-    pos.ops = []
-    row["position"] = format_position(pos)
-    for name in PUZZLE_FIELDS[2:]:
-        if name not in ops:
-            continue
-        value = ops[name]
-        try:
-            if name in _NUMBERS:
-                value = _NUMBERS[name](value)
-            elif name in _LISTS:
-                value = [_LISTS[name](x) for x in value.split()]
-        except ValueError:
-            pass
-        row[name] = value
-    return row

@@ -208,3 +208,41 @@ def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
                 if limit is not None and n >= limit:
                     return
             hs.play(seats[hs.turn].choose(hs.view(), rngs[hs.turn]))
+
+
+#: the fields of a mined puzzle as ``db export --what puzzles --format
+#: jsonl|csv`` writes it, in order: the whole ``line``, its ``position`` (without
+#: opcodes) and each puzzle opcode (:data:`solver.puzzles.puzzle.PUZZLE_OPCODES`;
+#: csv: an opcode the line does not write is empty, jsonl leaves it out)
+PUZZLE_FIELDS = ["line", "position", "bm", "v", "vv", "id", "themes", "level", "depth",
+                 "margin", "method", "pv", "source", "game", "c"]
+_NUMBERS = {"v": float, "margin": float, "level": int, "depth": int}
+_LISTS = {"themes": str, "pv": str, "vv": float}
+
+
+def puzzle_row(line: str) -> dict:
+    """A stored puzzle line as a row of :data:`PUZZLE_FIELDS`: numbers as
+    numbers, ``themes``, ``pv`` and ``vv`` as lists. A line the notation
+    cannot read (stored by another version) gives ``line`` alone."""
+    from ..notation import NotationError, format_position, parse_position
+    row: dict = {"line": line}
+    try:
+        pos = parse_position(line)
+    except NotationError:
+        return row
+    ops = dict(pos.ops)
+    pos.ops = []
+    row["position"] = format_position(pos)
+    for name in PUZZLE_FIELDS[2:]:
+        if name not in ops:
+            continue
+        value = ops[name]
+        try:
+            if name in _NUMBERS:
+                value = _NUMBERS[name](value)
+            elif name in _LISTS:
+                value = [_LISTS[name](x) for x in value.split()]
+        except ValueError:
+            pass
+        row[name] = value
+    return row
