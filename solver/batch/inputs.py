@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..games.record import GameRecord, RecordError, dumps, parse_games
+from ..runtime.streams import not_utf8
 
 
 @dataclass
@@ -62,9 +63,7 @@ def games_of(files: list[Path]) -> Iterator[Item]:
         try:
             text = f.read_text(encoding="utf-8-sig")
         except UnicodeDecodeError as e:     # as the other commands say it
-            line = e.object[:e.start].count(b"\n") + 1
-            yield Item(str(f), 1, None, f"{f}: not UTF-8 text (byte 0x{e.object[e.start]:02x} "
-                                        f"on line {line}, at offset {e.start})")
+            yield Item(str(f), 1, None, f"{f}: {not_utf8(e)}")
             continue
         except OSError as e:
             yield Item(str(f), 1, None, f"{f}: cannot be read ({e.strerror or e})")

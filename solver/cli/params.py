@@ -183,16 +183,14 @@ def read_input(f) -> str:
     """The whole text of an input file opened by :class:`InputFile` (at
     most :data:`~solver.runtime.streams.MAX_FILE` bytes of UTF-8); raises
     :class:`InputError` naming the file otherwise."""
-    from ..runtime.streams import FileTooLarge, read_bounded
+    from ..runtime.streams import FileTooLarge, not_utf8, read_bounded
     name = input_name(f)
     try:
         data = read_bounded(f, name)
     except FileTooLarge as e:
         raise InputError(str(e)) from None
     except UnicodeDecodeError as e:
-        line = e.object[:e.start].count(b"\n") + 1
-        raise InputError(f"{name}: not UTF-8 text (byte 0x{e.object[e.start]:02x} on line "
-                         f"{line}, at offset {e.start})") from None
+        raise InputError(f"{name}: {not_utf8(e)}") from None
     except OSError as e:
         raise InputError(f"{name}: {e.strerror or e}") from None
     return data.decode("utf-8") if isinstance(data, bytes) else data

@@ -68,6 +68,13 @@ def read_bounded(f, name: str = "-", limit: int = MAX_FILE):
     return data
 
 
+def not_utf8(e: UnicodeDecodeError) -> str:
+    """What a file's bytes that are not UTF-8 are, in the words every
+    command uses: ``not UTF-8 text (byte 0xe9 on line 2, at offset 565)``."""
+    line = e.object[:e.start].count(b"\n") + 1
+    return f"not UTF-8 text (byte 0x{e.object[e.start]:02x} on line {line}, at offset {e.start})"
+
+
 def stdin_closed() -> bool:
     """Whether the process has no standard input (file descriptor 0 is
     closed)."""
