@@ -138,14 +138,14 @@ def selfplay_cmd(rules_name, settings, players, player, hands, seed, chunk, db, 
     already stored is not played again, so running the same command after
     an interruption (or with more --hands) carries on. `python -m
     solver.match_equity.build` turns the hands into a table (docs/match.md)."""
-    from ..games.players import make_player
+    from ..games.players import is_human, make_player
     from ..match_equity.hands import HandSet, default_chunk, play_hands, read_traces
     try:
         system = _system(rules_name, settings, int(players))
         make_player(player)
     except ValueError as e:
         _fail(str(e))
-    if player.strip() == "human":
+    if is_human(player):
         _fail("--player human: the self-play plays its hands without a person "
               "(greedy, mc:N, engine:K, engine:Ts): use `play` to play as human")
     hs = HandSet(system, int(players), player, seed, hands, chunk or default_chunk(player))

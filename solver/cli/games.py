@@ -126,7 +126,7 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
     determinisations), engine:Ts (T seconds a decision), human (you, at the keyboard:
     e.g. `play human engine:10 engine:10 engine:10 --rules pagat`)."""
     from ..games.arena import game_rows
-    from ..games.players import make_player
+    from ..games.players import is_human, make_player
     from .render_games import play_table
 
     rules = _rules(rules_name, settings, target)
@@ -139,7 +139,7 @@ def play_command(players, rules_name, settings, target, games, seed, no_swap, ou
         check_players(rules, len(players), "--set" if "players" in settings_of(settings) else None)
     except RulesError as e:
         _fail(str(e), 2)
-    if any(spec.strip() == "human" for spec in players) and stdin_closed():
+    if any(is_human(spec) for spec in players) and stdin_closed():
         _fail("standard input is closed (nothing to read a human seat's plays from)", 2)
     out = _check_output(output, force)
     with Signals() as sig:
@@ -173,9 +173,10 @@ def _play(players, games, rules, seed, no_swap, quiet, sig) -> tuple[list, objec
     engine's replies included) and so is the end of each hand."""
     from ..games.arena import iter_games
     from ..games.human import Quit, announce
+    from ..games.players import is_human
 
     logs: list = []
-    humans = [i for i, spec in enumerate(players) if spec.strip() == "human"]
+    humans = [i for i, spec in enumerate(players) if is_human(spec)]
     progress = None if humans else _progress(quiet, "games")
     on_play = None
     if humans:
@@ -228,10 +229,11 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_s
     """Player A against player B over seat-swapped pairs of hands: A's
     margin per hand with a 95 % confidence interval."""
     from ..games.arena import run_arena
+    from ..games.players import is_human
     from .render_games import arena_table
 
     rules = _rules(rules_name, settings, None)
-    if "human" in (a.strip(), b.strip()):
+    if is_human(a) or is_human(b):
         _fail("the arena plays its hands without a person: use `play` to play as human", 2)
     with Signals() as sig:
         try:

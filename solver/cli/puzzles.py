@@ -97,7 +97,8 @@ def generate_cmd(theme, count, seed, output, force, source, margin, level, rules
                  players, agents, max_candidates, as_json) -> None:
     """Find COUNT puzzles of THEME, verified by exact search, and write
     them as puzzle lines."""
-    if any(spec.strip() == "human" for spec in agents.split(",")):
+    from ..games.players import is_human
+    if any(is_human(spec) for spec in agents.split(",")):
         click.echo("error: the puzzle generator plays its hands without a person: "
                    "use `play` to play as human", err=True)
         sys.exit(2)

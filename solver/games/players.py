@@ -329,6 +329,12 @@ PLAYER_KINDS = ("random", "greedy", "greedy:P", "mc:N", "engine:K", "engine:Ts",
                 "human")
 
 
+def is_human(spec: str) -> bool:
+    """Whether a player spec is a person at the keyboard (``human``): the
+    commands that play without one refuse it, ``play`` reads its plays."""
+    return spec.strip() == "human"
+
+
 def make_player(spec: str):
     """A player from its spec: ``random``, ``greedy``, ``greedy:P`` (greedy,
     but a random card with chance P: :class:`NoisyGreedyPlayer`), ``mc:N`` (N random
@@ -339,7 +345,7 @@ def make_player(spec: str):
     ``deal:Ts`` (the deal search, T seconds a decision, default 0.05s). Raises
     ValueError naming the spec and the kinds."""
     kind, colon, arg = spec.strip().partition(":")
-    if kind == "human" and not colon:
+    if is_human(spec):
         from .human import HumanPlayer
         return HumanPlayer()
     if kind in ("random", "greedy") and not colon:
