@@ -30,17 +30,17 @@ from ..position import Position
 from .evaluate import (MATCH_SHARE, MatchAnalysis, SearchTooBig, evaluate_match, match_method,
                        objective_choice)
 
+
 def analyse(pos: Position, objective: str = "auto", method: str = "auto",
             samples: int = 1000, seed: int = 0, *, workers: int = 1,
             time_budget: float = 10.0, memory_mb: float = 2048.0, progress=None,
             inference: bool = True, search: str = "maxn",
-            match_samples: int | None = None, cluster=None, fast: int | None = None
-            ) -> Analysis:
+            cluster=None, fast: int | None = None) -> Analysis:
     """The answer for ``pos``: :func:`~solver.analysis.evaluation.evaluate`'s
     points analysis (every option passed on), and under the match
     objective each play's chance of winning the match too (the match
-    search samples at most ``samples`` times, or ``match_samples`` when
-    given; either stops earlier when the best chance is separated).
+    search samples at most ``samples`` times too, and stops earlier when
+    the best chance is separated).
     ``objective``: ``auto``, ``points`` or ``match``
     (:func:`.evaluate.objective_choice`). ``objective_note`` says why the
     objective (one line, "" when points were never in question).
@@ -66,8 +66,7 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
     share = max(0.05, MATCH_SHARE * time_budget)
     try:
         m = evaluate_match(pos, method=match_method(method),
-                           samples=max(1, samples if match_samples is None else match_samples),
-                           seed=seed,
+                           samples=max(1, samples), seed=seed,
                            points=False, memory_mb=memory_mb, workers=workers,
                            time_budget=share)
     except SearchTooBig as e:
