@@ -496,6 +496,12 @@ def _explain(con: Console, pos, played: int | None) -> None:
     t = Table(show_edge=False, header_style="bold")
     t.add_column("play")
     names: tuple = ()
+
+    def shown(move: str) -> Text:
+        """The play, green when best, red when it is the one played."""
+        return Text(move, style="bold green" if move in ev.best else (
+            "red" if played is not None and parse_card(move).rank == played else ""))
+
     if ev.chances is not None:
         # the match: each play's chance of winning it and its loss in that
         # chance (the answer's measure); the points this hand said as points
@@ -504,10 +510,8 @@ def _explain(con: Console, pos, played: int | None) -> None:
         t.add_column("points this hand", justify="right")
         top = max(ev.chances.values())
         for move, value in ev.moves.items():
-            style = "bold green" if move in ev.best else (
-                "red" if played is not None and parse_card(move).rank == played else "")
             loss = top - ev.chances[move]
-            t.add_row(Text(move, style=style), chance_text(ev.chances[move]),
+            t.add_row(shown(move), chance_text(ev.chances[move]),
                       "" if loss <= 1e-12 else chance_text(loss), f"{value:+g}")
         con.print(t)
         from ..puzzles.puzzle import judge, match_line_text
@@ -527,10 +531,8 @@ def _explain(con: Console, pos, played: int | None) -> None:
         t.add_column("loss", justify="right")
         for move, value in ev.moves.items():
             loss = ev.points_value - value
-            style = "bold green" if move in ev.best else (
-                "red" if played is not None and parse_card(move).rank == played else "")
             seats = [f"{x:g}" for x in ev.seats[move]] if ev.seats is not None else []
-            t.add_row(Text(move, style=style), f"{value:+g}", *seats,
+            t.add_row(shown(move), f"{value:+g}", *seats,
                       "" if loss == 0 else f"{loss:g}")
         con.print(t)
     if names:
