@@ -172,12 +172,12 @@ function graph() {
     const fill = m === "??" ? "#c0392b" : m === "?" ? "#c77700" : m === "?!" ? "#b8a200" : plain;
     body += `<circle data-i="${i}" data-seat="${seat}" data-v="${v}" cx="${x(i)}" cy="${y(v)}" r="${m ? 4 : 2.5}" fill="${fill}" style="cursor:pointer"><title>${game.steps[i].seat}:${game.steps[i].card} ${fmt(v)} ${m}</title></circle>`;
   }
-  if (three) {
-    body += `<text x="4" y="12" font-size="10">+${Math.round(top)}</text><text x="4" y="${H - 4}" font-size="10">-${Math.round(top)}</text>`;
+  // the scale: two and four players, S's side is up
+  body += `<text x="4" y="12" font-size="10">+${Math.round(top)}${three ? "" : " S"}</text><text x="4" y="${H - 4}" font-size="10">-${Math.round(top)}</text>`;
+  if (three)
     Object.entries(SEAT_COLOURS).forEach(([s, c], k) => {
       body += `<text class="legend" data-seat="${s}" x="${W - 70 + 22 * k}" y="12" font-size="10" font-weight="bold" fill="${c}">${s}</text>`;
     });
-  } else body += `<text x="4" y="12" font-size="10">+${Math.round(top)} S</text><text x="4" y="${H - 4}" font-size="10">-${Math.round(top)}</text>`;
   svg.innerHTML = body;
   svg.querySelectorAll("circle").forEach(c => c.addEventListener("click", () => { at = Number(c.dataset.i); draw(); }));
 }
