@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from . import deal_kernels as dk
+from ..runtime import clock
 from .budget import _run
 
 
@@ -56,10 +57,15 @@ class DealSearcher:
         m]`` the value of rank index ``m`` for the side to move (NaN where
         illegal; with ``moves=False`` only ``values[i, 0]``, the
         position's value), ``done[i]`` 1 when row ``i`` finished before
-        ``deadline`` (time.monotonic)."""
+        ``deadline`` (the budget clock, solver.runtime.clock). A deadline
+        already past searches no row: the kernel thread would otherwise
+        finish as many rows as it gets through before the abort is set,
+        a number that depends on the scheduler."""
         n = hands.shape[0]
         out = np.full((n, 10), np.nan)
         done = np.zeros(n, dtype=np.int64)
+        if deadline is not None and clock.now() >= deadline:
+            return out, done
         base = np.asarray(base, dtype=np.int64)
         args = (self.P, self.D, base, np.ascontiguousarray(hands, dtype=np.int64),
                 np.ascontiguousarray(stocks, dtype=np.int64), self.K, self.TK, self.TV, self.C,
