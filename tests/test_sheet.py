@@ -182,3 +182,62 @@ def test_a_puzzle_played_for_the_match_says_so_without_overlap():
     assert "1. 6  (playing for the match: S 40, N 39, target 41; 100% to win it)" in doc
     assert "value -2" not in doc
     assert match_answer(parse_position(HIT)) is None
+
+
+# --- layout in general: every text and card inside its box ---------------------
+
+THREE_SIX = "1.2.3.4.5.6 7.10/7.11/7.12 - S rules=french taken=10,10,8 last=N prev=6 ; bm 7"
+FOUR_VOLEUR = ("2.3.4.5 1.6.7/1.6.7/1.6.7/10.10.11 ~1.2.2.2.3.3.3.4.4.5.5.6.7.10.10.11.11.11.12.12 "
+               "S rules=french voleur=yes taken=2,2 last=E tops=12,5 prev=5 ; bm 1")
+
+
+def inside(a, box) -> bool:
+    return (box[0] <= a[0] and a[0] + a[2] <= box[0] + box[2]
+            and box[1] <= a[1] and a[1] + a[3] <= box[1] + box[3])
+
+
+def assert_laid_out(pos, match: str | None = None) -> None:
+    """Nothing overlaps; every text and card lies inside the drawing (its
+    12 px margins for the text), the table's cards and notes inside the
+    table's box; the drawing is cell_height tall."""
+    svg = puzzle_svg(pos, 1, match=match)
+    assert_nothing_overlaps(svg)
+    texts, cards, hands, table = boxes(svg)
+    height = cell_height(pos, match is not None)
+    assert f'height="{height - 2}"' in svg
+    cell = (0, 0, CELL_W_, height)
+    margins = (10, 0, CELL_W_ - 20, height)
+    for card, text, box in texts:
+        if card is None:
+            assert inside(box, margins), (text, box, CELL_W_)
+    for _card, r in cards:
+        assert inside(r, cell), r
+    in_hands = {r for rs in hands.values() for r in rs}
+    on_table = [r for _c, r in cards if r not in in_hands]
+    assert len(on_table) == len(pos.table)
+    for r in on_table:
+        assert inside(r, table), (r, table)
+    for card, text, box in texts:
+        if card is None and ("just laid" in text or "on show" in text or text == "empty table"):
+            assert inside(box, table), (text, box, table)
+        elif card is None:                       # a label or fact: off the table
+            assert not overlap(box, table), (text, box, table)
+
+
+def test_three_players_six_table_cards_the_note_clears_the_cards():
+    """Found on a sheet: the 'N just laid 6' note was drawn over the sixth
+    table card (pushed left to stay in the drawing)."""
+    pos = parse_position(THREE_SIX)
+    assert_laid_out(pos)
+    assert_laid_out(pos, match="playing for the match: S 40, E 39, N 12, target 51")
+
+
+def test_four_players_voleur_facts_fit_the_drawing():
+    """Found on a sheet: with four players and voleur's tops the first line
+    of facts ran past the drawing's right edge; it is broken between facts
+    (assert_laid_out: the drawing grows by the lines it adds)."""
+    pos = parse_position(FOUR_VOLEUR)
+    assert_laid_out(pos)
+    svg = puzzle_svg(pos, 1)
+    facts = [t for _c, t, _b in boxes(svg)[0] if "stock" in t or "tops" in t or "rules" in t]
+    assert len(facts) == 3 and any("tops SN 12, EW 5" in t for t in facts)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import textwrap
+from typing import NamedTuple
 
 from ..cards import Card, RANK_NAMES
 from ..notation import unwritten_piles
@@ -65,21 +66,39 @@ def card_svg(card: Card | None, x: float, y: float, mark: str = "") -> str:
 def cell_height(pos: Position, match: bool = False) -> int:
     """Height (px) of one puzzle's drawing: ``CELL_H`` for two players, a
     card row more for a third player, the seats around the table for
-    four (:func:`_table4_height`); a line more (``match``) for a puzzle
-    played for the match."""
-    extra = FACT_H if match else 0
+    four (:func:`_table4_height`); the table taller when its cards take
+    more than one row or its notes go under them (:func:`_rows_table`); a
+    line more for each line of facts past two (:func:`_fact_lines`) and
+    (``match``) for a puzzle played for the match."""
+    extra = FACT_H * (len(_fact_lines(pos)) - 2 + (1 if match else 0))
     if pos.players == 4:
         return TITLE_H + _table4_height(pos) + FOOT_H + extra
-    return CELL_H + (pos.players - 2) * (CARD_H + 4) + extra
+    return (CELL_H + (pos.players - 2) * (CARD_H + 4) + _rows_table(pos).height - ROWS_TABLE_H
+            + extra)
 
 
-#: the height of a line of facts under a drawing
-FACT_H = 13
+#: the height of a line of facts under a drawing, and its font size
+FACT_H, FACT_SIZE = 13, 9.5
+#: the font size of the notes on the table (the card just laid, a pile on show)
+NOTE_SIZE = 9
+#: the width of a character, in em: a safe estimate for DejaVu Sans (its
+#: average is 0.46 to 0.56 em in these texts, measured in chromium)
+TEXT_EM = 0.6
+
+
+def text_width(text: str, size: float) -> float:
+    """The width (px) a text of font size ``size`` is given on the sheet,
+    an upper estimate (``TEXT_EM`` a character)."""
+    return len(text) * size * TEXT_EM
 
 
 TITLE_H, FOOT_H = 30, 72
 SIDE_X = 12                     # the left edge of a side seat's column
 TABLE_COLS = 5                  # cards a row on the four-player table
+# two or three players: the table's box, its cards' left edge, and its
+# height with one row of cards and the notes beside them
+ROWS_TABLE_X, ROWS_CARDS_X, ROWS_TABLE_H = 30, 38, CARD_H + 16
+ROWS_TABLE_W = CELL_W - 44
 
 
 def _label(x: float, y: float, text: str, to_play: bool, anchor: str = "start") -> str:
@@ -235,8 +254,9 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
     else:
         body, row_y = _rows(pos)
         out.append(body)
-    for text in _facts(pos):
-        out.append(f'<text x="12" y="{row_y}" font-size="9.5" fill="#333">{_esc(text)}</text>')
+    for text in _fact_lines(pos):
+        out.append(f'<text class="fact" x="12" y="{row_y}" font-size="{FACT_SIZE}" '
+                   f'fill="#333">{_esc(text)}</text>')
         row_y += FACT_H
     if match is not None:
         out.append(f'<text class="objective" x="12" y="{row_y}" font-size="10" '
@@ -246,6 +266,48 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
                f'<tspan fill="#999">____________</tspan></text>')
     out.append("</g>")
     return "".join(out)
+
+
+class _RowsTable(NamedTuple):
+    """The table of a two- or three-player drawing: ``cols`` cards a row
+    in ``rows`` rows, the box ``height`` px, and its ``notes`` (the card
+    just laid, a pile on show) with each one's baseline ``(x, y)``, y from
+    the box's top."""
+    cols: int
+    rows: int
+    height: float
+    notes: list[str]
+    note_xy: list[tuple[float, float]]
+
+
+def _rows_table(pos: Position) -> _RowsTable:
+    """Lay out the table of a two- or three-player drawing: as many cards
+    a row as the box holds; the notes to the right of the cards when they
+    fit there (the pile on show at the top, the card just laid at the
+    bottom), else a line each under the cards."""
+    inner = ROWS_TABLE_X + ROWS_TABLE_W - 8           # the right edge of the cards' room
+    fit = max(1, int((inner - ROWS_CARDS_X + GAP) // (CARD_W + GAP)))
+    n = len(pos.table)
+    cols = min(max(n, 1), fit)
+    rows = max(1, -(-n // cols))
+    cards_h = rows * CARD_H + (rows - 1) * GAP
+    notes = _table_notes(pos)
+    # the card just laid last, at the bottom of the box
+    notes = notes[1:] + notes[:1] if pos.prev is not None else notes
+    note_x = ROWS_CARDS_X + (cols * (CARD_W + GAP) if n else 0) + 4
+    widest = max((text_width(t, NOTE_SIZE) for t in notes), default=0)
+    beside = note_x + widest <= inner and cards_h >= 12 * len(notes) + 20
+    if beside or not notes:
+        height = cards_h + 16
+        if len(notes) == 1:
+            xy = [(note_x, height - 8 if pos.prev is not None else 16)]
+        else:
+            xy = [(note_x, 16 + (height - 24) * k / max(1, len(notes) - 1))
+                  for k in range(len(notes))]
+        return _RowsTable(cols, rows, height, notes, xy)
+    top = 8 + cards_h
+    xy = [(ROWS_CARDS_X, top + 11 + 12 * k) for k in range(len(notes))]
+    return _RowsTable(cols, rows, top + 12 * len(notes) + 4, notes, xy)
 
 
 def _rows(pos: Position) -> tuple[str, float]:
@@ -268,22 +330,18 @@ def _rows(pos: Position) -> tuple[str, float]:
                        f'fill="#888">no cards left</text>')
         row_y += row_h
         row_h = CARD_H + 4
-    table_h = CARD_H + 16
-    out.append(f'<rect class="table" x="30" y="{row_y}" width="{CELL_W - 44}" height="{table_h}" '
-               f'rx="8" fill="#2e7d4f" stroke="#1f5a38"/>')
+    t = _rows_table(pos)
+    table_h = t.height
+    out.append(f'<rect class="table" x="{ROWS_TABLE_X}" y="{row_y}" width="{ROWS_TABLE_W}" '
+               f'height="{table_h}" rx="8" fill="#2e7d4f" stroke="#1f5a38"/>')
     if pos.table:
-        out.append(_table_cards(pos, 38, row_y + 8, len(pos.table)))
+        out.append(_table_cards(pos, ROWS_CARDS_X, row_y + 8, t.cols))
     else:
         out.append(f'<text x="{CELL_W / 2}" y="{row_y + table_h / 2 + 4}" font-size="12" '
                    f'fill="#d8eadf" text-anchor="middle">empty table</text>')
-    note_x = 38 + len(pos.table) * (CARD_W + GAP) + 4
-    notes = _table_notes(pos)
-    if pos.prev is not None:
-        out.append(f'<text x="{min(note_x, CELL_W - 100)}" y="{row_y + table_h - 8}" '
-                   f'font-size="9" fill="#ffd9a8">{_esc(notes[0])}</text>')
-    if pos.show is not None:
-        out.append(f'<text x="{min(note_x, CELL_W - 120)}" y="{row_y + 16}" font-size="9" '
-                   f'fill="#ffd9a8">{_esc(notes[-1])}</text>')
+    for text, (nx, ny) in zip(t.notes, t.note_xy):
+        out.append(f'<text x="{nx}" y="{row_y + ny}" font-size="{NOTE_SIZE}" '
+                   f'fill="#ffd9a8">{_esc(text)}</text>')
     row_y += table_h + 6
     out.append(_label(12, row_y + CARD_H / 2 + 4, names[mover], False).replace("#555", "#1b1b1b"))
     hand = pos.hands[mover]
@@ -324,6 +382,30 @@ def _facts(pos: Position) -> list[str]:
             f"{names[d.seat]} {d.kind}{'' if d.rank is None else ' ' + str(d.rank)}"
             for d in pos.declared)
     return [line1, line2]
+
+
+def _fact_lines(pos: Position) -> list[str]:
+    """:func:`_facts` in lines that fit the drawing's width (``CELL_W``
+    less a 12 px margin each side): each fact line broken between its
+    facts (at the `` · ``), a fact too long for a line of its own (a long
+    stock in order) broken between words."""
+    width = CELL_W - 24
+    chars = max(1, int(width // (FACT_SIZE * TEXT_EM)))
+    out = []
+    for line in _facts(pos):
+        current = ""
+        for fact in line.split(" \u00b7 "):
+            joined = f"{current} \u00b7 {fact}" if current else fact
+            if text_width(joined, FACT_SIZE) <= width:
+                current = joined
+                continue
+            if current:
+                out.append(current)
+            pieces = textwrap.wrap(fact, chars) or [""]
+            out += pieces[:-1]
+            current = pieces[-1]
+        out.append(current)
+    return out
 
 
 def _answer_lines(pos: Position, number: int, width: int,
