@@ -241,3 +241,43 @@ def test_four_players_voleur_facts_fit_the_drawing():
     svg = puzzle_svg(pos, 1)
     facts = [t for _c, t, _b in boxes(svg)[0] if "stock" in t or "tops" in t or "rules" in t]
     assert len(facts) == 3 and any("tops SN 12, EW 5" in t for t in facts)
+
+
+def _variants():
+    """Every player count and rule system, 0 to 14 cards on the table,
+    with and without the card just laid and a pile on show, long stocks in
+    order and rule overrides."""
+    from dataclasses import replace
+    from solver.position import Show
+    bases = [
+        parse_position("1.2 2.4/4 - S taken=17,18 last=N prev=2"),
+        parse_position("1.2 2.4/4 - S rules=mod taken=17,18 last=N prev=2"),
+        parse_position("1.2 2.4/4 - S rules=french voleur=yes target=21 hit=1,5 "
+                       "missa_on_last_card=yes taken=17,18 last=N tops=12,5 prev=2"),
+        parse_position(THREE_SIX),
+        parse_position(THREE_SIX.replace("rules=french", "rules=french voleur=yes")
+                       .replace("prev=6", "tops=12,11,10 prev=6")),
+        parse_position("7.11 3/6/3.5/3.5 - N rules=pagat taken=23,9 last=E"),
+        parse_position(FOUR),
+        parse_position(FOUR_VOLEUR),
+        parse_position(SHOW),
+    ]
+    deck = [Card(r, s) for s in "ocbe" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+    for base in bases:
+        for n in range(0, 15):
+            table = deck[:n]
+            for prev in (None, table[-1] if table else None):
+                for show in (None, base.show or Show(size=2, rank=12, seat=0)):
+                    yield replace(base, table=table, prev=prev, show=show)
+        yield replace(base, stock_kind="known", stock=deck[14:34])
+        # short hands (or none) and every seat to play: its label beside the table
+        for size in (0, 1):
+            for turn in range(base.players):
+                hands = [deck[34 + k:34 + k + (size or seat == turn)]
+                         for k, seat in enumerate(range(base.players))]
+                yield replace(base, hands=hands, turn=turn, table=deck[:5], prev=deck[4])
+
+
+def test_every_layout_keeps_its_texts_and_cards_in_their_boxes():
+    for pos in _variants():
+        assert_laid_out(pos)

@@ -145,12 +145,22 @@ def _table_notes(pos: Position) -> list[str]:
     return notes
 
 
-def _table4_height(pos: Position) -> int:
+def _table4_band(pos: Position) -> tuple[float, float, float]:
+    """The band between N's and S's rows of a four-player drawing:
+    ``(table_h, top, band)``, the table's height, its least distance from
+    the band's top (under W's and E's labels when one reaches over the
+    table, as "W: no cards left" does) and the band's height."""
     rows = max(1, -(-len(pos.table) // TABLE_COLS))
     notes = len(_table_notes(pos))
     table_h = rows * (CARD_H + GAP) + 10 + 12 * notes
     column = 16 + max(len(pos.hands[1]), len(pos.hands[3]), 1) * (CARD_H + 4)
-    return 2 * (CARD_H + 22) + max(table_h, column) + 12
+    reach = max(text_width(_seat_text(pos, s), 12) for s in (1, 3))
+    top = 18 if SIDE_X + reach + 4 > SIDE_X + CARD_W + 14 else 0
+    return table_h, top, max(table_h + top, column)
+
+
+def _table4_height(pos: Position) -> int:
+    return 2 * (CARD_H + 22) + _table4_band(pos)[2] + 12
 
 
 def _around_table(pos: Position, y0: float) -> tuple[str, float]:
@@ -182,10 +192,8 @@ def _around_table(pos: Position, y0: float) -> tuple[str, float]:
     tx1 = east_x - 14
     rows = max(1, -(-len(pos.table) // TABLE_COLS))
     notes = _table_notes(pos)
-    table_h = rows * (CARD_H + GAP) + 10 + 12 * len(notes)
-    column = 16 + max(len(pos.hands[1]), len(pos.hands[3]), 1) * (CARD_H + 4)
-    band = max(table_h, column)
-    ty = mid + (band - table_h) / 2
+    table_h, top, band = _table4_band(pos)
+    ty = mid + max((band - table_h) / 2, top)
     out.append(f'<rect class="table" x="{tx0}" y="{ty}" width="{tx1 - tx0}" height="{table_h}" '
                f'rx="8" fill="#2e7d4f" stroke="#1f5a38"/>')
     cols = min(TABLE_COLS, max(1, len(pos.table)))
