@@ -196,14 +196,15 @@ def inside(a, box) -> bool:
             and box[1] <= a[1] and a[1] + a[3] <= box[1] + box[3])
 
 
-def assert_laid_out(pos, match: str | None = None) -> None:
+def assert_laid_out(pos, match: str | None = None, show_themes: bool = False,
+                    number: int = 1) -> None:
     """Nothing overlaps; every text and card lies inside the drawing (its
     12 px margins for the text), the table's cards and notes inside the
     table's box; the drawing is cell_height tall."""
-    svg = puzzle_svg(pos, 1, match=match)
+    svg = puzzle_svg(pos, number, show_themes, match=match)
     assert_nothing_overlaps(svg)
     texts, cards, hands, table = boxes(svg)
-    height = cell_height(pos, match is not None)
+    height = cell_height(pos, match is not None, show_themes)
     assert f'height="{height - 2}"' in svg
     cell = (0, 0, CELL_W_, height)
     margins = (10, 0, CELL_W_ - 20, height)
@@ -281,3 +282,21 @@ def _variants():
 def test_every_layout_keeps_its_texts_and_cards_in_their_boxes():
     for pos in _variants():
         assert_laid_out(pos)
+
+
+def test_themes_too_long_for_the_title_go_under_it():
+    """--show-themes: themes that would run into the id (top right) are
+    written under the title, the drawing a line taller; short ones stay
+    beside the level."""
+    long = HIT + ' ; id "7f2488a" ; themes hit missa run avoid-hit sweep declaration ; level 2'
+    short = HIT + ' ; id "7f2488a" ; themes hit ; level 2'
+    for line in (long, short, long.replace("S taken=17,18", "S rules=french voleur=yes "
+                                            "taken=17,18 tops=12,5")):
+        pos = parse_position(line)
+        for number in (1, 12, 123):
+            assert_laid_out(pos, show_themes=True, number=number)
+            assert_laid_out(pos, match="playing for the match: S 40, N 39, target 41",
+                            show_themes=True, number=number)
+    assert cell_height(parse_position(long), show_themes=True) == cell_height(parse_position(long)) + 13
+    assert cell_height(parse_position(short), show_themes=True) == cell_height(parse_position(short))
+    assert "\u00b7 hit</text>" in puzzle_svg(parse_position(short), 12, show_themes=True)

@@ -63,14 +63,16 @@ def card_svg(card: Card | None, x: float, y: float, mark: str = "") -> str:
     return "".join(parts)
 
 
-def cell_height(pos: Position, match: bool = False) -> int:
+def cell_height(pos: Position, match: bool = False, show_themes: bool = False) -> int:
     """Height (px) of one puzzle's drawing: ``CELL_H`` for two players, a
     card row more for a third player, the seats around the table for
     four (:func:`_table4_height`); the table taller when its cards take
     more than one row or its notes go under them (:func:`_rows_table`); a
     line more for each line of facts past two (:func:`_fact_lines`) and
-    (``match``) for a puzzle played for the match."""
-    extra = FACT_H * (len(_fact_lines(pos)) - 2 + (1 if match else 0))
+    (``match``) for a puzzle played for the match, and for each line of
+    themes under the title (``show_themes``, :func:`_title_parts`)."""
+    extra = FACT_H * (len(_fact_lines(pos)) - 2 + (1 if match else 0)
+                      + len(_title_parts(pos, show_themes, match)[2]))
     if pos.players == 4:
         return TITLE_H + _table4_height(pos) + FOOT_H + extra
     return (CELL_H + (pos.players - 2) * (CARD_H + 4) + _rows_table(pos).height - ROWS_TABLE_H
@@ -224,6 +226,30 @@ def _seat_text(pos: Position, seat: int) -> str:
     return name if pos.hands[seat] else f"{name}: no cards left"
 
 
+def _title_parts(pos: Position, show_themes: bool, match: bool) -> tuple[str, str, list[str]]:
+    """A drawing's title after its number: ``(level, beside, under)``, the
+    level's stars and name, and (``show_themes``) the themes: ``beside``
+    the level when the title still fits left of the id (measured with a
+    three-digit number, so the drawing's height does not depend on it),
+    else ``under`` it in lines of facts' size across the drawing."""
+    level = pos.opcode("level")
+    text = ""
+    if level:
+        stars = "\u2605" * int(level) + "\u2606" * (3 - int(level))
+        text = f"  {stars} {LEVEL_NAMES.get(level, level)}"
+    if not (show_themes and pos.opcode("themes")):
+        return text, "", []
+    # under the match the themes describe the points play (unchecked)
+    themes = f"{'themes in points: ' if match else ''}{pos.opcode('themes')}"
+    beside = f"  \u00b7 {themes}"
+    room = CELL_W - 24 - text_width(pos.opcode("id") or "", 9) - 8
+    if text_width("999." + text + beside, 13) <= room:
+        return text, beside, []
+    width = CELL_W - 24
+    chars = max(1, int(width // (FACT_SIZE * TEXT_EM)))
+    return text, "", textwrap.wrap(f"themes: {themes}" if not match else themes, chars)
+
+
 def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = False,
                x: float = 0, y: float = 0, match: str | None = None) -> str:
     """The drawing of one puzzle, a ``CELL_W`` x :func:`cell_height` px
@@ -239,15 +265,10 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
     from ..analysis.hidden import hides_cards, mover_view
     if hides_cards(pos):
         pos = mover_view(pos)
-    height = cell_height(pos, match is not None)
-    level = pos.opcode("level")
+    height = cell_height(pos, match is not None, show_themes)
     title = f"{number}." if number is not None else ""
-    if level:
-        stars = "\u2605" * int(level) + "\u2606" * (3 - int(level))
-        title += f"  {stars} {LEVEL_NAMES.get(level, level)}"
-    if show_themes and pos.opcode("themes"):
-        title += (f"  \u00b7 {'themes in points: ' if match is not None else ''}"
-                  f"{pos.opcode('themes')}")
+    level, beside, under = _title_parts(pos, show_themes, match is not None)
+    title += level + beside
     pid = pos.opcode("id") or ""
     out = [f'<g transform="translate({x},{y})" font-family="DejaVu Sans, Arial, sans-serif">',
            f'<rect x="1" y="1" width="{CELL_W - 2}" height="{height - 2}" rx="8" fill="#fff" '
@@ -255,12 +276,16 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
            f'<text x="12" y="20" font-size="13" font-weight="bold">{_esc(title)}</text>',
            f'<text x="{CELL_W - 12}" y="20" font-size="9" fill="#888" text-anchor="end">'
            f'{_esc(pid)}</text>']
+    for k, text in enumerate(under):
+        out.append(f'<text class="themes" x="12" y="{20 + FACT_H * (k + 1)}" '
+                   f'font-size="{FACT_SIZE}" fill="#333">{_esc(text)}</text>')
+    top = TITLE_H + FACT_H * len(under)
     if pos.players == 4:
-        body, row_y = _around_table(pos, TITLE_H)
+        body, row_y = _around_table(pos, top)
         out.append(body)
         row_y += 6
     else:
-        body, row_y = _rows(pos)
+        body, row_y = _rows(pos, top)
         out.append(body)
     for text in _fact_lines(pos):
         out.append(f'<text class="fact" x="12" y="{row_y}" font-size="{FACT_SIZE}" '
@@ -318,13 +343,14 @@ def _rows_table(pos: Position) -> _RowsTable:
     return _RowsTable(cols, rows, top + 12 * len(notes) + 4, notes, xy)
 
 
-def _rows(pos: Position) -> tuple[str, float]:
-    """Two or three players in rows: the other hands at the top (the next
-    player nearest the table), the table, the mover at the bottom."""
+def _rows(pos: Position, top: float = TITLE_H) -> tuple[str, float]:
+    """Two or three players in rows from ``top`` down: the other hands at
+    the top (the next player nearest the table), the table, the mover at
+    the bottom."""
     names = seat_names(pos.players)
     mover = pos.turn
     out = []
-    row_y = TITLE_H
+    row_y = top
     others = [(mover + k) % pos.players for k in range(1, pos.players)]
     row_h = CARD_H + 8
     for seat in reversed(others):
@@ -469,7 +495,7 @@ def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: in
             m = matches[start + k]
             body.append(puzzle_svg(pos, start + k + 1, show_themes, 10 + k * (CELL_W + 10), y,
                                    None if m is None else m[0]))
-        y += max(cell_height(pos, matches[start + k] is not None)
+        y += max(cell_height(pos, matches[start + k] is not None, show_themes)
                  for k, pos in enumerate(row)) + 10
     y += 20
     if answers and puzzles:
@@ -501,7 +527,7 @@ def sheet_html(puzzles: list[Position], title: str = "Ronda puzzles", per_page: 
         cells = []
         for i, pos in enumerate(puzzles[start:start + per_page], start=start + 1):
             m = matches[i - 1]
-            h = cell_height(pos, m is not None)
+            h = cell_height(pos, m is not None, show_themes)
             cells.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{CELL_W}" '
                          f'height="{h}" viewBox="0 0 {CELL_W} {h}">'
                          + puzzle_svg(pos, i, show_themes, match=None if m is None else m[0])
