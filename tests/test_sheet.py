@@ -300,3 +300,17 @@ def test_themes_too_long_for_the_title_go_under_it():
     assert cell_height(parse_position(long), show_themes=True) == cell_height(parse_position(long)) + 13
     assert cell_height(parse_position(short), show_themes=True) == cell_height(parse_position(short))
     assert "\u00b7 hit</text>" in puzzle_svg(parse_position(short), 12, show_themes=True)
+
+
+def test_the_answers_fit_the_sheet_svg():
+    """The answers under the puzzles (10 px text) are wrapped within the
+    picture's width, its 10 px margins kept."""
+    pos = parse_position(HIT + ' ; bm 2 ; v 4 ; themes hit avoid-hit ; c "' + "a long word " * 60 + '"')
+    doc = sheet_svg([pos, pos])
+    root = ET.fromstring(doc)
+    width = float(root.get("width"))
+    lines = [el for el in root if el.tag.endswith("text") and "a long word" in "".join(el.itertext())]
+    assert len(lines) >= 5
+    for el in lines:
+        text = "".join(el.itertext())
+        assert float(el.get("x")) + len(text) * float(el.get("font-size")) * 0.6 <= width - 10, text

@@ -257,9 +257,12 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
     up; a declaration puzzle shows only what the mover knows, the declared
     cards, the rest face down: :func:`solver.analysis.hidden.mover_view`), the table
     with the card just played framed, a pile on show, the mover's hand, and
-    two lines of facts (stock, piles, last capture, rules, declarations),
-    and ``match`` (the score and target of a puzzle played for the match,
-    :func:`solver.puzzles.puzzle.match_heading`) in a third.
+    the facts (stock, piles, last capture, rules, declarations: two lines,
+    more when they do not fit the width, :func:`_fact_lines`), and
+    ``match`` (the score and target of a puzzle played for the match,
+    :func:`solver.puzzles.puzzle.match_heading`) in a line after them.
+    ``show_themes``: the themes beside the level, or under the title when
+    they do not fit there (:func:`_title_parts`).
     Four players sit around the table: S at the bottom, N at the top, E on
     the right, W on the left."""
     from ..analysis.hidden import hides_cards, mover_view
@@ -502,7 +505,7 @@ def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: in
         body.append(f'<text x="10" y="{y}" font-size="15" font-weight="bold" '
                     f'font-family="DejaVu Sans, Arial, sans-serif">Answers</text>')
         y += 20
-        chars = int(width / 5.6)
+        chars = int((width - 20) // (10 * TEXT_EM))   # 10 px margins
         for i, pos in enumerate(puzzles):
             for k, line in enumerate(_answer_lines(pos, i + 1, chars, matches[i])):
                 weight = ' font-weight="bold"' if k == 0 else ""
