@@ -297,19 +297,22 @@ def test_themes_too_long_for_the_title_go_under_it():
             assert_laid_out(pos, show_themes=True, number=number)
             assert_laid_out(pos, match="playing for the match: S 40, N 39, target 41",
                             show_themes=True, number=number)
-    assert cell_height(parse_position(long), show_themes=True) == cell_height(parse_position(long)) + 13
-    assert cell_height(parse_position(short), show_themes=True) == cell_height(parse_position(short))
+    long_, short_ = parse_position(long), parse_position(short)
+    assert cell_height(long_, show_themes=True) == cell_height(long_) + 13
+    assert cell_height(short_, show_themes=True) == cell_height(short_)
     assert "\u00b7 hit</text>" in puzzle_svg(parse_position(short), 12, show_themes=True)
 
 
 def test_the_answers_fit_the_sheet_svg():
     """The answers under the puzzles (10 px text) are wrapped within the
     picture's width, its 10 px margins kept."""
-    pos = parse_position(HIT + ' ; bm 2 ; v 4 ; themes hit avoid-hit ; c "' + "a long word " * 60 + '"')
+    c = "a long word " * 60
+    pos = parse_position(HIT + f' ; bm 2 ; v 4 ; themes hit avoid-hit ; c "{c}"')
     doc = sheet_svg([pos, pos])
     root = ET.fromstring(doc)
     width = float(root.get("width"))
-    lines = [el for el in root if el.tag.endswith("text") and "a long word" in "".join(el.itertext())]
+    lines = [el for el in root
+             if el.tag.endswith("text") and "a long word" in "".join(el.itertext())]
     assert len(lines) >= 5
     for el in lines:
         text = "".join(el.itertext())
