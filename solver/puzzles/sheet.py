@@ -219,8 +219,8 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
         stars = "\u2605" * int(level) + "\u2606" * (3 - int(level))
         title += f"  {stars} {LEVEL_NAMES.get(level, level)}"
     if show_themes and pos.opcode("themes"):
-        title += (f"  \u00b7 {'themes in points: ' if match is not None else ''}"
-                  f"{pos.opcode('themes')}")
+        # under the match the themes are the match play's (puzzles check)
+        title += f"  \u00b7 {pos.opcode('themes')}"
     pid = pos.opcode("id") or ""
     out = [f'<g transform="translate({x},{y})" font-family="DejaVu Sans, Arial, sans-serif">',
            f'<rect x="1" y="1" width="{CELL_W - 2}" height="{height - 2}" rx="8" fill="#fff" '
@@ -339,8 +339,7 @@ def _answer_lines(pos: Position, number: int, width: int,
         head += f"  (value {v}"
         head += f", {margin} better than any other play)" if margin else ")"
     if themes:
-        # under the match the themes describe the points play (unchecked)
-        head += f"  [{'themes in points: ' if match is not None else ''}{themes}]"
+        head += f"  [{themes}]"
     lines = textwrap.wrap(head, width)
     c = pos.opcode("c")
     if c:
@@ -434,9 +433,7 @@ def sheet_html(puzzles: list[Position], title: str = "Ronda puzzles", per_page: 
                 if margin:
                     meta.append(f"{_esc(margin)} better than any other play")
             if pos.opcode("themes"):
-                # under the match the themes describe the points play (unchecked)
-                meta.append(("themes in points: " if matches[i - 1] is not None else "")
-                            + _esc(pos.opcode("themes")))
+                meta.append(_esc(pos.opcode("themes")))
             items.append(f"<li><b>{bm}</b> <span class=meta>{' · '.join(meta)}</span>"
                          f"<br>{_esc(pos.opcode('c') or '')}</li>")
         pages.append('<section class="answers"><h1>Answers</h1><ol>' + "".join(items)
