@@ -637,7 +637,8 @@ def match_idea(pos: Position) -> MatchIdea | None:
     immediate = {m: idea.lines[m].plies[0].gain for m in order}
     tempting = sum(1 for m in order[1:] if immediate[m] >= immediate[key])
     depth = depth_needed(game, state, key) if margin else MAX_DEPTH + 1
-    return MatchIdea(a.moves[0].move, themes, unjudged, difficulty(depth, tempting), depth, tempting, margin)
+    return MatchIdea(a.moves[0].move, themes, unjudged, difficulty(depth, tempting), depth,
+                     tempting, margin)
 
 
 def as_played_for_the_match(pos: Position) -> Position:
@@ -948,7 +949,7 @@ def objective_line(pos: Position) -> tuple[str, str]:
     saying so: under the match, the score, the target, the best play's
     chance of winning it and the next play's, and the points fields the
     line writes that are left unchecked (``playing for the match: S 40,
-    N 39, target 41: 6e wins it 100%, 2o 0%; margin, themes not checked
+    N 39, target 41: 6e wins it 100%, 2o 0%; margin, pv not checked
     (points)``); in points, why points when the line writes a score
     (``points: the target 41 cannot be reached this hand (score 10-12)``),
     else ""."""
