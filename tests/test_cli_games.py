@@ -212,3 +212,22 @@ def test_annotate_header_gives_the_rule_system():
              str(GAMES / "voleur-short.txt")])
     assert r.exit_code == 0, r.output
     assert "rules french voleur=yes, target 21, view full, result 14-29" in r.stdout
+
+
+def test_play_refuses_an_event_with_a_line_break(tmp_path):
+    """--event is the Event tag, written on one line as every tag
+    ([Event "..."]): a line break split the tag over two lines of the
+    record. Refused before any game is played, naming the option, exit 2,
+    nothing written; a quote and a backslash are escaped and read back."""
+    out = tmp_path / "games.txt"
+    for text in ("Club night\nround 2", "Club night\r\nround 2", "Club night\n"):
+        r = run(["play", "random", "random", "-q", "-o", str(out), "--event", text])
+        assert r.exit_code == 2
+        assert r.stderr.splitlines()[-1] == ("Error: Invalid value for '--event': a record's tag "
+                                             "is one line, and this text has a line break")
+        assert not out.exists()
+    event = 'Club "night" \\ round 2'
+    r = run(["play", "random", "random", "-q", "-o", str(out), "--event", event])
+    assert r.exit_code == 0, r.output
+    assert out.read_text().splitlines()[0] == '[Event "Club \\"night\\" \\\\ round 2"]'
+    assert loads(out.read_text()).tags["Event"] == event

@@ -85,16 +85,19 @@ def test_check_json_names_the_objective(match_file):
 def test_check_rejects_the_points_answer_under_the_match(tmp_path):
     """The points objective's play (the line's am) as the bm: rejected with
     the match's best play and both chances; v compared as ronda-solve
-    compares it (the points value); the points fields said unchecked."""
+    compares it (the points value); the points margin said unchecked; the
+    level the points play has (3) is not the match play's (2: see
+    test_match_level_and_themes_follow_the_match_play)."""
     line = M1.replace("bm 6 ; am 2", "bm 2 ; v -2 ; margin 3 ; level 3")
     problems, _found = verify(parse_position(line))
     assert [str(p) for p in problems] == [
-        "bm: the best play for the match is 6e (100% to win it), not 2 (0% to win it)"]
+        "bm: the best play for the match is 6e (100% to win it), not 2 (0% to win it)",
+        "level: the engine gives 2 for the match, the line says 3"]
     r = run(["puzzles", "check", str(one(tmp_path, line))])
     assert r.exit_code == 1
     assert "line 1, bm: the best play for the match is 6e (100% to win it), not 2" in r.stderr
     assert ("line 1: playing for the match: S 40, N 39, target 41: 6e wins it 100%, 2o 0%; "
-            "margin, level not checked (points)") in r.stderr
+            "margin not checked (points)") in r.stderr
 
 
 def test_check_without_a_score_judges_in_points_as_before(tmp_path):
@@ -252,26 +255,111 @@ def test_check_json_under_the_match_gives_the_matchs_answer_as_found(match_file)
     import json
     doc = json.loads(run(["puzzles", "check", "--json", str(match_file)]).stdout)
     first = doc["lines"][0]
-    assert first["found"] == {"best": "6e", "chance": 1, "pv": ["6", "2", "2"]}
+    assert first["found"] == {"best": "6e", "chance": 1, "pv": ["6", "2", "2"],
+                              "themes": ["declaration"], "unjudged": ["avoid-hit"],
+                              "level": 2}
     assert first["points"]["best"] == "2o" and first["points"]["value"] == -2
     assert [line["found"]["best"] for line in doc["lines"]] == [
         "6e", "10e", "11c", "7e", "1e", "2c"]
 
 
-def test_sheet_labels_a_match_lines_themes_as_points(tmp_path):
-    """A line played for the match that writes themes (a points field,
-    unchecked under the match: "themes not checked (points)") gets them
-    labelled as the points play's on the sheet, not as the answer's."""
-    line = M1 + " ; themes bait"
+def test_sheet_draws_the_match_plays_stars_and_themes(tmp_path):
+    """A line played for the match is drawn with the level and themes of
+    the match's play (match 1: level 2, no theme a line writes for the
+    match: declaration would hide the hands), not those it writes
+    (here the points play's level 3 and a wrong bait, which the sheet
+    drew, labelled 'themes in points', under the stars of the points
+    play)."""
+    line = M1 + " ; themes bait ; level 3"
     f = one(tmp_path, line)
-    html = tmp_path / "s.html"
-    r = run(["puzzles", "sheet", str(f), "-o", str(html), "--show-themes"])
+    for out in (tmp_path / "s.html", tmp_path / "s.svg"):
+        r = run(["puzzles", "sheet", str(f), "-o", str(out), "--show-themes"])
+        assert r.exit_code == 0, r.output
+        text = out.read_text()
+        assert "bait" not in text and "themes in points" not in text
+        assert "\u2605\u2605\u2606" in text and "\u2605\u2605\u2605" not in text
+
+
+#: match 3 (N to play at S 39, N 40, prev=3b): 11 takes the 11 and the 12
+#: from the table (+3 half-points at once), and then N hits S's 5 for the
+#: 41st point; 5 lays a card (nothing), the points answer (-2 against -9)
+M3 = match_lines()[2]
+
+
+def test_match_level_and_themes_follow_the_match_play():
+    """The themes and level of a line played for the match are its play's,
+    worked out by hand. Match 3: 11 captures (so not quiet, not a hit, no
+    missa, no run of three ranks: 11 and 12 only), and in the match's line
+    (11, S lays 5, N hits it) N hits the declared 5 (S:ronda5) within three
+    plies: declaration; the line ends with the match, before the hand's
+    end: no sweep; avoid-hit needs the line after 5 for the match, which
+    the match search does not give: not judged. Level: 11 gains at once
+    and 5 gains nothing, so the play's own gain shows it: depth 1, level 1.
+    The points play 5 has sweep declaration quiet, level 3. Match 1 (S:
+    6e.2o against N's 2e.2b, table 12c): 6 and 2 both lay (gain 0, so 2 is
+    tempting); a two-ply look-ahead sees N hit the 2 (-1) and not the 6:
+    depth 2, level 2 (points: 2, level 3); the match's line 6, 2, 2 hits
+    N's declared 2 at the third ply: declaration."""
+    from solver.puzzles.puzzle import examine, match_idea
+    pos = parse_position(M3)
+    seen = match_idea(pos)
+    assert (seen.best, seen.themes, seen.unjudged, seen.depth, seen.tempting, seen.level) == (
+        "11c", ["declaration"], ["avoid-hit"], 1, 0, 1)
+    points = examine(pos)
+    assert (points.best, points.themes, points.level) == (
+        "5b", ["sweep", "declaration", "quiet"], 3)
+    seen = match_idea(parse_position(M1))
+    assert (seen.best, seen.themes, seen.depth, seen.tempting, seen.level) == (
+        "6e", ["declaration"], 2, 1, 2)
+    assert examine(parse_position(M1)).level == 3
+    # no score: points, no match idea
+    assert match_idea(parse_position(M3.replace(" score=39,40", ""))) is None
+
+
+def test_check_verifies_a_match_lines_themes_and_level_for_the_match(tmp_path):
+    """puzzles check compares the themes and level a match line writes with
+    the match play's: the points play's (which it left unchecked) are
+    refused, a theme it cannot judge for the match is said so, and a
+    plain line gets the match play's themes and level."""
+    good = M3 + " ; level 1 ; depth 1"
+    problems, _found = verify(parse_position(good))
+    assert problems == []
+    # the points play's themes (declaration, which would draw the puzzle
+    # from the mover's seat, left out: a match line does not write it)
+    points = M3 + " ; themes sweep quiet ; level 3"
+    assert [str(p) for p in verify(parse_position(points))[0]] == [
+        "themes: the engine gives (none) for the match, the line says sweep quiet",
+        "level: the engine gives 1 for the match, the line says 3"]
+    unjudged = M3 + " ; themes avoid-hit"
+    assert [str(p) for p in verify(parse_position(unjudged))[0]] == [
+        "themes: avoid-hit cannot be judged for the match (it reads the line after every "
+        "other play, which the match search does not give); the engine gives (none) "
+        "for the match"]
+    # match 6: 2 hits (S's 2b just played), written for the match
+    m6 = match_lines()[5] + " ; themes hit ; level 1"
+    assert verify(parse_position(m6))[0] == []
+    r = run(["puzzles", "check", str(one(tmp_path, M3))])
     assert r.exit_code == 0, r.output
-    text = html.read_text()
-    assert "themes in points: bait" in text
-    assert text.count("bait") == text.count("themes in points: bait")
-    svg = tmp_path / "s.svg"
-    assert run(["puzzles", "sheet", str(f), "-o", str(svg), "--show-themes"]).exit_code == 0
-    text = svg.read_text()
-    assert "themes in points: bait" in text
-    assert text.count("bait") == text.count("themes in points: bait")
+    assert ("line 1: verified, playing for the match: S 39, N 40, target 41: 11c wins it 100%, "
+            "5b 0%; themes found for the match: declaration; level 1; not judged for the "
+            "match: avoid-hit") in r.stdout
+    r = run(["puzzles", "check", str(one(tmp_path, points))])
+    assert r.exit_code == 1
+    assert "line 1, level: the engine gives 1 for the match, the line says 3" in r.stderr
+
+
+def test_web_answer_gives_the_match_plays_themes_and_level():
+    """The trainer's answer to a line played for the match gives the themes
+    and level of the match's play (match 3: declaration, level 1, avoid-hit
+    not judged), not the points play's the line writes (sweep quiet) nor
+    the points examination's (sweep declaration quiet, level 3); the
+    document follows the schema."""
+    from test_schema import check
+    from solver.web.tasks import answer_puzzle
+    doc = answer_puzzle(M3 + " ; themes sweep quiet ; level 3", "11")
+    assert doc["right"] is True and doc["objective"] == "match"
+    assert (doc["themes"], doc["level"], doc["themes_unjudged"]) == (
+        ["declaration"], 1, ["avoid-hit"])
+    check(doc, "web.json#/$defs/puzzle_answer")
+    points = answer_puzzle(M3.replace(" score=39,40", ""), "5")
+    assert points["themes"] == ["sweep", "declaration", "quiet"] and "level" not in points

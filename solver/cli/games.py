@@ -42,6 +42,15 @@ def _fail(message: str, code: int = 1) -> None:
     sys.exit(code)
 
 
+def _one_line_tag(_ctx, _param, value: str | None) -> str | None:
+    """A game-record tag's value from an option: one line, as a record
+    writes its tags (``[Event "..."]``, one a line, docs/records.md); a
+    line break would split the tag over two lines of the record."""
+    if value is not None and len((value + ".").splitlines()) > 1:
+        raise click.BadParameter("a record's tag is one line, and this text has a line break")
+    return value
+
+
 def _rules(name: str, settings: tuple[str, ...], target: int | None):
     try:
         # all at once: players=2 makes table_cards=0 playable wherever it is
@@ -115,7 +124,8 @@ def _progress(quiet: bool, what: str):
               help="Do not replay each pair of games with the seats swapped.")
 @click.option("-o", "--output", help="Write the records to this file (default: stdout).")
 @click.option("--force", is_flag=True, help="Overwrite the -o file.")
-@click.option("--event", default="self-play", show_default=True, help="The Event tag.")
+@click.option("--event", default="self-play", show_default=True, callback=_one_line_tag,
+              help="The Event tag (one line).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 def play_command(players, rules_name, settings, target, games, seed, no_swap, output, force,

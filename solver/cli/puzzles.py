@@ -209,8 +209,12 @@ def check_cmd(files, margin, as_json) -> None:
                 # play, chance and line); the points examination, whose best
                 # play is not the answer, is given as points
                 best = next(iter(checked.chances))
+                seen = checked.match_found
                 entry["found"] = {"best": best, "chance": checked.chances[best],
-                                  "pv": checked.match_pv or []}
+                                  "pv": checked.match_pv or [],
+                                  "themes": seen.themes if seen else [],
+                                  "unjudged": seen.unjudged if seen else [],
+                                  "level": seen.level if seen else None}
                 entry["points"] = examined
             doc.append(entry)
             if checked.ok:
@@ -218,8 +222,8 @@ def check_cmd(files, margin, as_json) -> None:
                     continue
                 if checked.objective == "match":
                     # the answer judged for the match: say so, whatever the line
-                    out.print(Text(f"{name}: line {checked.line}: verified, {checked.note}"),
-                              highlight=False)
+                    out.print(Text(f"{name}: line {checked.line}: verified, {checked.note}"
+                                   + _match_found_text(checked)), highlight=False)
                 elif found is not None and checked.plain:
                     themes = " ".join(found.themes) or "none"
                     out.print(Text(f"{name}: line {checked.line}: verified: {found.best} "
@@ -249,6 +253,21 @@ def check_cmd(files, margin, as_json) -> None:
                   + (f", {failed} failed" if failed else "") + "[/]", highlight=False)
     if failed or errors:
         sys.exit(1)
+
+
+def _match_found_text(checked) -> str:
+    """A plain line played for the match: the themes and level the engine
+    finds for the match's play, and the themes it cannot judge for the
+    match (``; themes found for the match: hit; level 1; not judged for
+    the match: avoid-hit``); "" for a line that writes its themes."""
+    seen = checked.match_found
+    if seen is None or not checked.plain:
+        return ""
+    text = (f"; themes found for the match: {' '.join(seen.themes) or 'none'}; "
+            f"level {seen.level}")
+    if seen.unjudged:
+        text += f"; not judged for the match: {', '.join(seen.unjudged)}"
+    return text
 
 
 #: the files and filters give nothing to ask or draw
@@ -566,7 +585,7 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
     a line gives (bm, v) is checked first, as puzzles check does: a puzzle
     whose answer the engine contradicts is left out with one error line
     (exit 1), so that no sheet prints a wrong answer."""
-    from ..puzzles.puzzle import answer_problems, match_answer
+    from ..puzzles.puzzle import answer_problems, as_played_for_the_match, match_answer
     from ..puzzles.sheet import sheet_html, sheet_svg
     suffix = Path(output).suffix.lower()
     if not Path(output).stem or Path(output).name.lower() in (".svg", ".html", ".htm"):
@@ -591,6 +610,9 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
         items.append(pos)
     # the objective each puzzle is judged by (ronda-solve's): drawn with it
     matches = [match_answer(pos) for pos in items]
+    # and its stars and themes the match play's, not the points play's
+    items = [pos if m is None else as_played_for_the_match(pos)
+             for pos, m in zip(items, matches)]
     for _where, text in sorted(errors, key=lambda e: e[0]):
         click.echo(text, err=True)
     if not items:

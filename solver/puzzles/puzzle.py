@@ -521,9 +521,144 @@ def match_answer(pos: Position) -> tuple[str, str | None] | None:
 
 
 #: the fields of a puzzle line that describe the answer in points (the
-#: only-move margin, the idea, its difficulty and line): under the match
+#: only-move margin in points, the points line): under the match
 #: objective they are not checked, and ``puzzles check`` says so
-POINTS_FIELDS = ("margin", "themes", "level", "depth", "pv")
+#: (``themes``, ``level`` and ``depth`` are the match's: :func:`match_idea`)
+POINTS_FIELDS = ("margin", "pv")
+
+#: the fields of a puzzle line that describe the answer under the match
+#: objective as they describe it in points: the idea of the match's play
+#: and its difficulty (:func:`match_idea`)
+MATCH_FIELDS = ("themes", "level", "depth")
+
+#: the themes whose predicate reads more than the match search gives
+#: (the line after every other play, the next player's value of each
+#: reply): judged for the match only where its own line decides them
+#: (:func:`_match_theme`), else said to be unjudged
+MATCH_UNJUDGED = ("bait", "avoid-hit", "sweep", "declaration")
+
+
+def _match_theme(name: str, seen: Idea, line_known: bool) -> bool | None:
+    """Theme ``name`` for the match (``seen``: the idea with the match's
+    order and, for its best play, the match's line): True, False, or None
+    when it cannot be judged for the match. The root plays' themes are
+    judged as for points; ``answer5``/``answer10`` on the match's line;
+    the others of :data:`MATCH_UNJUDGED` only where the match's line alone
+    decides them (a declared rank hit in its first three plies; the best
+    play hit at once, so no avoid-hit; no sweep in it; no hit on the bait
+    next, or the hands do not make a bait)."""
+    if name not in MATCH_UNJUDGED and name not in ("answer5", "answer10"):
+        return THEMES[name](seen)
+    if not line_known:
+        return None
+    if name not in MATCH_UNJUDGED:
+        return THEMES[name](seen)
+    pv = seen.pv.plies
+    if name == "declaration":
+        ranks = {r for _seat, r in seen.declared}
+        if not ranks:
+            return False
+        scoring = EV_HIT | EV_ANSWER5 | EV_ANSWER10
+        return True if any(p.events & scoring and p.rank in ranks for p in pv[:3]) else None
+    if name == "avoid-hit":
+        return False if len(pv) > 1 and pv[1].events & EV_HIT else None
+    if name == "sweep":
+        return False if seen.runner_up is None or seen.pv.sweep_for(seen.side) == 0 else None
+    # bait: the hands and the rules as for points, and the hit on it next
+    # in the match's line; whether that hit is the next player's one best
+    # reply for the match is not known
+    if len(pv) < 2 or not pv[1].events & EV_HIT or pv[1].rank != pv[0].rank:
+        return False
+    from dataclasses import replace
+    return None if THEMES["bait"](replace(seen, replies={pv[1].rank: 0})) else False
+
+
+@dataclass
+class MatchIdea:
+    """The idea of a puzzle played for the match (:func:`match_idea`):
+    ``best`` the one play of the best chance of winning it (card text),
+    ``themes`` the themes that hold for it, judged on its root play and
+    the match's line (:data:`THEMES` order), ``unjudged`` the themes that
+    cannot be judged for the match (:func:`_match_theme`: some of
+    :data:`MATCH_UNJUDGED`, and the line's themes when the match's line
+    cannot be replayed),
+    ``level``/``depth``/``tempting`` by the points puzzles' rule
+    (:func:`difficulty` of the look-ahead that singles out the match's
+    play, :func:`depth_needed`), ``margin`` its chance less the next
+    play's (None with one legal play)."""
+
+    best: str
+    themes: list[str]
+    unjudged: list[str]
+    level: int
+    depth: int
+    tempting: int
+    margin: float | None
+
+    @property
+    def written(self) -> str:
+        """The ``themes`` a line played for the match writes: all but
+        ``declaration``, which on a line draws the puzzle from the mover's
+        seat, judged over the hidden hands in points only
+        (:func:`solver.analysis.hidden.hides_cards`)."""
+        return " ".join(t for t in self.themes if t != "declaration")
+
+
+def match_idea(pos: Position) -> MatchIdea | None:
+    """The themes and level of ``pos`` played for the match (:class:`MatchIdea`),
+    or None when :func:`judge` plays it in points. A theme whose predicate
+    needs what the match search does not give is left unjudged rather
+    than taken from the points play. Raises what :func:`judge` and
+    :func:`idea_for` raise."""
+    from dataclasses import replace
+    from ..cards import RANK_INDEX, parse_card
+    from .themes import Line, replay
+    a = judge(pos)
+    if a.objective != "match":
+        return None
+    game, state, idea = idea_for(pos)
+    order = [mv.rank for mv in a.moves]
+    key = order[0]
+    try:
+        ranks = [RANK_INDEX[parse_card(t).rank] for t in (a.pv or [])]
+        if not ranks or ranks[0] != key:
+            raise ValueError("the match's line does not begin with its best play")
+        line, line_known = Line(replay(game, state, ranks), idea.values[key]), True
+    except (ValueError, KeyError):
+        # no line of the match to read: the root play alone
+        line, line_known = Line(replay(game, state, [key]), idea.values[key]), False
+    seen = replace(idea, order=order, lines={**idea.lines, key: line}, replies={}, extra={})
+    judged = {name: _match_theme(name, seen, line_known) for name in THEMES}
+    themes = [name for name, holds in judged.items() if holds]
+    unjudged = [name for name, holds in judged.items() if holds is None]
+    margin = a.moves[0].chance - a.moves[1].chance if len(a.moves) > 1 else None
+    if len(a.best) > 1:
+        margin = 0.0
+    immediate = {m: idea.lines[m].plies[0].gain for m in order}
+    tempting = sum(1 for m in order[1:] if immediate[m] >= immediate[key])
+    depth = depth_needed(game, state, key) if margin else MAX_DEPTH + 1
+    return MatchIdea(a.moves[0].move, themes, unjudged, difficulty(depth, tempting), depth,
+                     tempting, margin)
+
+
+def as_played_for_the_match(pos: Position) -> Position:
+    """``pos`` with the ``themes`` and ``level`` it writes replaced by the
+    match play's (:func:`match_idea`), for a sheet drawing a line played
+    for the match (the line's own may be the points play's, which is not
+    the answer); ``pos`` itself when it is played in points or cannot be
+    searched."""
+    try:
+        seen = match_idea(pos)
+    except (CompileError, NotAPuzzle, ValueError):
+        return pos
+    if seen is None:
+        return pos
+    from copy import copy
+    out = copy(pos)
+    now = {"themes": seen.written, "level": str(seen.level)}
+    out.ops = [(name, now.get(name, value)) for name, value in pos.ops
+               if not (name == "themes" and not seen.written)]
+    return out
 
 
 # --- checking a puzzle line ------------------------------------------------
@@ -562,8 +697,10 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
     (:func:`judge`) has one best play, ``bm``, beating every other play by
     at least ``margin`` points (under the match: the one play of the best
     chance of winning it, ``v`` the points value as ``ronda-solve``
-    compares it, and :data:`POINTS_FIELDS` and the hidden-hand test left
-    unchecked: :func:`objective_line` says so); then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
+    compares it, :data:`POINTS_FIELDS` and the hidden-hand test left
+    unchecked: :func:`objective_line` says so, and :data:`MATCH_FIELDS`
+    the match play's, :func:`match_idea`, a theme it cannot judge for the
+    match refused as such); then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
     ``depth``, ``method``, ``pv`` when present equals what the engine
     computes now; an ``id`` must be the position's own and a ``source``
     a known one (:func:`_label_problems`). A plain line (a teacher's
@@ -640,10 +777,29 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
                 "margin": _num(p.margin) if p.margin is not None else None,
                 "themes": " ".join(p.themes), "level": str(p.level),
                 "depth": str(p.depth), "method": "exact", "pv": " ".join(p.pv)}
+    seen = None
+    if match:
+        # the themes, level and depth the line writes are the match play's
+        try:
+            seen = match_idea(pos)
+        except (CompileError, NotAPuzzle, ValueError) as e:
+            return [Problem("position", str(e))], p
+    if seen is not None:
+        computed.update({"themes": seen.written, "level": str(seen.level),
+                         "depth": str(seen.depth)})
     for name, want in computed.items():
         have = recorded[name]
         if have is None or (match and name in POINTS_FIELDS):
             continue                    # under the match: said by points_unchecked
+        if seen is not None and name == "themes":
+            said = [t for t in have.split() if t in seen.unjudged]
+            if said:
+                problems.append(Problem(name, f"{' '.join(said)} cannot be judged for the "
+                                              f"match (it reads the line after every other "
+                                              f"play, which the match search does not give); "
+                                              f"the engine gives {want or '(none)'} for the "
+                                              f"match"))
+                continue
         if name in ("margin", "vv"):
             try:
                 same = want is not None and len(have.split()) == len(want.split()) and all(
@@ -653,7 +809,8 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
         else:
             same = " ".join(have.split()) == want
         if not same:
-            problems.append(Problem(name, f"{_DIFFERS} {want or '(none)'}, "
+            for_match = " for the match" if seen is not None and name in MATCH_FIELDS else ""
+            problems.append(Problem(name, f"{_DIFFERS} {want or '(none)'}{for_match}, "
                                           f"the line says {have}"))
     hidden = None if match else hidden_problem(p, margin)
     if hidden:
@@ -757,6 +914,8 @@ class CheckedLine:
     chances: dict[str, float] | None = None
     #: under the match: the match's principal variation (rank texts)
     match_pv: list[str] | None = None
+    #: under the match: the themes and level of its play (:func:`match_idea`)
+    match_found: MatchIdea | None = None
 
     @property
     def ok(self) -> bool:
@@ -777,10 +936,11 @@ def check_text(text: str, margin: float = DEFAULT_MARGIN) -> list[CheckedLine]:
         chances = ({mv.move: mv.chance for mv in judge(item).moves} if objective == "match"
                    else None)
         match_pv = list(judge(item).pv or []) if objective == "match" else None
+        match_found = match_idea(item) if objective == "match" else None
         out.append(CheckedLine(lineno, item.opcode("id"), problems, found,
                                plain=not (item.opcode("themes") or "").strip(),
                                objective=objective, note=note, chances=chances,
-                               match_pv=match_pv))
+                               match_pv=match_pv, match_found=match_found))
     return out
 
 
@@ -789,7 +949,7 @@ def objective_line(pos: Position) -> tuple[str, str]:
     saying so: under the match, the score, the target, the best play's
     chance of winning it and the next play's, and the points fields the
     line writes that are left unchecked (``playing for the match: S 40,
-    N 39, target 41: 6e wins it 100%, 2o 0%; margin, themes not checked
+    N 39, target 41: 6e wins it 100%, 2o 0%; margin, pv not checked
     (points)``); in points, why points when the line writes a score
     (``points: the target 41 cannot be reached this hand (score 10-12)``),
     else ""."""

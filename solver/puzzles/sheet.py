@@ -72,7 +72,7 @@ def cell_height(pos: Position, match: bool = False, show_themes: bool = False) -
     (``match``) for a puzzle played for the match, and for each line of
     themes under the title (``show_themes``, :func:`_title_parts`)."""
     extra = FACT_H * (len(_fact_lines(pos)) - 2 + (1 if match else 0)
-                      + len(_title_parts(pos, show_themes, match)[2]))
+                      + len(_title_parts(pos, show_themes)[2]))
     if pos.players == 4:
         return TITLE_H + _table4_height(pos) + FOOT_H + extra
     return (CELL_H + (pos.players - 2) * (CARD_H + 4) + _rows_table(pos).height - ROWS_TABLE_H
@@ -226,7 +226,7 @@ def _seat_text(pos: Position, seat: int) -> str:
     return name if pos.hands[seat] else f"{name}: no cards left"
 
 
-def _title_parts(pos: Position, show_themes: bool, match: bool) -> tuple[str, str, list[str]]:
+def _title_parts(pos: Position, show_themes: bool) -> tuple[str, str, list[str]]:
     """A drawing's title after its number: ``(level, beside, under)``, the
     level's stars and name, and (``show_themes``) the themes: ``beside``
     the level when the title still fits left of the id (measured with a
@@ -239,15 +239,15 @@ def _title_parts(pos: Position, show_themes: bool, match: bool) -> tuple[str, st
         text = f"  {stars} {LEVEL_NAMES.get(level, level)}"
     if not (show_themes and pos.opcode("themes")):
         return text, "", []
-    # under the match the themes describe the points play (unchecked)
-    themes = f"{'themes in points: ' if match else ''}{pos.opcode('themes')}"
+    # under the match the themes are the match play's (puzzles check)
+    themes = pos.opcode("themes")
     beside = f"  \u00b7 {themes}"
     room = CELL_W - 24 - text_width(pos.opcode("id") or "", 9) - 8
     if text_width("999." + text + beside, 13) <= room:
         return text, beside, []
     width = CELL_W - 24
     chars = max(1, int(width // (FACT_SIZE * TEXT_EM)))
-    return text, "", textwrap.wrap(f"themes: {themes}" if not match else themes, chars)
+    return text, "", textwrap.wrap(f"themes: {themes}", chars)
 
 
 def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = False,
@@ -270,7 +270,7 @@ def puzzle_svg(pos: Position, number: int | None = None, show_themes: bool = Fal
         pos = mover_view(pos)
     height = cell_height(pos, match is not None, show_themes)
     title = f"{number}." if number is not None else ""
-    level, beside, under = _title_parts(pos, show_themes, match is not None)
+    level, beside, under = _title_parts(pos, show_themes)
     title += level + beside
     pid = pos.opcode("id") or ""
     out = [f'<g transform="translate({x},{y})" font-family="DejaVu Sans, Arial, sans-serif">',
@@ -458,8 +458,7 @@ def _answer_lines(pos: Position, number: int, width: int,
         head += f"  (value {v}"
         head += f", {margin} better than any other play)" if margin else ")"
     if themes:
-        # under the match the themes describe the points play (unchecked)
-        head += f"  [{'themes in points: ' if match is not None else ''}{themes}]"
+        head += f"  [{themes}]"
     lines = textwrap.wrap(head, width)
     c = pos.opcode("c")
     if c:
@@ -553,9 +552,7 @@ def sheet_html(puzzles: list[Position], title: str = "Ronda puzzles", per_page: 
                 if margin:
                     meta.append(f"{_esc(margin)} better than any other play")
             if pos.opcode("themes"):
-                # under the match the themes describe the points play (unchecked)
-                meta.append(("themes in points: " if matches[i - 1] is not None else "")
-                            + _esc(pos.opcode("themes")))
+                meta.append(_esc(pos.opcode("themes")))
             items.append(f"<li><b>{bm}</b> <span class=meta>{' · '.join(meta)}</span>"
                          f"<br>{_esc(pos.opcode('c') or '')}</li>")
         pages.append('<section class="answers"><h1>Answers</h1><ol>' + "".join(items)

@@ -234,12 +234,13 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     pv = (pos.opcode("pv") or " ".join(p.pv)).split()
     played_line = line_text(idea, RANK_INDEX[played.rank], _bare(pos))
     value = p.value
+    themes = (pos.opcode("themes") or " ".join(p.themes)).split()
     if a is not None and a.objective == "match":
         # played for the match: the answer, its line, the value and the
         # losses are the match's (each play's chance of winning it); the
         # points this hand are each play's "points", said as such
         from ..puzzles.puzzle import (chance_text, match_explanation, match_heading,
-                                      match_line_text)
+                                      match_idea, match_line_text)
         three = {"objective": "match", "objective_note": match_heading(pos)}
         top = a.moves[0].chance
         moves = [{"move": mv.move, "value": mv.chance, "loss": max(0.0, top - mv.chance),
@@ -255,6 +256,12 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
         played_line = (f"{chance_text(mine.chance)} to win the match"
                        + (f": {match_line}" if match_line else
                           f" (in points this hand, {mine.value:+g}: {played_line})"))
+        # the themes and level of the match's play, not the points play's
+        # the line may write (a theme the match cannot judge is said so)
+        seen = match_idea(_bare(pos))
+        if seen is not None:
+            themes = seen.themes
+            three.update({"level": seen.level, "themes_unjudged": seen.unjudged})
     if p.vectors:               # three players: every seat's own points (max^n)
         three = {"seats": list(seat_names(pos.players)), "vector": p.vector}
         for mv in moves:
@@ -265,7 +272,7 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
             "explanation": explanation,
             "pv": pv,
             "played_line": played_line,
-            "themes": (pos.opcode("themes") or " ".join(p.themes)).split(),
+            "themes": themes,
             "moves": moves})
 
 
