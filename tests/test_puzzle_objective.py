@@ -255,8 +255,10 @@ def test_check_json_under_the_match_gives_the_matchs_answer_as_found(match_file)
     import json
     doc = json.loads(run(["puzzles", "check", "--json", str(match_file)]).stdout)
     first = doc["lines"][0]
+    # the themes a line played for the match writes (declaration, true of
+    # 6's line, is not one of them: MatchIdea.written)
     assert first["found"] == {"best": "6e", "chance": 1, "pv": ["6", "2", "2"],
-                              "themes": ["declaration"], "unjudged": ["avoid-hit"],
+                              "themes": [], "unjudged": ["avoid-hit"],
                               "level": 2}
     assert first["points"]["best"] == "2o" and first["points"]["value"] == -2
     assert [line["found"]["best"] for line in doc["lines"]] == [
@@ -341,8 +343,15 @@ def test_check_verifies_a_match_lines_themes_and_level_for_the_match(tmp_path):
     r = run(["puzzles", "check", str(one(tmp_path, M3))])
     assert r.exit_code == 0, r.output
     assert ("line 1: verified, playing for the match: S 39, N 40, target 41: 11c wins it 100%, "
-            "5b 0%; themes found for the match: declaration; level 1; not judged for the "
-            "match: avoid-hit") in r.stdout
+            "5b 0%; themes found for the match: none (declaration too, which a line played "
+            "for the match does not write); level 1; not judged for the match: avoid-hit") \
+        in r.stdout
+    # what check suggests, check accepts (it used to suggest declaration,
+    # then refuse it): the JSON's found themes are the ones a line writes
+    import json
+    doc = json.loads(run(["puzzles", "check", "--json", str(one(tmp_path, M3))]).stdout)
+    assert doc["lines"][0]["found"]["themes"] == []
+    assert verify(parse_position(M3 + " ; level 1"))[0] == []
     r = run(["puzzles", "check", str(one(tmp_path, points))])
     assert r.exit_code == 1
     assert "line 1, level: the engine gives 1 for the match, the line says 3" in r.stderr
@@ -363,3 +372,35 @@ def test_web_answer_gives_the_match_plays_themes_and_level():
     check(doc, "web.json#/$defs/puzzle_answer")
     points = answer_puzzle(M3.replace(" score=39,40", ""), "5")
     assert points["themes"] == ["sweep", "declaration", "quiet"] and "level" not in points
+
+
+def test_quiz_hints_the_match_plays_themes_not_the_points_ones_the_line_writes(tmp_path):
+    """Match 2 (S 40, N 35): 10 hits N's 10 just laid and wins the match;
+    a line writing the points play's themes (sweep quiet, level 3) is
+    hinted and titled with the match play's (hit, level 1: easy), as the
+    sheet and the web trainer give them."""
+    line = match_lines()[1] + " ; themes sweep quiet ; level 3 ; depth 9"
+    r = run(["puzzles", "quiz", str(one(tmp_path, line))], stdin="h\n10\n")
+    assert "hint: hit" in r.stdout and "sweep" not in r.stdout
+    assert "puzzle 1/1  ·  easy" in r.stdout and "right: 10 (100% to win the match)" in r.stdout
+
+
+def test_check_json_of_a_line_with_one_legal_play_follows_the_schema(tmp_path):
+    """S holds 2c and 2o only (match 1 with its 6e gone): one play, so no
+    margin over the next (null, which the schema allows), in points and
+    for the match."""
+    import json
+    from test_schema import check
+    one_play = ("12c 2c.2o/2e.2b - S dealer=N score=40,39 taken=19,16 last=N gone=1c.6e.1o.3b."
+                "4b.3o.6c.6b.7o.10b.7b.7c.3e.3c.7e.5e.10c.4e.6o.10o.10e.11b.11e.12o.12e.4c.5b."
+                "4o.11c.12b.11o.5o.5c.1e.1b declared=N:ronda2 ; bm 2")
+    r = run(["puzzles", "check", "--json", str(one(tmp_path, one_play))])
+    doc = json.loads(r.stdout)
+    check(doc, "puzzles.json")
+    line = doc["lines"][0]
+    assert line["points"]["margin"] is None and list(line["chances"]) == ["2c"]
+    r = run(["puzzles", "check", "--json", str(one(tmp_path, one_play.replace(" score=40,39",
+                                                                              "")))])
+    doc = json.loads(r.stdout)
+    check(doc, "puzzles.json")
+    assert doc["lines"][0]["found"]["margin"] is None

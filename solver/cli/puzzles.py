@@ -33,7 +33,8 @@ from ..notation import NotationError, parse_file
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..runtime.streams import stdin_closed
 from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, check_text,
-                      chance_text, exact_values, generate as generate_puzzles, match_heading)
+                      as_played_for_the_match, chance_text, exact_values,
+                      generate as generate_puzzles, match_heading)
 from ..position import seat_names
 from ..analysis.hidden import hides_cards, mover_view
 from .render import LEADS_LEGEND, position_panel
@@ -212,7 +213,7 @@ def check_cmd(files, margin, as_json) -> None:
                 seen = checked.match_found
                 entry["found"] = {"best": best, "chance": checked.chances[best],
                                   "pv": checked.match_pv or [],
-                                  "themes": seen.themes if seen else [],
+                                  "themes": seen.written.split() if seen else [],
                                   "unjudged": seen.unjudged if seen else [],
                                   "level": seen.level if seen else None}
                 entry["points"] = examined
@@ -263,8 +264,12 @@ def _match_found_text(checked) -> str:
     seen = checked.match_found
     if seen is None or not checked.plain:
         return ""
-    text = (f"; themes found for the match: {' '.join(seen.themes) or 'none'}; "
-            f"level {seen.level}")
+    text = f"; themes found for the match: {seen.written or 'none'}"
+    if "declaration" in seen.themes:
+        # true of the play, but on a line it would draw the puzzle from the
+        # mover's seat, which is judged in points (MatchIdea.written)
+        text += " (declaration too, which a line played for the match does not write)"
+    text += f"; level {seen.level}"
     if seen.unjudged:
         text += f"; not judged for the match: {', '.join(seen.unjudged)}"
     return text
@@ -378,6 +383,9 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
     """Ask one puzzle on ``con``: show it, read plays until a valid one (or
     ``h``, ``s``, ``q``), explain. Returns ``"right"``, ``"wrong"``,
     ``"skip"`` or None (quit)."""
+    # a line played for the match: its themes (the hint) and level are the
+    # match play's, not the points play's the line may write
+    pos = as_played_for_the_match(pos)
     level = pos.opcode("level")
     title = f"puzzle {number}/{total}"
     if level:
