@@ -368,7 +368,8 @@ def test_sheet_leaves_out_an_answer_the_engine_contradicts(tmp_path, suffix):
     assert r.stderr.strip().splitlines() == [
         f"error: {f}: line 2, bm: the best play is 4 (+5), not 10 (+3); "
         "v: the value is +5, not 3 (left out)",
-        f"error: {f}: line 3, v: the value is +4, not 3 (left out)"]
+        f"error: {f}: line 3, v: the value is +4, not 3 (left out)",
+        f"2 puzzles drawn in {out}; 2 lines left out (said above)"]
     doc = out.read_text()
     if suffix == ".svg":
         answers = [t.split("</")[0] for t in doc.split(">") if t[:3] in ("1. ", "2. ", "3. ")]
@@ -436,7 +437,8 @@ def test_sheet_says_its_errors_in_file_order(tmp_path):
         f"error: {f}: line 2, hands: rank 8 does not exist in a Spanish 40-card deck "
         "(left out)",
         f"error: {g}: line 1, hands: rank 8 does not exist in a Spanish 40-card deck "
-        "(left out)"]
+        "(left out)",
+        f"1 puzzle drawn in {out}; 3 lines left out (said above)"]
     assert "1. 2  (value 4)" in out.read_text()
 
 

@@ -640,9 +640,10 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
         doc = sheet_html(items, title, answers=answers, show_themes=show_themes,
                          matches=matches)
     _write(output, doc, force)
+    played = sum(1 for m in matches if m is not None)
+    # one line, a long path unbroken (click, not rich, which wraps at 80)
+    click.echo(f"{counted(len(items), 'puzzle')} drawn in {output}"
+               + (f" ({played} played for the match, said on the sheet)" if played else "")
+               + (f"; {counted(bad, 'line')} left out (said above)" if bad else ""), err=True)
     if bad:
         sys.exit(1)                     # a line unreadable or its answer wrong (said above)
-    played = sum(1 for m in matches if m is not None)
-    Console(stderr=True).print(f"{counted(len(items), 'puzzle')} drawn in {output}"
-                               + (f" ({played} played for the match, said on the sheet)"
-                                  if played else ""), highlight=False)
