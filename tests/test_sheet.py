@@ -52,6 +52,30 @@ def test_html_pages():
     assert sheet_html(items, answers=False).count("<li>") == 0
 
 
+def test_html_pages_hold_the_rows_an_a4_page_fits():
+    """Six two-player drawings (290 px) fit an A4 page; four-player ones
+    (pagat, up to 466 px) fit two rows, so a page holds 4, not 6 (the
+    print split each page of 6 over two, with 2 puzzles on the second;
+    measured in chromium's print of positions/puzzles/composed-pagat4.txt:
+    3 pages now, 4 before)."""
+    from pathlib import Path
+    from solver.notation import parse_file
+    from solver.puzzles.sheet import PAGE_BODY_H, ROW_GAP, page_starts
+    root = Path(__file__).resolve().parent.parent
+    four = root / "positions" / "puzzles" / "composed-pagat4.txt"
+    items = [pos for _n, pos in parse_file(four.read_text())]
+    heights = [cell_height(p) for p in items]
+    assert len(items) == 12 and max(heights) > (PAGE_BODY_H - 2 * ROW_GAP) / 3
+    doc = sheet_html(items, answers=False)
+    pages = doc.split('<section class="page">')[1:]
+    assert [page.count("<svg") for page in pages] == [4, 4, 4]
+    starts = page_starts(heights, 6)
+    for a, b in zip(starts, starts[1:] + [len(items)]):
+        rows = [max(heights[i:i + 2]) for i in range(a, b, 2)]
+        assert sum(rows) + ROW_GAP * (len(rows) - 1) <= PAGE_BODY_H
+    assert page_starts([290] * 12, 6) == [0, 6]
+
+
 def test_four_player_drawing_is_taller_and_holds_every_hand():
     from solver.puzzles.sheet import CELL_H, cell_height
     pos = parse_position("7.11 3/6/3.5/3.5 - N rules=pagat taken=23,9 last=E")

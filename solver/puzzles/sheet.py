@@ -518,25 +518,59 @@ def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: in
             f'<rect width="100%" height="100%" fill="#fff"/>' + "".join(body) + "</svg>\n")
 
 
+#: the height (CSS px) an A4 page gives the puzzles' rows under its
+#: title: 273 mm inside the 12 mm margins is 1,032 px, less the title's
+#: 16 pt and 6 mm (about 44 px)
+PAGE_BODY_H = 985
+#: the gap between two rows of drawings (the grid's ``gap``)
+ROW_GAP = 8
+
+
+def page_starts(heights: list[int], per_page: int) -> list[int]:
+    """The index of each page's first puzzle on the HTML sheet: rows of two
+    drawings (a row as tall as its taller one) until ``per_page`` puzzles or
+    the next row would pass :data:`PAGE_BODY_H`; at least one row a page.
+
+    >>> page_starts([290] * 8, 6), page_starts([363] * 8, 6), page_starts([466] * 5, 6)
+    ([0, 6], [0, 4], [0, 4])
+    """
+    starts: list[int] = []
+    used = 0
+    count = 0
+    for i in range(0, len(heights), 2):
+        row = max(heights[i:i + 2])
+        size = len(heights[i:i + 2])
+        if not starts or count + size > per_page or used + ROW_GAP + row > PAGE_BODY_H:
+            starts.append(i)
+            used, count = row, size
+        else:
+            used += ROW_GAP + row
+            count += size
+    return starts
+
+
 def sheet_html(puzzles: list[Position], title: str = "Ronda puzzles", per_page: int = 6,
                answers: bool = True, show_themes: bool = False, matches=None) -> str:
-    """An HTML page for printing on A4: ``per_page`` puzzles a page in two
-    columns, then the answers (move, value, margin, themes, explanation;
-    ``matches`` as :func:`sheet_svg`'s)."""
+    """An HTML page for printing on A4: at most ``per_page`` puzzles a
+    page in two columns, as many rows as fit the page
+    (:func:`page_starts`), then the answers (move, value, margin, themes,
+    explanation; ``matches`` as :func:`sheet_svg`'s)."""
     matches = _matches(puzzles, matches)
+    heights = [cell_height(pos, m is not None, show_themes) for pos, m in zip(puzzles, matches)]
+    starts = page_starts(heights, per_page)
     pages = []
-    for start in range(0, len(puzzles), per_page):
+    for n, (start, end) in enumerate(zip(starts, starts[1:] + [len(puzzles)]), start=1):
         cells = []
-        for i, pos in enumerate(puzzles[start:start + per_page], start=start + 1):
+        for i, pos in enumerate(puzzles[start:end], start=start + 1):
             m = matches[i - 1]
-            h = cell_height(pos, m is not None, show_themes)
+            h = heights[i - 1]
             cells.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{CELL_W}" '
                          f'height="{h}" viewBox="0 0 {CELL_W} {h}">'
                          + puzzle_svg(pos, i, show_themes, match=None if m is None else m[0])
                          + "</svg>")
         pages.append('<section class="page"><h1>' + _esc(title)
-                     + (f" <small>({start // per_page + 1})</small>" if len(puzzles) > per_page
-                        else "") + '</h1><div class="grid">' + "".join(cells) + "</div></section>")
+                     + (f" <small>({n})</small>" if len(starts) > 1 else "")
+                     + '</h1><div class="grid">' + "".join(cells) + "</div></section>")
     if answers and puzzles:
         items = []
         for i, pos in enumerate(puzzles, start=1):
