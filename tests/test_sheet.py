@@ -341,3 +341,20 @@ def test_the_answers_fit_the_sheet_svg():
     for el in lines:
         text = "".join(el.itertext())
         assert float(el.get("x")) + len(text) * float(el.get("font-size")) * 0.6 <= width - 10, text
+
+
+def test_a_long_svg_title_wraps_within_the_picture():
+    """A title longer than the picture (750 px: 69 characters at 18 px and
+    0.6 em) is written over several lines, each within the width, and the
+    drawings start under the last."""
+    from solver.puzzles.sheet import text_width
+    title = "Très long titre " * 12
+    doc = sheet_svg([puzzle(HIT)], title=title, answers=False)
+    root = ET.fromstring(doc)
+    width = float(root.get("width"))
+    ns = "{http://www.w3.org/2000/svg}"
+    heads = [t for t in root.iter(ns + "text") if t.get("font-size") == "18"]
+    assert len(heads) == 3 and " ".join(t.text for t in heads) == title.strip()
+    assert all(10 + text_width(t.text, 18) <= width - 10 for t in heads)
+    first = next(g for g in root.iter(ns + "g") if g.get("transform", "").startswith("translate"))
+    assert float(first.get("transform").split(",")[1].rstrip(")")) > float(heads[-1].get("y"))

@@ -488,9 +488,12 @@ def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: in
     ``margin``)."""
     matches = _matches(puzzles, matches)
     width = columns * CELL_W + (columns + 1) * 10
-    body = [f'<text x="10" y="26" font-size="18" font-weight="bold" '
-            f'font-family="DejaVu Sans, Arial, sans-serif">{_esc(title)}</text>']
-    y = 40
+    # the title wrapped within the picture's width (a line of 22 px a line)
+    heads = textwrap.wrap(title, max(1, int((width - 20) // (18 * TEXT_EM)))) or [""]
+    body = [f'<text x="10" y="{26 + 22 * k}" font-size="18" font-weight="bold" '
+            f'font-family="DejaVu Sans, Arial, sans-serif">{_esc(head)}</text>'
+            for k, head in enumerate(heads)]
+    y = 40 + 22 * (len(heads) - 1)
     for start in range(0, len(puzzles), columns):
         row = puzzles[start:start + columns]
         for k, pos in enumerate(row):
