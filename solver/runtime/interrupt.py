@@ -118,6 +118,8 @@ class Signals:
             timer.daemon = True
             timer.start()
             return
+        if self.signum is not None or _received is not None:
+            return      # a finaliser the signal left half built: the stop says it
         (self._old_hook or sys.__unraisablehook__)(unraisable)
 
     def caught(self, exc: BaseException | None = None) -> int:
@@ -180,6 +182,11 @@ def exit_interrupted(signum: int | BaseException, kept: str = "") -> None:
     sys.exit(128 + int(signum))
 
 
+def _after_interrupt(_unraisable) -> None:
+    """The exception hook of a process ending on a signal
+    (:func:`_exit_watchdog`): a finaliser's error is dropped."""
+
+
 def _exit_watchdog(code: int) -> None:
     """From the moment Python starts to exit, end the process with ``code``
     after ``EXIT_GRACE`` seconds, from a daemon thread (it still runs while
@@ -189,6 +196,11 @@ def _exit_watchdog(code: int) -> None:
     newest first), not now: a caller that catches the SystemExit (click's
     test runner) goes on living."""
     def arm() -> None:
+        # the process only ends now: a library object the signal left half
+        # built (llvmlite's, when it landed in a compile) fails in its
+        # finaliser at exit, which Python would print as "Exception
+        # ignored"; the user's one line is said already
+        sys.unraisablehook = _after_interrupt
         timer = threading.Timer(EXIT_GRACE, os._exit, args=(code,))
         timer.daemon = True
         timer.start()
@@ -255,6 +267,8 @@ def _early_unraisable(unraisable) -> None:
         timer.daemon = True
         timer.start()
         return
+    if _received is not None:
+        return          # a finaliser the signal left half built: the stop says it
     sys.__unraisablehook__(unraisable)
 
 
