@@ -94,6 +94,12 @@ def text_width(text: str, size: float) -> float:
     return len(text) * size * TEXT_EM
 
 
+def chars_within(width: float, size: float) -> int:
+    """The characters of font size ``size`` a line of ``width`` px holds
+    at :func:`text_width`'s estimate (at least one)."""
+    return max(1, int(width // (size * TEXT_EM)))
+
+
 TITLE_H, FOOT_H = 30, 72
 SIDE_X = 12                     # the left edge of a side seat's column
 TABLE_COLS = 5                  # cards a row on the four-player table
@@ -246,7 +252,7 @@ def _title_parts(pos: Position, show_themes: bool) -> tuple[str, str, list[str]]
     if text_width("999." + text + beside, 13) <= room:
         return text, beside, []
     width = CELL_W - 24
-    chars = max(1, int(width // (FACT_SIZE * TEXT_EM)))
+    chars = chars_within(width, FACT_SIZE)
     return text, "", textwrap.wrap(f"themes: {themes}", chars)
 
 
@@ -427,7 +433,7 @@ def _fact_lines(pos: Position) -> list[str]:
     facts (at the `` · ``), a fact too long for a line of its own (a long
     stock in order) broken between words."""
     width = CELL_W - 24
-    chars = max(1, int(width // (FACT_SIZE * TEXT_EM)))
+    chars = chars_within(width, FACT_SIZE)
     out = []
     for line in _facts(pos):
         current = ""
@@ -489,7 +495,7 @@ def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: in
     matches = _matches(puzzles, matches)
     width = columns * CELL_W + (columns + 1) * 10
     # the title wrapped within the picture's width (a line of 22 px a line)
-    heads = textwrap.wrap(title, max(1, int((width - 20) // (18 * TEXT_EM)))) or [""]
+    heads = textwrap.wrap(title, chars_within(width - 20, 18)) or [""]
     body = [f'<text x="10" y="{26 + 22 * k}" font-size="18" font-weight="bold" '
             f'font-family="DejaVu Sans, Arial, sans-serif">{_esc(head)}</text>'
             for k, head in enumerate(heads)]
@@ -507,7 +513,7 @@ def sheet_svg(puzzles: list[Position], title: str = "Ronda puzzles", columns: in
         body.append(f'<text x="10" y="{y}" font-size="15" font-weight="bold" '
                     f'font-family="DejaVu Sans, Arial, sans-serif">Answers</text>')
         y += 20
-        chars = int((width - 20) // (10 * TEXT_EM))   # 10 px margins
+        chars = chars_within(width - 20, 10)   # 10 px margins
         for i, pos in enumerate(puzzles):
             for k, line in enumerate(_answer_lines(pos, i + 1, chars, matches[i])):
                 weight = ' font-weight="bold"' if k == 0 else ""
