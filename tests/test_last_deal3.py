@@ -137,3 +137,111 @@ def test_lean2_plays_deals_of_three_cards_only():
     prob = _at_deal("lean2-4", 2, four)
     assert covers3(prob.P) and lean2_default(prob.P) == 0
     assert _same(prob) > 0
+
+
+def _last_deal_root(P, D, spos, t, last, piles):
+    """The state at the start of the last deal dealt from ``spos``, table
+    ``t``, last capturer ``last`` and piles ``piles`` (seat order)."""
+    x = 0
+    for k, p in enumerate(piles):
+        x = core.with_pile(x, k, p)
+    return (t, int(D[spos, 0]), int(D[spos, 1]), int(D[spos, 2]), 0, int(P[core.P_LEADER]),
+            -1, 0, last, int(P[core.P_EMPTY]), x)
+
+
+def _tables(prob, rng, count: int) -> list[int]:
+    """``count`` tables of cards the deal before the last could leave: some
+    of its table's and hands' cards (rank nibbles, as the state's)."""
+    st = prob.st
+    cards = []
+    for h in (st[0], st[1], st[2], st[3]):
+        for r in range(10):
+            cards += [r] * bin((h >> (4 * r)) & 15).count("1")
+    out = []
+    for _ in range(count):
+        t = 0
+        for r in rng.sample(cards, rng.randrange(0, min(8, len(cards)) + 1)):
+            t += (((t >> (4 * r)) & 15) + 1) << (4 * r)
+        out.append(t)
+    return out
+
+
+def _distinct_hands(D, spos):
+    """A copy of ``D`` whose last deal (row ``spos``) deals each seat as
+    many cards as before, every rank once at most over the three hands: a
+    deal with no capture on an empty table (every rank 0-8 dealt, rank 9
+    left for the table)."""
+    D = D.copy()
+    r = 0
+    for k in range(3):
+        h = 0
+        for _ in range(bin(int(D[spos, k])).count("1")):
+            h |= 1 << (4 * r)
+            r += 1
+        D[spos, k] = h
+    return D if r <= 9 else None
+
+
+@pytest.mark.parametrize("system", [s for s in THREE if not s.shuffled], ids=str)
+def test_last_deal_memo_entries_hold_for_their_piles(system):
+    """The memo of the last deal's roots answers a root from an entry solved
+    for other piles (each seat's pile up to the room its largest end left
+    under 20) and, when every end had a capture, for another last
+    capturer: each of its answers equals the root searched from scratch
+    (:func:`lean3_state`, checked against the table above), over roots
+    that share a few tables with piles 0-26 and every last capturer, and
+    over a deal of distinct ranks (ends with no capture: its entries keep
+    the last capturer)."""
+    from solver.engine.endgame3 import LAST_SHIFT, _root_vector
+    rng = random.Random(f"memo-range-{system}")
+    met = kept_last = 0
+    for seed in range(4):
+        prob = _at_deal(f"memo-range-{seed}", 3, system.rules)
+        P, D, spos = prob.P, prob.D, int(prob.st[9])
+        tables = _tables(prob, rng, 4) * 15
+        if seed == 3:
+            D = _distinct_hands(D, spos)
+            tables = [0, 1 << 36] * 30      # empty, or one card of rank 9
+        M = new_memo()
+        asked = set()
+        for t in tables:
+            last = rng.randrange(-1, 3)
+            piles = [rng.randrange(0, 27) for _ in range(3)]
+            got = _root_vector(P, D, M, 1, spos, t, last, *piles)
+            want = lean3_state(P, _last_deal_root(P, D, spos, t, last, piles))
+            assert got[:3] == want[:3], (system, t, last, piles, got, want)
+            if got[3] == 0 and (t, last, *piles) not in asked:
+                met += 1            # answered by an entry solved for other piles
+            asked.add((t, last, *piles))
+        kept_last += int(np.count_nonzero((M[:, 1] == 1) & ((M[:, 0] >> LAST_SHIFT) & 7 != 0)))
+    assert met >= 5, met
+    assert kept_last > 0            # the distinct ranks' roots kept the last capturer
+
+
+@pytest.mark.parametrize("system", [s for s in THREE if not s.shuffled and s.name in
+                                    ("french-3p", "answers-3p")], ids=str)
+def test_deal_start_memo_entries_hold_for_their_piles(system):
+    """The start of the deal before the last is memoised as the last deal's
+    roots are: from a root two deals from the end, each vector it gives
+    for the deal's start with a few tables, piles 0-3 or 0-26 and every
+    last capturer (one memo) equals the table's max^n choice at that state."""
+    from types import SimpleNamespace
+    from solver.engine.endgame3 import _deal_start
+    rng = random.Random(f"memo-start-{system}")
+    met = 0
+    for seed in range(2):
+        prob = _at_deal(f"memo-start-{seed}", 2, system.rules)
+        P, D, r = prob.P, prob.D, int(prob.st[9])
+        M = new_memo()
+        for i, t in enumerate(_tables(prob, rng, 2) * 5):
+            x = 0
+            for k in range(3):
+                x = core.with_pile(x, k, rng.randrange(0, 27 if i % 2 else 4))
+            var = (t, int(D[r, 0]), int(D[r, 1]), int(D[r, 2]), 0, int(P[core.P_LEADER]), -1,
+                   0, rng.randrange(-1, 3), int(D[r, core.D_NEXT]), x)
+            assert _deal_start(D, var[9], *var[1:4], -1, 0)
+            got = lean2_state(P, D, M, 1, var)
+            met += got[3] == 0
+            want = _state_vector(SimpleNamespace(P=P, D=D, st=var))
+            assert tuple(float(v) for v in got[:3]) == tuple(want), (system, var, got, want)
+    assert met > 0

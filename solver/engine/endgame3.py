@@ -13,6 +13,18 @@ the mover's seat and the last capturer's (absolute, for the sweep at the
 end). Values are vectors in the same frame: the mover's points to the end
 of the hand, the next seat's, the seat after's.
 
+The deal before the last is searched the same way (:func:`lean2`, a
+known stock), the last deal's roots it reaches memoised, and its own
+start too (:func:`lean2_state`). A memo entry holds for more than the
+piles and last capturer it was solved from: each search also returns
+its *pile notes* (:func:`_end`), each seat's largest pile at an end of
+the hand and whether an end came with no capture since the root (only
+then does the last capturer count). A pile that stayed at 20 cards or
+under counted at no end, nor would any smaller one, or one larger by at
+most the room it left under 20; so the entry holds for those
+(:func:`_root_vector`; docs/performance.md: half the last-deal solves of
+the player's view three players search).
+
 It covers three players each playing alone for points without Ronda
 voleur (:func:`covers3`: every preset and house rule); the vector of a
 state is :func:`solver.search.kernels_vec.maxn`'s exactly (each seat its
@@ -26,14 +38,30 @@ from numba import njit
 
 import numpy as np
 
-from .core import (BELOW, CANON_PILES, D_DS, D_NEXT, LOW, P_ANSWERS, P_BONUS, P_BRK, P_CANON,
-                   P_EMPTY, P_LEADER, P_MATCH, P_MISSA_LAST, P_MISSA_ROUND, P_NEXT, P_NSIDES,
-                   P_PLAYERS, P_PTS, P_SHUFFLED, P_SIDE, P_VOLEUR, SENTINEL, pile_of, popcount)
+from .core import (BELOW, D_DS, D_NEXT, LOW, P_ANSWERS, P_BONUS, P_BRK, P_EMPTY, P_LEADER,
+                   P_MATCH, P_MISSA_LAST, P_MISSA_ROUND, P_NEXT, P_NSIDES, P_PLAYERS, P_PTS,
+                   P_SHUFFLED, P_SIDE, P_VOLEUR, SENTINEL, pile_of, popcount)
 
 #: entries of a thread's memo of last-deal roots (:func:`new_memo`)
 MEMO_ENTRIES = 1 << 12
-#: slots a memo lookup tries before it overwrites the first
-MEMO_PROBES = 8
+#: slots a memo lookup tries (the entries of one table sit side by side)
+#: before a new entry overwrites the first
+MEMO_PROBES = 32
+#: a memo entry's key: the table's 40 bits, the last capturer above them
+#: (``last + 2``; 0 when it does not count) and the level bit (the start of
+#: the deal before the last, else a root of the last deal)
+LAST_SHIFT = 40
+LEVEL2 = 1 << 43
+KEY_BITS = ~(7 << LAST_SHIFT)
+#: a memo entry's piles byte: the exact pile follows (else the largest held)
+PILE_EXACT = 128
+#: a memoised root is searched with its last capturer coded as ``last +
+#: LAST_CODED + 1``: an end that still has it had no capture (:func:`_end`)
+LAST_CODED = 3
+#: pile notes: each seat's largest pile at an end, a byte a seat in the
+#: frame's order, and this bit when an end came with no capture
+NOCAP = 1 << 24
+NOTE_PILES = (1 << 24) - 1
 
 
 @njit(cache=True)
@@ -88,14 +116,35 @@ def _low(h):
     return popcount(low - 1) >> 2
 
 
+@njit(cache=True, inline='always')
+def _up(n):
+    """Pile notes from the next seat's frame (a child's) into the mover's."""
+    return ((n << 8) & 0xFFFF00) | ((n >> 16) & 0xFF) | (n & NOCAP)
+
+
+@njit(cache=True, inline='always')
+def _most(x, y):
+    """Two pile notes as one: each seat's larger pile (bytes under 128,
+    compared at once), either's no-capture bit."""
+    ge = (((x & NOTE_PILES) | 0x808080) - (y & NOTE_PILES)) & 0x808080
+    m = (ge >> 7) * 255
+    return (x & m) | (y & ~m & NOTE_PILES) | ((x | y) & NOCAP)
+
+
 @njit(cache=True)
 def _end(P, t, seat, last, pa, pb, pc):
     """The points the end of the hand gives, in the frame of ``seat`` (who
     played the last card; piles ``pa, pb, pc`` in that frame): the table
-    to the last capturer with the bonus, each pile's cards over 20."""
+    to the last capturer with the bonus, each pile's cards over 20; and
+    the pile notes (the piles at the end, :data:`NOCAP` when ``last`` is
+    still coded: no capture since a memoised root)."""
     ga = 0
     gb = 0
     gc = 0
+    nocap = 0
+    if last >= LAST_CODED:
+        nocap = NOCAP
+        last -= LAST_CODED + 1
     if last >= 0:
         n = popcount(t)
         b = P[P_BONUS]
@@ -111,16 +160,19 @@ def _end(P, t, seat, last, pa, pb, pc):
         else:
             pc += n
             gc = b
-    return ga + max(0, pa - 20), gb + max(0, pb - 20), gc + max(0, pc - 20)
+    return (ga + max(0, pa - 20), gb + max(0, pb - 20), gc + max(0, pc - 20),
+            pa | (pb << 8) | (pc << 16) | nocap)
 
 
 @njit(cache=True)
 def forced(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
     """The vector (the mover's frame) when every hand holds at most one
-    card: the rest is forced."""
+    card: the rest is forced; and the pile notes (:func:`_end`, the
+    mover's frame)."""
     va = 0
     vb = 0
     vc = 0
+    note = 0
     k = 0
     while (a | b | c) != 0:
         left = popcount(a) + popcount(b) + popcount(c) - 1
@@ -136,7 +188,7 @@ def forced(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
         else:
             vc += pts
         if left == 0:
-            ga, gb, gc = _end(P, t, seat, last, pa, pb, pc)
+            ga, gb, gc, note = _end(P, t, seat, last, pa, pb, pc)
             if k == 0:
                 va += ga
                 vb += gb
@@ -145,16 +197,18 @@ def forced(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
                 vb += ga
                 vc += gb
                 va += gc
+                note = _up(note)
             else:
                 vc += ga
                 va += gb
                 vb += gc
+                note = _up(_up(note))
             break
         a, b, c = b, c, 0
         pa, pb, pc = pb, pc, pa
         seat = seat + 1 if seat < 2 else 0
         k += 1
-    return va, vb, vc
+    return va, vb, vc, note
 
 
 @njit(cache=True)
@@ -176,8 +230,8 @@ def _forced3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
     if size:
         pb = max(pb - size, 0)
     pc += added
-    ga, gb, gc = _end(P, t, seat, last, pa, pb, pc)
-    return va + ga, vb + gb, vc + gc
+    ga, gb, gc, note = _end(P, t, seat, last, pa, pb, pc)
+    return va + ga, vb + gb, vc + gc, note
 
 
 @njit(cache=True, inline='always')
@@ -193,12 +247,13 @@ def _pick(have, b0, b1, b2, bs, g0, w0, w1):
     return have, b0, b1, b2, bs
 
 
-@njit("UniTuple(int64, 4)(int64[::1], int64, int64, int64, int64, int64, int64, int64, int64, "
+@njit("UniTuple(int64, 5)(int64[::1], int64, int64, int64, int64, int64, int64, int64, int64, "
       "int64, int64, int64)", cache=True)
 def lean3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
     """The max^n vector, in the mover's frame, of a last-deal state whose
-    mover holds two cards or more, and the decision nodes searched:
-    ``(va, vb, vc, nodes)``. Ties as :func:`solver.search.kernels_vec.maxn`:
+    mover holds two cards or more, the decision nodes searched and the
+    pile notes of every end (:func:`_end`, the mover's frame): ``(va, vb,
+    vc, nodes, notes)``. Ties as :func:`solver.search.kernels_vec.maxn`:
     the mover's higher entry, then the lower sum of the others, then the
     lowest move (the moves tried from the lowest, a later one taken only
     when strictly better)."""
@@ -209,6 +264,7 @@ def lean3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
     b1 = 0
     b2 = 0
     bs = 0
+    notes = 0
     left = popcount(a) + popcount(b) + popcount(c) - 1
     ns = seat + 1 if seat < 2 else 0
     nb = popcount(b)
@@ -223,12 +279,44 @@ def lean3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
             qc = max(pc - size, 0)
         # the child in the next seat's frame: hands b, c, a less the card
         if nb <= 1:
-            w0, w1, w2 = _forced3(P, ct, b, c, na, cp, cw, pb, qc, pa + added, ns, cl)
+            w0, w1, w2, n = _forced3(P, ct, b, c, na, cp, cw, pb, qc, pa + added, ns, cl)
         else:
-            w0, w1, w2, k = lean3(P, ct, b, c, na, cp, cw, pb, qc, pa + added, ns, cl)
+            w0, w1, w2, k, n = lean3(P, ct, b, c, na, cp, cw, pb, qc, pa + added, ns, cl)
             nodes += k
+        notes = _most(notes, _up(n))
         have, b0, b1, b2, bs = _pick(have, b0, b1, b2, bs, pts + w2, w0, w1)
-    return b0, b1, b2, nodes
+    return b0, b1, b2, nodes, notes
+
+
+@njit(cache=True)
+def _search3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last):
+    """:func:`lean3` or, when the mover holds one card, :func:`forced`:
+    ``(va, vb, vc, nodes, notes)``."""
+    if popcount(a) <= 1:
+        va, vb, vc, n = forced(P, t, a, b, c, prev, show, pa, pb, pc, seat, last)
+        return va, vb, vc, 0, n
+    return lean3(P, t, a, b, c, prev, show, pa, pb, pc, seat, last)
+
+
+@njit(cache=True, inline='always')
+def _frame(seat, h0, h1, h2):
+    """Three seat-order words in the frame of ``seat``: its own, the next
+    seat's, the seat after's."""
+    if seat == 0:
+        return h0, h1, h2
+    if seat == 1:
+        return h1, h2, h0
+    return h2, h0, h1
+
+
+@njit(cache=True, inline='always')
+def _seats(seat, va, vb, vc):
+    """Three words in the frame of ``seat`` back in seat order."""
+    if seat == 0:
+        return va, vb, vc
+    if seat == 1:
+        return vc, va, vb
+    return vb, vc, va
 
 
 @njit(cache=True)
@@ -238,34 +326,104 @@ def lean3_state(P, st):
     searched: ``(v0, v1, v2, nodes)``."""
     x = st[10]
     seat = st[5]
-    s1 = seat + 1 if seat < 2 else 0
-    s2 = s1 + 1 if s1 < 2 else 0
-    a = st[1 + seat]
-    b = st[1 + s1]
-    c = st[1 + s2]
-    pa = pile_of(x, seat)
-    pb = pile_of(x, s1)
-    pc = pile_of(x, s2)
-    if popcount(a) <= 1:
-        v0, v1, v2 = forced(P, st[0], a, b, c, st[6], st[7], pa, pb, pc, seat, st[8])
-        k = 0
-    else:
-        v0, v1, v2, k = lean3(P, st[0], a, b, c, st[6], st[7], pa, pb, pc, seat, st[8])
-    if seat == 0:
-        return v0, v1, v2, k
-    if seat == 1:
-        return v2, v0, v1, k
-    return v1, v2, v0, k
+    a, b, c = _frame(seat, st[1], st[2], st[3])
+    pa, pb, pc = _frame(seat, pile_of(x, 0), pile_of(x, 1), pile_of(x, 2))
+    va, vb, vc, k, _n = _search3(P, st[0], a, b, c, st[6], st[7], pa, pb, pc, seat, st[8])
+    v0, v1, v2 = _seats(seat, va, vb, vc)
+    return v0, v1, v2, k
 
 
-# --- the deal before the last -------------------------------------------------------
+# --- the memo -------------------------------------------------------------------------
 
 
 def new_memo(entries: int = MEMO_ENTRIES) -> np.ndarray:
-    """A thread's memo of last-deal roots (:func:`lean2`): per entry the
-    exact key (the table, the last capturer and the piles: the hands of
-    the last deal are the stock's), the generation and the vector packed."""
-    return np.zeros((entries, 3), dtype=np.int64)
+    """A thread's memo (:func:`_root_vector`, :func:`lean2_state`): per
+    entry its key (the table, the last capturer where it counts, the
+    level), the generation, the vector packed (seat order) and the piles
+    it holds for (:func:`_entry`)."""
+    return np.zeros((entries, 4), dtype=np.int64)
+
+
+@njit(cache=True, inline='always')
+def _fits(w, k, p):
+    """Whether pile ``p`` of seat ``k`` is one the piles word ``w``
+    (:func:`_entry`) holds for: up to its bound, or its exact size."""
+    f = (w >> (16 * k)) & 255
+    if f & PILE_EXACT:
+        return p == (f & ~PILE_EXACT)
+    return p <= f
+
+
+@njit(cache=True)
+def _find(M, gen, key, last, p0, p1, p2):
+    """The slot of an entry of ``M`` (generation ``gen``) for ``key`` (the
+    table and the level) that holds for last capturer ``last`` and piles
+    ``p0, p1, p2``; else ``-1 - j``, ``j`` the slot a new entry takes (the
+    first free one of the key's probes, else the first probe)."""
+    mask = M.shape[0] - 1
+    slot = ((key * -7046029254386353131) >> 40) & mask
+    for q in range(MEMO_PROBES):
+        j = (slot + q) & mask
+        if M[j, 1] != gen:
+            return -1 - j
+        k = M[j, 0]
+        if (k & KEY_BITS) != key:
+            continue
+        lc = (k >> LAST_SHIFT) & 7
+        if lc != 0 and lc != last + 2:
+            continue
+        w = M[j, 3]
+        if _fits(w, 0, p0) and _fits(w, 1, p1) and _fits(w, 2, p2):
+            return j
+    return -1 - slot
+
+
+@njit(cache=True, inline='always')
+def _entry(p, top):
+    """A seat's 16 bits of a piles word, solved from pile ``p`` with
+    ``top`` its largest pile at an end: the low byte the piles the entry
+    holds for (every pile up to ``p + 20 - top`` when ``top`` is 20 or
+    less, else ``PILE_EXACT | p``), the high byte ``top``."""
+    if top <= 20:
+        return (p + 20 - top) | (top << 8)
+    return PILE_EXACT | p | (top << 8)
+
+
+@njit(cache=True)
+def _store(M, j, gen, key, last, notes, p0, p1, p2, v0, v1, v2):
+    """Write entry ``j``: ``key`` with the last capturer when an end had no
+    capture (``notes``, seat order), the vector, the piles it holds for."""
+    M[j, 0] = key | (((last + 2) << LAST_SHIFT) if notes & NOCAP else 0)
+    M[j, 1] = gen
+    M[j, 2] = v0 | (v1 << 16) | (v2 << 32)
+    M[j, 3] = (_entry(p0, notes & 255) | (_entry(p1, (notes >> 8) & 255) << 16)
+               | (_entry(p2, (notes >> 16) & 255) << 32))
+
+
+@njit(cache=True)
+def _met(M, j, coded, p0, p1, p2):
+    """The pile notes (seat order) entry ``j`` gives a search that meets it
+    from piles ``p0, p1, p2``: each seat's largest pile at an end is at
+    most the entry's, more by what the pile is over the one it was solved
+    from; no capture since the searcher's root when the searcher's last
+    capturer came ``coded`` and the entry keeps it."""
+    w = M[j, 3]
+    notes = 0
+    for k in range(3):
+        p = p0 if k == 0 else (p1 if k == 1 else p2)
+        f = (w >> (16 * k)) & 255
+        top = (w >> (16 * k + 8)) & 255
+        if (f & PILE_EXACT) == 0:
+            top += max(0, p - (f + top - 20))
+        notes |= min(top, 127) << (8 * k)
+    if coded and (M[j, 0] >> LAST_SHIFT) & 7:
+        notes |= NOCAP
+    return notes
+
+
+@njit(cache=True, inline='always')
+def _unpack(w):
+    return w & 0xFFFF, (w >> 16) & 0xFFFF, (w >> 32) & 0xFFFF
 
 
 @njit(cache=True)
@@ -273,57 +431,42 @@ def _root_vector(P, D, M, gen, spos, t, last, p0, p1, p2):
     """The max^n vector (seat order) of the start of the last deal dealt
     from stock position ``spos`` (the leader to move, no card laid, no hit
     on show) with table ``t``, last capturer ``last`` and piles ``p0, p1,
-    p2``: memoised in ``M`` for generation ``gen`` (the search of one
-    game), else :func:`lean3` (whose nodes are returned)."""
-    h0 = D[spos, 0]
-    h1 = D[spos, 1]
-    h2 = D[spos, 2]
-    if P[P_CANON] & CANON_PILES:
-        # as solver.engine.core._canon: a pile that cannot pass 20 cards
-        left = popcount(t) + popcount(h0) + popcount(h1) + popcount(h2)
-        if p0 + left <= 20:
-            p0 = 0
-        if p1 + left <= 20:
-            p1 = 0
-        if p2 + left <= 20:
-            p2 = 0
-    key = t | ((last + 1) << 40) | (p0 << 42) | (p1 << 48) | (p2 << 54)
-    mask = M.shape[0] - 1
-    slot = ((key * -7046029254386353131) >> 40) & mask
-    j = slot
-    for q in range(MEMO_PROBES):
-        j = (slot + q) & mask
-        if M[j, 1] != gen:
-            break
-        if M[j, 0] == key:
-            w = M[j, 2]
-            return w & 0xFFFF, (w >> 16) & 0xFFFF, (w >> 32) & 0xFFFF, 0
-    if M[j, 1] == gen and M[j, 0] != key:
-        j = slot
+    p2``, the decision nodes searched and the pile notes (seat order,
+    :func:`_met`; ``last`` may come coded, as the caller's root passed
+    it): from the memo ``M`` for generation ``gen`` (the search of one
+    game) when an entry of the table holds for these piles and last
+    capturer, else searched (:func:`lean3`) and written with the piles
+    and last capturers it holds for.
+
+    Why an entry holds for other piles: along any plays a pile ends
+    larger by at most what it started larger by (it gains the same cards
+    whatever its size, and an answer takes at most as many from a larger
+    pile), and never larger from a smaller start; the other seats' piles
+    do not depend on it. So when a seat's largest pile at an end was 20
+    or under (it counted nowhere), every pile up to the room left under
+    20 counts nowhere either, and every vector of the search is the same.
+    The last capturer counts only at an end with no capture in the deal."""
+    coded = last >= LAST_CODED
+    if coded:
+        last -= LAST_CODED + 1
+    j = _find(M, gen, t, last, p0, p1, p2)
+    if j >= 0:
+        v0, v1, v2 = _unpack(M[j, 2])
+        return v0, v1, v2, 0, _met(M, j, coded, p0, p1, p2)
+    j = -1 - j
     seat = P[P_LEADER]
-    s1 = seat + 1 if seat < 2 else 0
-    s2 = s1 + 1 if s1 < 2 else 0
-    a = h0 if seat == 0 else (h1 if seat == 1 else h2)
-    b = h0 if s1 == 0 else (h1 if s1 == 1 else h2)
-    c = h0 if s2 == 0 else (h1 if s2 == 1 else h2)
-    pa = p0 if seat == 0 else (p1 if seat == 1 else p2)
-    pb = p0 if s1 == 0 else (p1 if s1 == 1 else p2)
-    pc = p0 if s2 == 0 else (p1 if s2 == 1 else p2)
-    if popcount(a) <= 1:
-        va, vb, vc = forced(P, t, a, b, c, -1, 0, pa, pb, pc, seat, last)
-        k = 0
-    else:
-        va, vb, vc, k = lean3(P, t, a, b, c, -1, 0, pa, pb, pc, seat, last)
-    if seat == 0:
-        v0, v1, v2 = va, vb, vc
-    elif seat == 1:
-        v0, v1, v2 = vc, va, vb
-    else:
-        v0, v1, v2 = vb, vc, va
-    M[j, 0] = key
-    M[j, 1] = gen
-    M[j, 2] = v0 | (v1 << 16) | (v2 << 32)
-    return v0, v1, v2, k
+    a, b, c = _frame(seat, D[spos, 0], D[spos, 1], D[spos, 2])
+    pa, pb, pc = _frame(seat, p0, p1, p2)
+    va, vb, vc, k, n = _search3(P, t, a, b, c, -1, 0, pa, pb, pc, seat,
+                                last + LAST_CODED + 1)
+    v0, v1, v2 = _seats(seat, va, vb, vc)
+    n0, n1, n2 = _seats(seat, n & 255, (n >> 8) & 255, (n >> 16) & 255)
+    _store(M, j, gen, t, last, n0 | (n1 << 8) | (n2 << 16) | (n & NOCAP), p0, p1, p2,
+           v0, v1, v2)
+    return v0, v1, v2, k, _met(M, j, coded, p0, p1, p2)
+
+
+# --- the deal before the last -------------------------------------------------------
 
 
 @njit(cache=True)
@@ -336,14 +479,14 @@ def covers2(P, D, st):
             and covers3(P))
 
 
-@njit("UniTuple(int64, 4)(int64[::1], int64[:, ::1], int64[:, ::1], int64, int64, int64, "
+@njit("UniTuple(int64, 5)(int64[::1], int64[:, ::1], int64[:, ::1], int64, int64, int64, "
       "int64, int64, int64, int64, int64, int64, int64, int64, int64, int64)", cache=True)
 def lean2(P, D, M, gen, t, a, b, c, prev, show, pa, pb, pc, seat, last, spos):
     """:func:`lean3` for a state of the deal before the last (known stock,
     ``spos`` the last deal's start), the mover holding a card or more: the
     plays to the end of the deal, the last deal's roots by
-    :func:`_root_vector` (memoised). ``(va, vb, vc, nodes)`` in the mover's
-    frame."""
+    :func:`_root_vector` (memoised). ``(va, vb, vc, nodes, notes)`` in the
+    mover's frame, ``notes`` the pile notes of every end."""
     hb = a & LOW
     nodes = 1
     have = False
@@ -351,6 +494,7 @@ def lean2(P, D, M, gen, t, a, b, c, prev, show, pa, pb, pc, seat, last, spos):
     b1 = 0
     b2 = 0
     bs = 0
+    notes = 0
     ns = seat + 1 if seat < 2 else 0
     s2 = ns + 1 if ns < 2 else 0
     while hb != 0:
@@ -369,7 +513,7 @@ def lean2(P, D, M, gen, t, a, b, c, prev, show, pa, pb, pc, seat, last, spos):
             p0 = qa if seat == 0 else (pb if ns == 0 else qc)
             p1 = qa if seat == 1 else (pb if ns == 1 else qc)
             p2 = qa if seat == 2 else (pb if ns == 2 else qc)
-            v0, v1, v2, k = _root_vector(P, D, M, gen, spos, ct, cl, p0, p1, p2)
+            v0, v1, v2, k, n = _root_vector(P, D, M, gen, spos, ct, cl, p0, p1, p2)
             nodes += k
             v0 += D[spos, D_DS]
             v1 += D[spos, D_DS + 1]
@@ -378,28 +522,61 @@ def lean2(P, D, M, gen, t, a, b, c, prev, show, pa, pb, pc, seat, last, spos):
             w0 = v0 if ns == 0 else (v1 if ns == 1 else v2)
             w1 = v0 if s2 == 0 else (v1 if s2 == 1 else v2)
             w2 = v0 if seat == 0 else (v1 if seat == 1 else v2)
+            n0, n1, n2 = _frame(seat, n & 255, (n >> 8) & 255, (n >> 16) & 255)
+            notes = _most(notes, n0 | (n1 << 8) | (n2 << 16) | (n & NOCAP))
         else:
-            w0, w1, w2, k = lean2(P, D, M, gen, ct, b, c, na, cp, cw, pb, qc, qa, ns, cl,
-                                  spos)
+            w0, w1, w2, k, n = lean2(P, D, M, gen, ct, b, c, na, cp, cw, pb, qc, qa, ns, cl,
+                                     spos)
             nodes += k
+            notes = _most(notes, _up(n))
         have, b0, b1, b2, bs = _pick(have, b0, b1, b2, bs, pts + w2, w0, w1)
-    return b0, b1, b2, nodes
+    return b0, b1, b2, nodes, notes
+
+
+@njit(cache=True)
+def _deal_start(D, spos, a, b, c, prev, show):
+    """Whether hands ``a, b, c`` (no card laid, no hit on show) are those
+    dealt at the start of the deal before the one at ``spos``."""
+    if prev != -1 or show != 0:
+        return False
+    r = spos - 1
+    while r >= 0 and D[r, D_NEXT] != spos:
+        r -= 1
+    return r >= 0 and (popcount(a) + popcount(b) + popcount(c)
+                       == popcount(D[r, 0]) + popcount(D[r, 1]) + popcount(D[r, 2]))
 
 
 @njit(cache=True)
 def lean2_state(P, D, M, gen, st):
     """The max^n vector (seat order) of a state of the deal before the last
     (:func:`covers2`) and the decision nodes searched (:func:`lean2`, the
-    last deal's roots memoised in ``M`` for generation ``gen``)."""
+    last deal's roots memoised in ``M`` for generation ``gen``). The
+    deal's start is memoised as the last deal's roots are
+    (:func:`_root_vector`), its entry holding for the piles and last
+    capturers that give the same vectors."""
     x = st[10]
     seat = st[5]
-    s1 = seat + 1 if seat < 2 else 0
-    s2 = s1 + 1 if s1 < 2 else 0
-    va, vb, vc, k = lean2(P, D, M, gen, st[0], st[1 + seat], st[1 + s1], st[1 + s2], st[6],
-                          st[7], pile_of(x, seat), pile_of(x, s1), pile_of(x, s2), seat,
-                          st[8], st[9])
-    if seat == 0:
-        return va, vb, vc, k
-    if seat == 1:
-        return vc, va, vb, k
-    return vb, vc, va, k
+    a, b, c = _frame(seat, st[1], st[2], st[3])
+    p0 = pile_of(x, 0)
+    p1 = pile_of(x, 1)
+    p2 = pile_of(x, 2)
+    pa, pb, pc = _frame(seat, p0, p1, p2)
+    spos = st[9]
+    last = st[8]
+    start = _deal_start(D, spos, a, b, c, st[6], st[7])
+    key = st[0] | LEVEL2
+    if start:
+        j = _find(M, gen, key, last, p0, p1, p2)
+        if j >= 0:
+            v0, v1, v2 = _unpack(M[j, 2])
+            return v0, v1, v2, 0
+        last += LAST_CODED + 1
+    va, vb, vc, k, n = lean2(P, D, M, gen, st[0], a, b, c, st[6], st[7], pa, pb, pc, seat,
+                             last, spos)
+    v0, v1, v2 = _seats(seat, va, vb, vc)
+    if start:
+        n0, n1, n2 = _seats(seat, n & 255, (n >> 8) & 255, (n >> 16) & 255)
+        j = _find(M, gen, key, st[8], p0, p1, p2)
+        _store(M, -1 - j if j < 0 else j, gen, key, st[8], n0 | (n1 << 8) | (n2 << 16)
+               | (n & NOCAP), p0, p1, p2, v0, v1, v2)
+    return v0, v1, v2, k
