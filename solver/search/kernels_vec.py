@@ -306,7 +306,8 @@ def maxn(P, D, K, V, VT, C, M, OK, OP, OR, ply, st, key, chk, pj, need, prune):
     ``need`` through this node, or the search aborted). ``pj = -1``: no cut
     allowed. ``prune``: shallow pruning on (for measuring). ``key``,
     ``chk``: the state's table key and verification word (:func:`_key_of`,
-    computed by the parent). ``M``: the thread's memo of last-deal roots
+    computed by the parent). ``M``: the thread's memo of the last deal's
+    roots and the deal before's starts
     (:func:`solver.engine.endgame3.new_memo`); states with at most
     ``C[C_LEAN2]`` cards left in the deal before the last and ``C[C_LEAN]``
     in the last are searched without the table (:mod:`solver.engine.endgame3`)."""
