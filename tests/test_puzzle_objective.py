@@ -159,6 +159,21 @@ def test_sheet_leaves_out_a_points_answer_under_the_match(tmp_path):
     assert "line 1, bm: the best play for the match is 6e (100% to win it), not 2" in r.stderr
 
 
+def test_sheet_names_the_match_play_of_a_line_without_bm(tmp_path):
+    """A line played for the match that names no best play: its answer on
+    the sheet is the match's best play (6e, 100%), not "?" before a
+    chance of no play named."""
+    line = M1.replace(" ; bm 6 ; am 2", "")
+    assert " bm " not in line
+    out = tmp_path / "s.html"
+    r = run(["puzzles", "sheet", str(one(tmp_path, line)), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    html = out.read_text()
+    assert "<li><b>6e</b> <span class=meta>playing for the match: S 40, N 39, target 41; " \
+           "100% to win it" in html
+    assert "<b>?</b>" not in html
+
+
 def test_web_answer_is_judged_for_the_match():
     from solver.web.tasks import answer_puzzle
     doc = answer_puzzle(M1, "6")

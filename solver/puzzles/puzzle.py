@@ -643,10 +643,11 @@ def match_idea(pos: Position) -> MatchIdea | None:
 
 def as_played_for_the_match(pos: Position) -> Position:
     """``pos`` with the ``themes`` and ``level`` it writes replaced by the
-    match play's (:func:`match_idea`), for a sheet drawing a line played
-    for the match (the line's own may be the points play's, which is not
-    the answer); ``pos`` itself when it is played in points or cannot be
-    searched."""
+    match play's (:func:`match_idea`), and the match's best plays as its
+    ``bm`` when it names none, for a sheet drawing a line played for the
+    match (the line's own may be the points play's, which is not the
+    answer; a sheet's answer names a play); ``pos`` itself when it is
+    played in points or cannot be searched."""
     try:
         seen = match_idea(pos)
     except (CompileError, NotAPuzzle, ValueError):
@@ -658,6 +659,8 @@ def as_played_for_the_match(pos: Position) -> Position:
     now = {"themes": seen.written, "level": str(seen.level)}
     out.ops = [(name, now.get(name, value)) for name, value in pos.ops
                if not (name == "themes" and not seen.written)]
+    if pos.opcode("bm") is None:
+        out.ops.insert(0, ("bm", " ".join(judge(pos).best)))
     return out
 
 
