@@ -297,6 +297,27 @@ def test_sheet_draws_the_match_plays_stars_and_themes(tmp_path):
         assert "\u2605\u2605\u2606" in text and "\u2605\u2605\u2605" not in text
 
 
+def test_theme_and_level_filters_read_the_match_play(tmp_path):
+    """--theme and --level select a line played for the match by its
+    match play's level and themes (match 1: level 2, no theme a line
+    writes: see the test above), not those it writes (the points play's
+    level 3 and a bait, which the filters matched before): sheet and
+    quiz; the web trainer's list gives the match play's too."""
+    from solver.web.tasks import open_puzzles
+    line = M1 + " ; themes bait ; level 3 ; depth 3"
+    f = one(tmp_path, line)
+    out = tmp_path / "s.html"
+    for args, drawn in ((["--level", "2"], True), (["--level", "3"], False),
+                        (["--theme", "bait"], False)):
+        r = run(["puzzles", "sheet", str(f), "-o", str(out), "--force", *args])
+        assert (r.exit_code == 0) == drawn, (args, r.output)
+        assert ("1 puzzle drawn" in r.stderr) == drawn, (args, r.stderr)
+        r = run(["puzzles", "quiz", str(f), *args], stdin="s\n")
+        assert ("puzzle 1/1" in r.stdout) == drawn, (args, r.stdout)
+    listed = open_puzzles(line + "\n")["puzzles"][0]
+    assert (listed["level"], listed["themes"], listed["depth"]) == ("2", [], "2")
+
+
 #: match 3 (N to play at S 39, N 40, prev=3b): 11 takes the 11 and the 12
 #: from the table (+3 half-points at once), and then N hits S's 5 for the
 #: 41st point; 5 lays a card (nothing), the points answer (-2 against -9)

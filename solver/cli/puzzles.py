@@ -323,6 +323,12 @@ def _load_numbered(files, errors: list | None = None) -> tuple[list, int]:
 
 
 def _filter(items, theme, level, pos=lambda item: item):
+    """The items whose line has ``theme`` and ``level`` (when given): the
+    match play's for a line played for the match
+    (:func:`as_played_for_the_match`), as the quiz and the sheet show it."""
+    if theme or level:
+        def pos(item, _line=pos):
+            return as_played_for_the_match(_line(item))
     if theme:
         items = [p for p in items if theme in (pos(p).opcode("themes") or "").split()]
     if level:

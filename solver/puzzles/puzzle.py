@@ -642,12 +642,16 @@ def match_idea(pos: Position) -> MatchIdea | None:
 
 
 def as_played_for_the_match(pos: Position) -> Position:
-    """``pos`` with the ``themes`` and ``level`` it writes replaced by the
-    match play's (:func:`match_idea`), and the match's best plays as its
-    ``bm`` when it names none, for a sheet drawing a line played for the
-    match (the line's own may be the points play's, which is not the
-    answer; a sheet's answer names a play); ``pos`` itself when it is
-    played in points or cannot be searched."""
+    """``pos`` with the ``themes``, ``level`` and ``depth`` it writes
+    replaced by the match play's (:func:`match_idea`), and the match's
+    best plays as its ``bm`` when it names none: the line as a sheet, the
+    quiz, their ``--theme``/``--level`` filters and the web trainer's list
+    read it when it is played for the match (the line's own fields may be
+    the points play's, which is not the answer; a sheet's answer names a
+    play); ``pos`` itself when it is played in points (no score written:
+    not searched) or cannot be searched."""
+    if pos.score is None:           # only a written score brings the match in
+        return pos
     try:
         seen = match_idea(pos)
     except (CompileError, NotAPuzzle, ValueError):
@@ -656,7 +660,7 @@ def as_played_for_the_match(pos: Position) -> Position:
         return pos
     from copy import copy
     out = copy(pos)
-    now = {"themes": seen.written, "level": str(seen.level)}
+    now = {"themes": seen.written, "level": str(seen.level), "depth": str(seen.depth)}
     out.ops = [(name, now.get(name, value)) for name, value in pos.ops
                if not (name == "themes" and not seen.written)]
     if pos.opcode("bm") is None:

@@ -279,10 +279,12 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
 def open_puzzles(text: str, progress: Progress | None = None) -> dict:
     """Read a puzzle file's text (``POST /api/puzzles/open``): every line
     with a ``bm`` (its canonical ``line``, ``board`` from the mover's side,
-    ``id``, ``level``, ``themes``, ``depth``) and each unreadable line's
-    one-line error."""
+    ``id``, ``level``, ``themes``, ``depth``: a line played for the match
+    the match play's, :func:`as_played_for_the_match`) and each unreadable
+    line's one-line error."""
     from ..analysis.hidden import hides_cards, mover_view
     from ..notation import format_position, parse_file
+    from ..puzzles.puzzle import as_played_for_the_match
     from .boards import board
     out, errors = [], []
     for number, item in parse_file(text):
@@ -293,10 +295,13 @@ def open_puzzles(text: str, progress: Progress | None = None) -> dict:
             errors.append(f"line {number}, bm: a puzzle needs its best play (bm)")
             continue
         shown = mover_view(item) if hides_cards(item) else item
+        # played for the match: the match play's level, themes and depth
+        # (the list's filters and stars), not the points play's
+        seen = as_played_for_the_match(item)
         out.append({"number": number, "line": format_position(item), "board": board(shown),
-                    "id": item.opcode("id"), "level": item.opcode("level"),
-                    "themes": (item.opcode("themes") or "").split(),
-                    "depth": item.opcode("depth")})
+                    "id": item.opcode("id"), "level": seen.opcode("level"),
+                    "themes": (seen.opcode("themes") or "").split(),
+                    "depth": seen.opcode("depth")})
     if not out and not errors:
         errors.append("no puzzle in the file")
     return {"puzzles": out, "errors": errors}
