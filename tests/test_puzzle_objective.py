@@ -318,6 +318,31 @@ def test_theme_and_level_filters_read_the_match_play(tmp_path):
     assert (listed["level"], listed["themes"], listed["depth"]) == ("2", [], "2")
 
 
+def test_a_tie_for_the_match_has_no_level(tmp_path):
+    """Match 1 at S 39, N 40: N wins the match whatever S plays (6e and 2o
+    both 0%), a tie, so no play is singled out: check says so (bm) and
+    gives no level for the match (null in --json; it read 3, the level of
+    a look-ahead that never separates the plays), nor compares the level
+    the line writes; the points examination keeps its own (2 beats 6 by 3
+    points)."""
+    import json
+    from solver.puzzles.puzzle import as_played_for_the_match, match_idea
+    line = M1.replace("score=40,39", "score=39,40") + " ; level 1 ; depth 1"
+    pos = parse_position(line)
+    seen = match_idea(pos)
+    assert (seen.margin, seen.level, seen.depth) == (0.0, None, None)
+    drawn = as_played_for_the_match(pos)
+    assert drawn.opcode("level") is None and drawn.opcode("depth") is None
+    r = run(["puzzles", "check", "--json", str(one(tmp_path, line))])
+    assert r.exit_code == 1
+    entry = json.loads(r.stdout)["lines"][0]
+    assert [p["field"] for p in entry["problems"]] == ["bm"]
+    assert entry["problems"][0]["problem"] == \
+        "several best plays for the match: 2o 6e (0% to win it)"
+    assert entry["found"]["level"] is None and entry["found"]["chance"] == 0
+    assert entry["points"]["best"] == "2o" and entry["points"]["level"] in (1, 2, 3)
+
+
 #: match 3 (N to play at S 39, N 40, prev=3b): 11 takes the 11 and the 12
 #: from the table (+3 half-points at once), and then N hits S's 5 for the
 #: 41st point; 5 lays a card (nothing), the points answer (-2 against -9)

@@ -196,9 +196,12 @@ def check_cmd(files, margin, as_json) -> None:
         for checked in checks:
             total += 1
             found = checked.found
+            # no level where no play is singled out (a tie, one play)
             examined = None if found is None else {
                 "best": found.best, "value": found.value, "margin": found.margin,
-                "themes": found.themes, "level": found.level, "pv": found.pv}
+                "themes": found.themes, "pv": found.pv,
+                "level": found.level if found.margin is not None and found.margin > 0
+                else None}
             entry = {"file": name, "line": checked.line, "id": checked.id,
                      "ok": checked.ok, "objective": checked.objective,
                      "objective_note": checked.note, "chances": checked.chances,
@@ -269,7 +272,8 @@ def _match_found_text(checked) -> str:
         # true of the play, but on a line it would draw the puzzle from the
         # mover's seat, which is judged in points (MatchIdea.written)
         text += " (declaration too, which a line played for the match does not write)"
-    text += f"; level {seen.level}"
+    if seen.level is not None:
+        text += f"; level {seen.level}"
     if seen.unjudged:
         text += f"; not judged for the match: {', '.join(seen.unjudged)}"
     return text

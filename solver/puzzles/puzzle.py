@@ -584,14 +584,16 @@ class MatchIdea:
     cannot be replayed),
     ``level``/``depth``/``tempting`` by the points puzzles' rule
     (:func:`difficulty` of the look-ahead that singles out the match's
-    play, :func:`depth_needed`), ``margin`` its chance less the next
-    play's (None with one legal play)."""
+    play, :func:`depth_needed`; ``level`` and ``depth`` None when no play
+    is singled out: a tie for the best chance, or one legal play),
+    ``margin`` its chance less the next play's (None with one legal
+    play)."""
 
     best: str
     themes: list[str]
     unjudged: list[str]
-    level: int
-    depth: int
+    level: int | None
+    depth: int | None
     tempting: int
     margin: float | None
 
@@ -636,7 +638,9 @@ def match_idea(pos: Position) -> MatchIdea | None:
         margin = 0.0
     immediate = {m: idea.lines[m].plies[0].gain for m in order}
     tempting = sum(1 for m in order[1:] if immediate[m] >= immediate[key])
-    depth = depth_needed(game, state, key) if margin else MAX_DEPTH + 1
+    if not margin:                  # a tie, or one play: none singled out, no level
+        return MatchIdea(a.moves[0].move, themes, unjudged, None, None, tempting, margin)
+    depth = depth_needed(game, state, key)
     return MatchIdea(a.moves[0].move, themes, unjudged, difficulty(depth, tempting), depth,
                      tempting, margin)
 
@@ -660,9 +664,12 @@ def as_played_for_the_match(pos: Position) -> Position:
         return pos
     from copy import copy
     out = copy(pos)
-    now = {"themes": seen.written, "level": str(seen.level), "depth": str(seen.depth)}
+    now = {"themes": seen.written or None,
+           "level": None if seen.level is None else str(seen.level),
+           "depth": None if seen.depth is None else str(seen.depth)}
+    # a field the match play leaves empty (no theme; no level on a tie) goes
     out.ops = [(name, now.get(name, value)) for name, value in pos.ops
-               if not (name == "themes" and not seen.written)]
+               if not (name in now and now[name] is None)]
     if pos.opcode("bm") is None:
         out.ops.insert(0, ("bm", " ".join(judge(pos).best)))
     return out
@@ -780,10 +787,13 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
             problems.append(Problem("position", "the puzzle lines and the evaluation disagree"))
     recorded = {name: pos.opcode(name) for name in ("vv", "margin", "themes", "level", "depth",
                                                      "method", "pv")}
+    # no level on a tie or with one play (nothing singled out: said as bm's)
+    leveled = p.margin is not None and p.margin > 0
     computed = {"vv": " ".join(_num(x) for x in p.vector) if p.vector is not None else None,
                 "margin": _num(p.margin) if p.margin is not None else None,
-                "themes": " ".join(p.themes), "level": str(p.level),
-                "depth": str(p.depth), "method": "exact", "pv": " ".join(p.pv)}
+                "themes": " ".join(p.themes), "level": str(p.level) if leveled else None,
+                "depth": str(p.depth) if leveled else None, "method": "exact",
+                "pv": " ".join(p.pv)}
     seen = None
     if match:
         # the themes, level and depth the line writes are the match play's
@@ -792,12 +802,15 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
         except (CompileError, NotAPuzzle, ValueError) as e:
             return [Problem("position", str(e))], p
     if seen is not None:
-        computed.update({"themes": seen.written, "level": str(seen.level),
-                         "depth": str(seen.depth)})
+        computed.update({"themes": seen.written,
+                         "level": None if seen.level is None else str(seen.level),
+                         "depth": None if seen.depth is None else str(seen.depth)})
     for name, want in computed.items():
         have = recorded[name]
         if have is None or (match and name in POINTS_FIELDS):
             continue                    # under the match: said by points_unchecked
+        if want is None and name in ("level", "depth"):
+            continue                    # a tie or one play: the bm problem says so
         if seen is not None and name == "themes":
             said = [t for t in have.split() if t in seen.unjudged]
             if said:
