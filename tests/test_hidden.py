@@ -104,3 +104,54 @@ def test_hidden_cards_the_cards_seen_force_are_searched_exactly():
     # a stock written "?" (its cards not listed) is left to the sampling
     assert forced_hands(parse_position(
         f"1.7 7.7.2/?.? ? S prev=7 taken=15,18 last=N {GONE_33}")) is None
+
+
+#: positions/puzzles/declaration.txt's first puzzle: N declared a Ronda
+#: of 1s, its third card (a 2) hidden from S
+HIDDEN = "4.7.10 1.12.12/1.1.2 - S taken=13,18 last=S declared=S:ronda12,N:ronda1"
+
+
+def test_the_trainer_and_the_quiz_judge_over_the_hands_not_seen(tmp_path):
+    """A puzzle drawn from the mover's seat is judged, and its plays are
+    tabled, by each play's points averaged over the hands the mover cannot
+    tell apart: here the plain reference search on each hand N may hold,
+    weighted by its draws (positions/puzzles/declaration.txt's first
+    puzzle: 1 averages -2.65, 12 -5; with N's hand seen 1 is -1). The web trainer's answer gives those averages
+    (``view`` mover; it gave the values with N's hand seen), the quiz
+    prints them, and a ``bm`` naming another play is warned of."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    from solver.puzzles.puzzle import answer_ranks
+    from solver.web.tasks import answer_puzzle
+    pos = parse_position(HIDDEN)
+    sums: dict[int, float] = {}
+    total = 0
+    for hand, weight in consistent_hands(pos):
+        line = HIDDEN.replace("/1.1.2", "/" + ".".join(str(RANKS[r]) for r in hand))
+        for rank, value in reference(line).items():
+            sums[rank] = sums.get(rank, 0.0) + weight * value
+        total += weight
+    want = {rank: s / total for rank, s in sums.items()}
+    top = max(want.values())
+    best = [r for r, v in want.items() if v == top]
+    assert len(best) == 1 and sorted(want) == [1, 12], want
+    other = next(r for r in want if r != best[0])
+    line = HIDDEN + f" ; bm {best[0]} ; themes declaration"
+    assert answer_ranks(parse_position(line)) == ({best[0]}, None)
+    doc = answer_puzzle(line, str(other))
+    assert doc["view"] == "mover" and doc["right"] is False and doc["best"] == str(best[0])
+    got = {int(m["move"]): (m["value"], m["loss"], m["best"]) for m in doc["moves"]}
+    assert got.keys() == want.keys()
+    for rank, (value, loss, is_best) in got.items():
+        assert abs(value - want[rank]) < 1e-6 and abs(loss - (top - want[rank])) < 1e-6
+        assert is_best == (rank == best[0])
+    assert abs(doc["value"] - top) < 1e-6
+    wrong = HIDDEN + f" ; bm {other} ; themes declaration"
+    ranks, warning = answer_ranks(parse_position(wrong))
+    assert ranks == {best[0]} and warning.startswith(
+        f"the line's bm ({other}) is not the best play over the hands you cannot see")
+    f = tmp_path / "hidden.txt"
+    f.write_text(line + "\n")
+    r = CliRunner().invoke(main, ["puzzles", "quiz", str(f)], input=f"{other}\n")
+    assert f"not {other}: the answer is {best[0]}" in r.output
+    assert f"{want[other]:+.2f}" in r.output and "averaged over the hands you cannot" in r.output

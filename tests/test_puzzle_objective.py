@@ -174,6 +174,24 @@ def test_sheet_names_the_match_play_of_a_line_without_bm(tmp_path):
     assert "<b>?</b>" not in html
 
 
+def test_a_match_line_drawn_from_the_mover_seat_is_judged_over_the_hidden_hands():
+    """Match 1 written as a declaration puzzle (themes declaration: drawn
+    from S's seat) is judged over the hands S cannot tell apart, in
+    points, as check says: 2o is best there (N's 2e.2b hidden but the
+    declared pair), so the trainer does not accept the line's bm 6 and
+    its table agrees (it accepted 6 and marked it best with a loss of 3,
+    the values with N's hand seen); the warning says both."""
+    from solver.web.tasks import answer_puzzle
+    doc = answer_puzzle(M1 + " ; themes declaration", "6")
+    assert doc["right"] is False and doc["best"] == "2" and doc["view"] == "mover"
+    assert "objective" not in doc
+    assert "judged over the hidden hands in points only" in doc["warning"]
+    assert "the line's bm (6) is not the best play over the hands you cannot see (2o)" \
+        in doc["warning"]
+    rows = {m["move"]: (m["loss"] == 0, m["best"]) for m in doc["moves"]}
+    assert rows == {"2o": (True, True), "6e": (False, False)}
+
+
 def test_web_answer_is_judged_for_the_match():
     from solver.web.tasks import answer_puzzle
     doc = answer_puzzle(M1, "6")

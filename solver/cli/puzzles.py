@@ -478,6 +478,32 @@ def _judged(pos):
         return None
 
 
+def _explain_hidden(con: Console, pos, played: int | None) -> None:
+    """A puzzle drawn from the mover's seat: every play's value in points
+    averaged over the hands the mover cannot tell apart, by which the
+    answer is judged (:func:`~solver.puzzles.puzzle.hidden_values`)."""
+    from ..engine.compile import CompileError
+    from ..puzzles.puzzle import hidden_values
+    try:
+        values = hidden_values(pos)
+    except (ValueError, CompileError):
+        return
+    top = max(values.values())
+    t = Table(show_edge=False, header_style="bold")
+    t.add_column("play")
+    t.add_column("value", justify="right")
+    t.add_column("loss", justify="right")
+    for move, value in values.items():
+        loss = top - value
+        style = "bold green" if loss <= 1e-9 else (
+            "red" if played is not None and parse_card(move).rank == played else "")
+        t.add_row(Text(move, style=style), f"{value:+.2f}", "" if loss <= 1e-9 else f"{loss:.2f}")
+    con.print(t)
+    con.print(Text("value: the play's points averaged over the hands you cannot see (the "
+                   "cards a declaration leaves hidden), by which the answer is judged",
+                   style="dim"))
+
+
 def _chance_of_rank(ev, rank: int, form: str) -> str:
     """``form`` with the chance of winning the match of the play of
     ``rank`` (:func:`~solver.puzzles.puzzle.chance_text`) when the quiz
@@ -526,6 +552,9 @@ def _explain(con: Console, pos, played: int | None) -> None:
     c = pos.opcode("c")
     if c:
         con.print(c, highlight=False)
+    if hides_cards(pos):
+        _explain_hidden(con, pos, played)
+        return
     try:
         ev = exact_values(pos)
     except (ValueError, NotationError):

@@ -1214,28 +1214,63 @@ def exact_values(pos: Position) -> ExactValues:
     return ExactValues(moves, [m for m, v in moves.items() if top - v <= 1e-9], note=note)
 
 
+def hidden_values(pos: Position) -> dict[str, float]:
+    """A puzzle drawn from the mover's seat (a two-player declaration
+    puzzle, :func:`solver.analysis.hidden.hides_cards`): each play's value
+    in points averaged over the hands the mover cannot tell apart
+    (:func:`solver.analysis.hidden.robust`, by which ``check`` judges its
+    answer), the piles' margin added as :func:`examine` adds it; best
+    first (then by the card's text). Raises CompileError or ValueError
+    for a position the exact method cannot search."""
+    from ..analysis.evaluation import move_text
+    from ..analysis.hidden import robust
+    from ..cards import RANK_INDEX
+    bare = _bare(pos)
+    held = [c for c in bare.hands[bare.turn] if c is not None]
+    if not held:
+        raise ValueError("the mover holds no card")
+    r = robust(bare, RANK_INDEX[held[0].rank])
+    base = pile_margin(bare) / 2
+    texts = {move_text(bare, m): v + base for m, v in r.values.items()}
+    return dict(sorted(texts.items(), key=lambda mv: (-mv[1], mv[0])))
+
+
 def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
     """The ranks a quiz accepts for puzzle line ``pos``, and a warning (or
     None). Every card known: the plays of the best exact value
     (:func:`exact_values`; three players: the mover's entry of the max^n
     vectors, with its tie rule); a line whose ``bm`` names another play
     gets a warning (``puzzles check`` rejects it). A declaration puzzle
-    that hides cards: its ``bm``, which holds by expectation over the
-    hidden hands (docs/puzzles.md)."""
+    that hides cards: the plays of the best value in points over the
+    hands the mover cannot tell apart (:func:`hidden_values`, also when
+    the line writes a score that would play it for the match: the
+    warning says so), a ``bm`` naming another play warned of the same
+    way."""
     from ..cards import parse_card
     from ..analysis.hidden import hides_cards
     bm = pos.opcode("bm") or ""
     named = {parse_card(t).rank for t in bm.split()}
-    if hides_cards(pos) and named:
-        warning = None
+    if hides_cards(pos):
+        try:
+            values = hidden_values(pos)
+        except (CompileError, ValueError) as e:
+            return named, (f"{e}: the answer is the line's bm ({bm}), not checked by the "
+                           f"engine" if named else None)
+        top = max(values.values())
+        tops = [m for m, v in values.items() if v >= top - 1e-9]
+        best = {parse_card(m).rank for m in tops}
+        said = []
         try:
             if pos.score is not None and judge(pos).objective == "match":
-                warning = (f"{match_heading(pos)}, but a puzzle drawn from your seat is "
-                           f"judged over the hidden hands in points only: the answer is the "
-                           f"line's bm ({bm})")
+                said.append(f"{match_heading(pos)}, but a puzzle drawn from your seat is "
+                            f"judged over the hidden hands in points only")
         except (CompileError, ValueError):
             pass
-        return named, warning
+        if named and named != best:
+            said.append(f"the line's bm ({bm}) is not the best play over the hands you cannot "
+                        f"see ({' '.join(tops)}): the answer is judged by the points over "
+                        f"those hands; `puzzles check` rejects the line")
+        return best, "; ".join(said) or None
     try:
         ev = exact_values(pos)
     except (NotAPuzzle, CompileError, ValueError) as e:

@@ -188,7 +188,11 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     play's exact value and loss (:func:`solver.puzzles.puzzle.examine`).
     Three players: ``value`` and each move's ``value`` are the mover's
     entry of the max^n vectors, each move's ``values`` the whole vector
-    (``seats`` names its entries) and ``best`` marks the accepted plays."""
+    (``seats`` names its entries) and ``best`` marks the accepted plays.
+    A puzzle drawn from the mover's seat (``view`` "mover"): ``value`` and
+    each move's ``value`` and ``loss`` are points averaged over the hands
+    the mover cannot tell apart (:func:`solver.puzzles.puzzle.hidden_values`),
+    by which the answer is judged."""
     from ..cards import parse_card
     from ..puzzles.explain import line_text
     from ..puzzles.puzzle import answer_ranks, examine, idea_for, _bare
@@ -262,6 +266,20 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
         if seen is not None:
             themes = seen.themes
             three.update({"level": seen.level, "themes_unjudged": seen.unjudged})
+    if hides_cards(pos):
+        # drawn from the mover's seat: judged over the hands the mover cannot
+        # tell apart (answer_ranks), and so is the table (every card seen,
+        # another play may be best: the line's score does not change that)
+        from ..puzzles.puzzle import hidden_values
+        try:
+            averaged = hidden_values(pos)
+        except (CompileError, ValueError):
+            averaged = {}
+        if averaged:
+            value = max(averaged.values())
+            moves = [{"move": m, "value": v, "loss": max(0.0, value - v),
+                      "best": parse_card(m).rank in best_ranks} for m, v in averaged.items()]
+            three["view"] = "mover"
     if p.vectors:               # three players: every seat's own points (max^n)
         three = {"seats": list(seat_names(pos.players)), "vector": p.vector}
         for mv in moves:

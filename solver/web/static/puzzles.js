@@ -62,13 +62,16 @@ async function answer(card) {
   // played for the match: value and loss are chances of winning it, the
   // points this hand said as points
   const head = $("values").tHead.rows[0].cells;
-  head[1].textContent = match ? "to win the match" : "value";
+  // drawn from the mover's seat: points averaged over the hands not seen
+  head[1].textContent = match ? "to win the match"
+    : doc.view === "mover" ? "value (average over the hands you cannot see)" : "value";
   head[2].textContent = match ? "loss (chance)" : "loss";
   const pctOf = x => `${Math.round(1000 * x) / 10}%`;
   $("values").tBodies[0].replaceChildren(...doc.moves.map(m =>
     el("tr", {class: (m.best ?? m.loss === 0) ? "best" : ""}, el("td", {}, m.move),
        el("td", {}, match ? `${pctOf(m.value)} (points this hand ${fmt(m.points)})` : fmt(m.value) + seats(m)),
-       el("td", {}, match ? (m.loss ? pctOf(m.loss) : "") : (m.loss ? m.loss : "")))));
+       el("td", {}, match ? (m.loss ? pctOf(m.loss) : "")
+                          : (m.loss ? String(Math.round(m.loss * 100) / 100) : "")))));
 }
 
 function hint() {
