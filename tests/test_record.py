@@ -91,24 +91,6 @@ def test_tags_escape_and_comments_round_trip():
     assert loads(text) == g
 
 
-@pytest.mark.parametrize("name, value, problem", [
-    ("Event", "first line\nsecond line", "one line"),
-    ("Event", "carriage\rreturn", "one line"),
-    ("Event", "line\u2028separator", "one line"),
-    ("My Tag", "x", "letters, digits"),
-    ("", "x", "letters, digits"),
-    ('Ev"ent', "x", "letters, digits"),
-])
-def test_a_tag_the_reader_could_not_read_back_is_refused(name, value, problem):
-    """dumps writes no record that loads would read otherwise: a tag's
-    value over two lines or a name out of the reader's grammar is a
-    ValueError naming the tag (the command line's --event checks first)."""
-    g = loads(SAMPLE)
-    g.tags[name] = value
-    with pytest.raises(ValueError, match=problem):
-        dumps(g)
-
-
 def test_commands_in_comments():
     assert commands("[%eval -1.50] [%best 5o +2.50] nice") == {"eval": "-1.50",
                                                                "best": "5o +2.50"}

@@ -531,28 +531,17 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _tag(name: str, value: str) -> str:
-    """A tag pair's line; ValueError for a name the reader would not take
-    (letters, digits and ``_``) or a value of more than one line."""
-    if not re.fullmatch(r"[A-Za-z0-9_]+", name):
-        raise ValueError(f"a tag's name is letters, digits and '_': {name!r}")
-    if len((value + ".").splitlines()) > 1:
-        raise ValueError(f"tag {name}: a tag's value is one line: {value!r}")
-    return f'[{name} "{_escape(value)}"]'
-
-
 def dumps(game: GameRecord) -> str:
     """The canonical text of one game: tag pairs one a line in their order,
     a blank line, the game comments, then per hand a ``hand`` line (its
     comments after it), per deal a ``deal`` line (hands when written,
     seat by seat) and one line per round, and ``undealt`` when given.
 
-    Raises ValueError for what could not be read back: a comment holding
-    ``}``, a tag's name other than letters, digits and ``_``, a tag's
-    value with a line break."""
+    Raises ValueError for a comment holding ``}`` (it could not be read
+    back)."""
     names = SEAT_NAMES[game.players]
     p = game.players
-    out = [_tag(k, v) for k, v in game.tags.items()]
+    out = [f'[{k} "{_escape(v)}"]' for k, v in game.tags.items()]
     out.append("")
     out.extend(_comment(c) for c in game.comments)
     for h, hand in enumerate(game.hands, start=1):
