@@ -75,10 +75,14 @@ def test_shipped_declaration_puzzles_hide_the_hand_and_hold():
             view = mover_view(pos)
             other = 1 - pos.turn
             shown = [c for c in view.hands[other] if c is not None]
-            assert len(shown) == sum(2 if d.kind == "ronda" else 3 for d in pos.declared
-                                     if d.seat == other and d.rank is not None)
+            # the declared cards still held (those played this deal were seen)
+            declared = [(2 if d.kind == "ronda" else 3, d.rank) for d in pos.declared
+                        if d.seat == other and d.rank is not None]
+            assert len(view.hands[other]) == len(pos.hands[other])
+            assert len(shown) == sum(min(k, sum(c.rank == r for c in pos.hands[other]))
+                                     for k, r in declared)
             rob = robust(pos, parse_card(pos.opcode("bm")).index)
-            assert rob.holds(DEFAULT_MARGIN), (pos.opcode("id"), rob)
+            assert rob.hands > 0 and rob.holds(DEFAULT_MARGIN), (pos.opcode("id"), rob)
             assert check(pos) == []
     assert n >= 10
 
@@ -155,3 +159,23 @@ def test_the_trainer_and_the_quiz_judge_over_the_hands_not_seen(tmp_path):
     r = CliRunner().invoke(main, ["puzzles", "quiz", str(f)], input=f"{other}\n")
     assert f"not {other}: the answer is {best[0]}" in r.output
     assert f"{want[other]:+.2f}" in r.output and "averaged over the hands you cannot" in r.output
+
+
+def test_declared_cards_played_this_deal_are_no_longer_shown():
+    """A declaration is of the hand as dealt; the declared cards a seat has
+    played since were seen. With a Ronda of 4s and one card left (a 4),
+    the hand is that 4: the view showed both 4s in a one-card hand and no
+    hand was consistent (an answer checked over none). With two cards
+    left, one a 4: the 4 and one card of another rank, each weighted by
+    its unseen copies (N holds 4 12 5, the table 3 2, two 4s declared)."""
+    one = parse_position("3o.2e 4e/4o.12b - N taken=13,22 last=S declared=S:ronda4 prev=2e")
+    assert [c.rank for c in mover_view(one).hands[0]] == [4]
+    assert list(consistent_hands(one)) == [([R[4]], 1)]
+    two = parse_position("3o.2e 4e.7c/4o.12b.5c - N taken=13,20 last=S declared=S:ronda4")
+    assert [None if c is None else c.rank for c in mover_view(two).hands[0]] == [4, None]
+    unseen = {r: 4 for r in (1, 2, 3, 5, 6, 7, 10, 11, 12)}
+    for r in (3, 2, 12, 5):
+        unseen[r] -= 1
+    want = {tuple(sorted([R[4], R[r]])): n for r, n in unseen.items()}
+    assert dict((tuple(h), w) for h, w in consistent_hands(two)) == want
+    assert (R[4], R[7]) in want                 # the real hand

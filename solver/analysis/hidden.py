@@ -53,6 +53,17 @@ def _shown(pos: Position, seat: int) -> list[int]:
     return []
 
 
+def _held(pos: Position, seat: int) -> list[int]:
+    """The declared cards (:func:`_shown`) the seat still holds: those of
+    its hand, as the mover knows them, having seen the others played this
+    deal (a Ronda of 4s with one card left: at most one 4)."""
+    shown = _shown(pos, seat)
+    if not shown:
+        return []
+    have = sum(1 for c in pos.hands[seat] if c is not None and c.index == shown[0])
+    return shown[:min(len(shown), have)]
+
+
 def mover_view(pos: Position) -> Position:
     """A copy of ``pos`` as the mover sees it: every other hand shows only
     its declared cards, the rest face down (``None``)."""
@@ -62,7 +73,7 @@ def mover_view(pos: Position) -> Position:
         if seat == pos.turn:
             hands.append(list(hand))
             continue
-        shown = _shown(pos, seat)
+        shown = _held(pos, seat)
         hands.append([Card(RANKS[r]) for r in shown] + [None] * (len(hand) - len(shown)))
     out.hands = hands
     return out
@@ -80,16 +91,22 @@ def consistent_hands(pos: Position) -> Iterator[tuple[list[int], int]]:
     """Every hand the other player (two players) may hold, as the mover
     sees it: ``(rank indices, weight)``, the weight being the number of
     ways to draw its hidden cards from the unseen ones. The real hand is
-    one of them."""
+    one of them.
+
+    Its declared cards still held are shown (:func:`_held`: those played
+    this deal were seen); the hidden ones are of other ranks and, with
+    every declared card, make the declaration the seat made: a hand of
+    the deal, less the cards it played, is one of these."""
     seat = 1 - pos.turn
     shown = _shown(pos, seat)
+    held = _held(pos, seat)
     pool = [4] * NR
     for c in pos.table + [c for c in pos.hands[pos.turn] if c is not None]:
         pool[c.index] -= 1
     for r in shown:
         pool[r] -= 1
     want = _declared_as(pos, seat)
-    hidden = len(pos.hands[seat]) - len(shown)
+    hidden = len(pos.hands[seat]) - len(held)
 
     def draw(r: int, left: int, acc: list[int], weight: int):
         if left == 0:
@@ -101,9 +118,8 @@ def consistent_hands(pos: Position) -> Iterator[tuple[list[int], int]]:
             yield from draw(r + 1, left - k, acc + [r] * k, weight * comb(pool[r], k))
 
     for extra, weight in draw(0, hidden, [], 1):
-        hand = sorted(shown + extra)
-        if best_declaration(pos.rules, hand) == want:
-            yield hand, weight
+        if best_declaration(pos.rules, sorted(shown + extra)) == want:
+            yield sorted(held + extra), weight
 
 
 @dataclass

@@ -1230,6 +1230,8 @@ def hidden_values(pos: Position) -> dict[str, float]:
     if not held:
         raise ValueError("the mover holds no card")
     r = robust(bare, RANK_INDEX[held[0].rank])
+    if not r.hands:
+        raise ValueError("no hand the other player may hold agrees with its declaration")
     base = pile_margin(bare) / 2
     texts = {move_text(bare, m): v + base for m, v in r.values.items()}
     return dict(sorted(texts.items(), key=lambda mv: (-mv[1], mv[0])))
