@@ -179,3 +179,27 @@ def test_declared_cards_played_this_deal_are_no_longer_shown():
     want = {tuple(sorted([R[4], R[r]])): n for r, n in unseen.items()}
     assert dict((tuple(h), w) for h, w in consistent_hands(two)) == want
     assert (R[4], R[7]) in want                 # the real hand
+
+
+def test_hands_with_a_declared_card_on_the_table_a_rankless_or_a_hidden_declaration():
+    """Three lines a helper found: N's declared 4 just played onto the
+    table was counted off twice, which cut every hand above a 4 (the real
+    one, 4 12, among them); ``declared=N:ronda`` (no rank) kept only
+    hands without a pair; N's hand written ``11.?.?`` showed one 11, as if
+    N had played the other. Hands and weights worked out by hand."""
+    neg = parse_position("1.3.4o 4b.4c.10/4e.12 - S dealer=S taken=16,16 last=S "
+                         "declared=S:ronda4,N:ronda4 prev=4o")
+    # every 4 seen (table, S's two, N's); the other ranks less table and S's
+    left = {1: 3, 2: 4, 3: 3, 5: 4, 6: 4, 7: 4, 10: 3, 11: 4, 12: 4}
+    assert dict((tuple(h), w) for h, w in consistent_hands(neg)) == {
+        tuple(sorted([R[4], R[r]])): n for r, n in left.items()}
+    rankless = parse_position("4.6.10 1.3.7/7.11.11 - S taken=16,15 last=S declared=N:ronda")
+    hands = dict((tuple(h), w) for h, w in consistent_hands(rankless))
+    assert (R[7], R[11], R[11]) in hands and all(len(set(h)) == 2 for h in hands)
+    # a pair of 11s and a 7: C(4,2) 11s (none seen) times the 7s S does not hold
+    assert hands[(R[7], R[11], R[11])] == comb(4, 2) * 3
+    hidden = parse_position("4.6.10 1.3.7/11.?.? - S taken=16,15 last=S gone=1.1.1.2.2.2.2."
+                            "3.3.3.4.4.4.5.5.5.5.6.6.6.7.7.10.10.10.11.11.12.12.12.12 "
+                            "declared=N:ronda11")
+    assert [None if c is None else c.rank for c in mover_view(hidden).hands[1]] == [11, 11, None]
+    assert all(h.count(R[11]) == 2 for h, _w in consistent_hands(hidden))

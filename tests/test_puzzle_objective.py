@@ -361,6 +361,39 @@ def test_a_tie_for_the_match_has_no_level(tmp_path):
     assert entry["points"]["best"] == "2o" and entry["points"]["level"] in (1, 2, 3)
 
 
+def test_filters_read_the_match_play_the_line_does_not_write(match_file):
+    """positions/match.txt writes no level or theme: the filters use the
+    match play's all the same (check finds level 1 for 4 lines, hit for
+    3; they found none before), and the web list gives them."""
+    from solver.web.tasks import open_puzzles
+    r = run(["puzzles", "quiz", "--level", "1", str(match_file)], stdin="q\n")
+    assert "puzzle 1/4" in r.stdout, r.stdout
+    out = match_file.parent / "hit.html"
+    r = run(["puzzles", "sheet", str(match_file), "-o", str(out), "--theme", "hit"])
+    assert r.exit_code == 0 and "3 puzzles drawn" in r.stderr, r.output
+    listed = open_puzzles(match_file.read_text())["puzzles"]
+    assert [p["level"] for p in listed].count("1") == 4
+    assert sum("hit" in p["themes"] for p in listed) == 3
+
+
+def test_a_declaration_puzzle_with_a_score_stays_drawn_from_the_mover_seat(tmp_path):
+    """positions/puzzles/declaration.txt's first puzzle with score=39,39
+    (the match could be won): drawn from S's seat, it is judged over the
+    hidden hands in points (check says so), so the quiz keeps N's third
+    card face down and its declaration theme (it showed N's whole hand
+    and judged the chance of winning the match), warning why."""
+    from solver.puzzles.puzzle import as_played_for_the_match, match_answer
+    line = ("4.7.10 1.12.12/1.1.2 - S taken=13,18 last=S score=39,39 "
+            "declared=S:ronda12,N:ronda1 ; bm 1 ; themes declaration")
+    pos = parse_position(line)
+    assert as_played_for_the_match(pos) is pos and match_answer(pos) is None
+    f = one(tmp_path, line)
+    r = run(["puzzles", "quiz", "--theme", "declaration", str(f)], stdin="1\n")
+    assert "N      1 1 ?" in r.stdout and "right: 1" in r.stdout
+    assert "judged over the hidden hands in points only" in r.stdout
+    assert "to win the match" not in r.stdout
+
+
 #: match 3 (N to play at S 39, N 40, prev=3b): 11 takes the 11 and the 12
 #: from the table (+3 half-points at once), and then N hits S's 5 for the
 #: 41st point; 5 lays a card (nothing), the points answer (-2 against -9)

@@ -60,7 +60,8 @@ def _held(pos: Position, seat: int) -> list[int]:
     shown = _shown(pos, seat)
     if not shown:
         return []
-    have = sum(1 for c in pos.hands[seat] if c is not None and c.index == shown[0])
+    # a '?' may be one (the line does not say: the seat may still hold it)
+    have = sum(1 for c in pos.hands[seat] if c is None or c.index == shown[0])
     return shown[:min(len(shown), have)]
 
 
@@ -80,11 +81,21 @@ def mover_view(pos: Position) -> Position:
 
 
 def _declared_as(pos: Position, seat: int):
-    """The ``(kind, rank index)`` a seat declared, or None."""
+    """The ``(kind, rank index)`` a seat declared (rank None when the line
+    names the kind only, ``N:ronda``), or None."""
     for d in pos.declared:
-        if d.seat == seat and d.rank is not None:
-            return (TRINGA if d.kind == "tringa" else RONDA, RANK_INDEX[d.rank])
+        if d.seat == seat:
+            return (TRINGA if d.kind == "tringa" else RONDA,
+                    None if d.rank is None else RANK_INDEX[d.rank])
     return None
+
+
+def _agrees(got, want) -> bool:
+    """Whether a hand's best declaration ``got`` is the one declared,
+    ``want`` (its kind alone when the rank was not named)."""
+    if want is None or want[1] is not None:
+        return got == want
+    return got is not None and got[0] == want[0]
 
 
 def consistent_hands(pos: Position) -> Iterator[tuple[list[int], int]]:
@@ -105,6 +116,8 @@ def consistent_hands(pos: Position) -> Iterator[tuple[list[int], int]]:
         pool[c.index] -= 1
     for r in shown:
         pool[r] -= 1
+    # a declared card played onto the table was taken off twice
+    pool = [max(0, n) for n in pool]
     want = _declared_as(pos, seat)
     hidden = len(pos.hands[seat]) - len(held)
 
@@ -118,7 +131,7 @@ def consistent_hands(pos: Position) -> Iterator[tuple[list[int], int]]:
             yield from draw(r + 1, left - k, acc + [r] * k, weight * comb(pool[r], k))
 
     for extra, weight in draw(0, hidden, [], 1):
-        if best_declaration(pos.rules, sorted(shown + extra)) == want:
+        if _agrees(best_declaration(pos.rules, sorted(shown + extra)), want):
             yield sorted(held + extra), weight
 
 

@@ -493,12 +493,14 @@ def match_explanation(pos: Position, a) -> str:
 
 def match_answer(pos: Position) -> tuple[str, str | None] | None:
     """For a sheet: None when the line is judged in points (no score
-    written, or the match objective does not apply); else the match it is
+    written, the match objective does not apply, or a declaration puzzle
+    drawn from the mover's seat); else the match it is
     played for (:func:`match_heading`) and the chance of winning it of the
     line's ``bm`` (:func:`chance_text`; the best play's when the line names
     none, None when the cards are not all known)."""
-    if pos.score is None:           # only a written score brings the match in
-        return None
+    from ..analysis.hidden import hides_cards
+    if pos.score is None or hides_cards(pos):   # only a written score brings the match in
+        return None                 # (drawn from the mover's seat: in points)
     if not is_perfect_information(pos):
         from ..match_equity.evaluate import objective_choice
         if objective_choice(pos, "auto").objective != "match":
@@ -646,15 +648,19 @@ def match_idea(pos: Position) -> MatchIdea | None:
 
 
 def as_played_for_the_match(pos: Position) -> Position:
-    """``pos`` with the ``themes``, ``level`` and ``depth`` it writes
-    replaced by the match play's (:func:`match_idea`), and the match's
-    best plays as its ``bm`` when it names none: the line as a sheet, the
-    quiz, their ``--theme``/``--level`` filters and the web trainer's list
-    read it when it is played for the match (the line's own fields may be
-    the points play's, which is not the answer; a sheet's answer names a
-    play); ``pos`` itself when it is played in points (no score written:
-    not searched) or cannot be searched."""
-    if pos.score is None:           # only a written score brings the match in
+    """``pos`` with the ``themes``, ``level`` and ``depth`` of the match
+    play (:func:`match_idea`), written or not, and the match's best plays
+    as its ``bm`` when it names none: the line as a sheet, the quiz, their
+    ``--theme``/``--level`` filters and the web trainer's list read it
+    when it is played for the match (the line's own fields may be the
+    points play's, which is not the answer; a sheet's answer names a
+    play); a field the match play leaves empty (no theme; no level on a
+    tie) is left out. ``pos`` itself when it is played in points (no
+    score written: not searched; a declaration puzzle drawn from the
+    mover's seat, judged over the hidden hands in points) or cannot be
+    searched."""
+    from ..analysis.hidden import hides_cards
+    if pos.score is None or hides_cards(pos):   # only a written score brings the match in
         return pos
     try:
         seen = match_idea(pos)
@@ -670,6 +676,9 @@ def as_played_for_the_match(pos: Position) -> Position:
     # a field the match play leaves empty (no theme; no level on a tie) goes
     out.ops = [(name, now.get(name, value)) for name, value in pos.ops
                if not (name in now and now[name] is None)]
+    written = {name for name, _ in pos.ops}
+    out.ops += [(name, value) for name, value in now.items()
+                if name not in written and value is not None]
     if pos.opcode("bm") is None:
         out.ops.insert(0, ("bm", " ".join(judge(pos).best)))
     return out
@@ -1268,7 +1277,7 @@ def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
                             f"judged over the hidden hands in points only")
         except (CompileError, ValueError):
             pass
-        if named and named != best:
+        if named and not named <= best:
             said.append(f"the line's bm ({bm}) is not the best play over the hands you cannot "
                         f"see ({' '.join(tops)}): the answer is judged by the points over "
                         f"those hands; `puzzles check` rejects the line")
