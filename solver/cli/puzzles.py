@@ -330,14 +330,12 @@ def _filter(items, theme, level, pos=lambda item: item):
     """The items whose line has ``theme`` and ``level`` (when given): the
     match play's for a line played for the match
     (:func:`as_played_for_the_match`), as the quiz and the sheet show it."""
-    if theme or level:
-        def pos(item, _line=pos):
-            return as_played_for_the_match(_line(item))
-    if theme:
-        items = [p for p in items if theme in (pos(p).opcode("themes") or "").split()]
-    if level:
-        items = [p for p in items if pos(p).opcode("level") == level]
-    return items
+    if not (theme or level):
+        return items
+    drawn = [(item, as_played_for_the_match(pos(item))) for item in items]
+    return [item for item, line in drawn
+            if (not theme or theme in (line.opcode("themes") or "").split())
+            and (not level or line.opcode("level") == level)]
 
 
 @puzzles.command("quiz")

@@ -498,7 +498,6 @@ def match_answer(pos: Position) -> tuple[str, str | None] | None:
     played for (:func:`match_heading`) and the chance of winning it of the
     line's ``bm`` (:func:`chance_text`; the best play's when the line names
     none, None when the cards are not all known)."""
-    from ..analysis.hidden import hides_cards
     if pos.score is None or hides_cards(pos):   # only a written score brings the match in
         return None                 # (drawn from the mover's seat: in points)
     if not is_perfect_information(pos):
@@ -659,7 +658,6 @@ def as_played_for_the_match(pos: Position) -> Position:
     score written: not searched; a declaration puzzle drawn from the
     mover's seat, judged over the hidden hands in points) or cannot be
     searched."""
-    from ..analysis.hidden import hides_cards
     if pos.score is None or hides_cards(pos):   # only a written score brings the match in
         return pos
     try:
@@ -1230,11 +1228,18 @@ def hidden_values(pos: Position) -> dict[str, float]:
     (:func:`solver.analysis.hidden.robust`, by which ``check`` judges its
     answer), the piles' margin added as :func:`examine` adds it; best
     first (then by the card's text). Raises CompileError or ValueError
-    for a position the exact method cannot search."""
+    for a position the exact method cannot search. The last few lines'
+    values are kept (the quiz and the web trainer ask twice a puzzle: its
+    answer, then its table)."""
+    return dict(_hidden_values(format_position(_bare(pos))))
+
+
+@lru_cache(maxsize=8)
+def _hidden_values(line: str) -> tuple[tuple[str, float], ...]:
     from ..analysis.evaluation import move_text
     from ..analysis.hidden import robust
     from ..cards import RANK_INDEX
-    bare = _bare(pos)
+    bare = parse_position(line)
     held = [c for c in bare.hands[bare.turn] if c is not None]
     if not held:
         raise ValueError("the mover holds no card")
@@ -1243,7 +1248,7 @@ def hidden_values(pos: Position) -> dict[str, float]:
         raise ValueError("no hand the other player may hold agrees with its declaration")
     base = pile_margin(bare) / 2
     texts = {move_text(bare, m): v + base for m, v in r.values.items()}
-    return dict(sorted(texts.items(), key=lambda mv: (-mv[1], mv[0])))
+    return tuple(sorted(texts.items(), key=lambda mv: (-mv[1], mv[0])))
 
 
 def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
@@ -1258,7 +1263,6 @@ def answer_ranks(pos: Position) -> tuple[set[int], str | None]:
     warning says so), a ``bm`` naming another play warned of the same
     way."""
     from ..cards import parse_card
-    from ..analysis.hidden import hides_cards
     bm = pos.opcode("bm") or ""
     named = {parse_card(t).rank for t in bm.split()}
     if hides_cards(pos):
