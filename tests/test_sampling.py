@@ -105,3 +105,30 @@ def test_result_does_not_depend_on_the_threads():
     assert np.array_equal(one.values, two.values, equal_nan=True)
     assert [(m.move, m.mean, m.best) for m in one.moves] == \
         [(m.move, m.mean, m.best) for m in two.moves]
+
+
+@pytest.mark.parametrize("line", [LINES[2], "1.3.10.12 2.2.7/?.?.?/4.4.5 ? S rules=french"])
+def test_two_threads_claim_each_sample_once(line):
+    """The threads of a batch take its samples from one shared counter: every
+    sample is solved, by one thread only (the threads' node counters add up
+    to the samples' nodes: a sample solved by both would count twice), and
+    the values are one thread's."""
+    from solver.search import kernels as kn
+    from solver.search.vectors import VectorSampler
+    pos = parse_position(line)
+    spec = draw_spec(pos)
+    make = VectorSampler if pos.players == 3 else Sampler
+    one = make(spec, 16.0)
+    two = make(spec, 16.0, workers=2)
+    try:
+        before = [int(s[5 if pos.players == 3 else 3][kn.C_NODES]) for s in two.scratch]
+        vals1, _n1, done1, drawn1 = one.solve(list(range(24)), seed=7)
+        vals2, nodes2, done2, drawn2 = two.solve(list(range(24)), seed=7)
+        after = [int(s[5 if pos.players == 3 else 3][kn.C_NODES]) for s in two.scratch]
+    finally:
+        one.close()
+        two.close()
+    assert (done1 == 1).all() and (done2 == 1).all()
+    assert np.array_equal(vals1, vals2, equal_nan=True)
+    assert np.array_equal(drawn1, drawn2)
+    assert sum(a - b for a, b in zip(after, before)) == int(nodes2.sum())

@@ -319,6 +319,21 @@ def _seats(seat, va, vb, vc):
     return vb, vc, va
 
 
+@njit(cache=True, inline='always')
+def _notes_seats(seat, n):
+    """Pile notes (:func:`_met`: a byte a seat and the no-capture bit) in
+    the frame of ``seat`` back in seat order."""
+    n0, n1, n2 = _seats(seat, n & 255, (n >> 8) & 255, (n >> 16) & 255)
+    return n0 | (n1 << 8) | (n2 << 16) | (n & NOCAP)
+
+
+@njit(cache=True, inline='always')
+def _notes_frame(seat, n):
+    """Pile notes in seat order in the frame of ``seat``."""
+    n0, n1, n2 = _frame(seat, n & 255, (n >> 8) & 255, (n >> 16) & 255)
+    return n0 | (n1 << 8) | (n2 << 16) | (n & NOCAP)
+
+
 @njit(cache=True)
 def lean3_state(P, st):
     """The max^n vector of a last-deal state tuple (the stock empty) of
@@ -460,9 +475,7 @@ def _root_vector(P, D, M, gen, spos, t, last, p0, p1, p2):
     va, vb, vc, k, n = _search3(P, t, a, b, c, -1, 0, pa, pb, pc, seat,
                                 last + LAST_CODED + 1)
     v0, v1, v2 = _seats(seat, va, vb, vc)
-    n0, n1, n2 = _seats(seat, n & 255, (n >> 8) & 255, (n >> 16) & 255)
-    _store(M, j, gen, t, last, n0 | (n1 << 8) | (n2 << 16) | (n & NOCAP), p0, p1, p2,
-           v0, v1, v2)
+    _store(M, j, gen, t, last, _notes_seats(seat, n), p0, p1, p2, v0, v1, v2)
     return v0, v1, v2, k, _met(M, j, coded, p0, p1, p2)
 
 
@@ -496,7 +509,6 @@ def lean2(P, D, M, gen, t, a, b, c, prev, show, pa, pb, pc, seat, last, spos):
     bs = 0
     notes = 0
     ns = seat + 1 if seat < 2 else 0
-    s2 = ns + 1 if ns < 2 else 0
     while hb != 0:
         low = hb & -hb
         hb ^= low
@@ -510,20 +522,14 @@ def lean2(P, D, M, gen, t, a, b, c, prev, show, pa, pb, pc, seat, last, spos):
         qa = pa + added
         if (b | c | na) == 0:
             # the last deal: its declarations, then its root
-            p0 = qa if seat == 0 else (pb if ns == 0 else qc)
-            p1 = qa if seat == 1 else (pb if ns == 1 else qc)
-            p2 = qa if seat == 2 else (pb if ns == 2 else qc)
+            p0, p1, p2 = _seats(seat, qa, pb, qc)
             v0, v1, v2, k, n = _root_vector(P, D, M, gen, spos, ct, cl, p0, p1, p2)
             nodes += k
             v0 += D[spos, D_DS]
             v1 += D[spos, D_DS + 1]
             v2 += D[spos, D_DS + 2]
-            # into the next seat's frame
-            w0 = v0 if ns == 0 else (v1 if ns == 1 else v2)
-            w1 = v0 if s2 == 0 else (v1 if s2 == 1 else v2)
-            w2 = v0 if seat == 0 else (v1 if seat == 1 else v2)
-            n0, n1, n2 = _frame(seat, n & 255, (n >> 8) & 255, (n >> 16) & 255)
-            notes = _most(notes, n0 | (n1 << 8) | (n2 << 16) | (n & NOCAP))
+            w0, w1, w2 = _frame(ns, v0, v1, v2)     # into the next seat's frame
+            notes = _most(notes, _notes_frame(seat, n))
         else:
             w0, w1, w2, k, n = lean2(P, D, M, gen, ct, b, c, na, cp, cw, pb, qc, qa, ns, cl,
                                      spos)
@@ -575,8 +581,7 @@ def lean2_state(P, D, M, gen, st):
                              last, spos)
     v0, v1, v2 = _seats(seat, va, vb, vc)
     if start:
-        n0, n1, n2 = _seats(seat, n & 255, (n >> 8) & 255, (n >> 16) & 255)
         j = _find(M, gen, key, st[8], p0, p1, p2)
-        _store(M, -1 - j if j < 0 else j, gen, key, st[8], n0 | (n1 << 8) | (n2 << 16)
-               | (n & NOCAP), p0, p1, p2, v0, v1, v2)
+        _store(M, -1 - j if j < 0 else j, gen, key, st[8], _notes_seats(seat, n), p0, p1, p2,
+               v0, v1, v2)
     return v0, v1, v2, k

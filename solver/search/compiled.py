@@ -650,16 +650,16 @@ class Sampler:
         drawn = np.zeros((n, 4), dtype=np.int64)
         spec = self.spec
         jobs = []
+        claim = np.zeros(1, dtype=np.int64)     # the next sample a thread takes
         for w in range(min(self.workers, n)):
             K, TT, TF, C, OK, OP, OR, D, stock, work = self.scratch[w]
             if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
                 TT[:] = 0
                 C[kn.C_GEN] = 1
             C[kn.C_ABORT] = 0
-            count = len(range(w, n, self.workers))
             jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
-                         spec.mode, spec.cons, seeds, w, self.workers, count, K, TT, TF, C, OK,
-                         OP, OR, D, stock, work, out, nodes, done, drawn))
+                         spec.mode, spec.cons, seeds, claim, K, TT, TF, C, OK, OP, OR, D, stock,
+                         work, out, nodes, done, drawn))
         try:
             self._solve(jobs, deadline)
         except KeyboardInterrupt as e:
@@ -669,7 +669,7 @@ class Sampler:
         return out, nodes, done, drawn
 
     def _solve(self, jobs, deadline) -> None:
-        run_jobs(self.pool, kn.solve_samples, jobs, 15, deadline)
+        run_jobs(self.pool, kn.solve_samples, jobs, 13, deadline)
 
 
 def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,

@@ -1266,20 +1266,26 @@ def root_values_and_pv(P, D, K, TT, TF, C, OK, OP, OR, G, st, out, pv, max_plies
 
 
 @njit(cache=True, nogil=True)
-def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds, first, step,
-                  count, K, TT, TF, C, OK, OP, OR, D, stock, work, out, nodes, done, drawn):
-    """Determinised search, one thread's share of a batch: samples
-    ``first, first + step, ...`` (``count`` of them) of ``seeds``, each
-    drawn by the game (:func:`solver.engine.sampling.draw`) and every root
-    move solved exactly; ``out[i]`` the move values (NaN where illegal),
-    ``nodes[i]``, ``done[i] = 1`` when finished, ``-1`` when the draw
-    failed, ``drawn[i]`` the hands (card sets) of the determinisation.
-    Stops at ``C[C_ABORT]``; a new generation per sample (no group table:
-    :func:`new_groups`)."""
+def solve_samples(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds, claim,
+                  K, TT, TF, C, OK, OP, OR, D, stock, work, out, nodes, done, drawn):
+    """Determinised search, one thread's share of a batch: until every
+    sample of ``seeds`` is claimed, the next one claimed from the counter
+    ``claim[0]`` that every thread of the batch shares (:func:`fetch_add`:
+    a thread that drew short samples takes more of them, so no thread waits
+    for the other at the batch's end), drawn by the game
+    (:func:`solver.engine.sampling.draw`) and every root move solved
+    exactly; ``out[i]`` the move values (NaN where illegal), ``nodes[i]``,
+    ``done[i] = 1`` when finished, ``-1`` when the draw failed,
+    ``drawn[i]`` the hands (card sets) of the determinisation. Stops at
+    ``C[C_ABORT]``; a new generation per sample (no group table:
+    :func:`new_groups`). A sample's values are exact, so which thread
+    solves it never changes them."""
     G = np.zeros((GROUP_SLOTS, 4), dtype=np.uint64)
-    for q in range(count):
-        i = first + q * step
+    while True:
         if C[C_ABORT] != 0:
+            return
+        i = fetch_add(claim, 0, 1)
+        if i >= seeds.shape[0]:
             return
         st, ok = draw(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds[i], D,
                       stock, work)

@@ -51,7 +51,7 @@ from ..engine.endgame3 import lean2_state, lean3_state
 from .kernels import (ABORT_GROW, ABORT_NODES, ABORT_OUTCOMES, C_ABORT, C_CHANCE, C_CUTS,
                       C_GEN, C_GROWAT, C_HITS, C_LEAN, C_LEAN2, C_LNODES, C_MAXNODES, C_MAXOUT,
                       C_NODES, C_REPLACED, C_REV, C_SHARED, C_STORED, C_TTMIN, INF, MAXPLY, _bits,
-                      _float, _mix, _outcomes, _prefetch, _seal, _store,
+                      _float, _mix, _outcomes, _prefetch, _seal, _store, fetch_add,
                       borrow, bucket, row_state)
 
 _NONE = np.int64(-1)      # "no parent side": typed, not a literal (numba's cache)
@@ -697,17 +697,21 @@ def paranoid_root(P, D, K, V, TT, TF, VT, C, OK, OP, OR, st, out, scal, root):
 
 
 @njit(cache=True, nogil=True)
-def solve_samples_vec(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds, first,
-                      step, count, K, V, TT, TF, VT, C, M, OK, OP, OR, D, stock, work, out,
-                      nodes, done, drawn, search):
+def solve_samples_vec(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds, claim,
+                      K, V, TT, TF, VT, C, M, OK, OP, OR, D, stock, work, out, nodes, done,
+                      drawn, search):
     """Determinised search for three sides, one thread's share (as
-    :func:`solver.search.kernels.solve_samples`): each sample drawn by the
-    game and every root move's vector solved, ``out[i, m, k]`` (NaN where
-    illegal); ``search`` 0 max^n, 1 paranoid (the paranoid vectors)."""
+    :func:`solver.search.kernels.solve_samples`: the samples claimed one at
+    a time from the batch's shared counter ``claim[0]``): each sample
+    drawn by the game and every root move's vector solved, ``out[i, m,
+    k]`` (NaN where illegal); ``search`` 0 max^n, 1 paranoid (the paranoid
+    vectors)."""
     scal = np.empty(MAX_MOVES, dtype=np.float64)
-    for q in range(count):
-        i = first + q * step
+    while True:
         if C[C_ABORT] != 0:
+            return
+        i = fetch_add(claim, 0, 1)
+        if i >= seeds.shape[0]:
             return
         st, ok = draw(P, base, pool, hidden, known_stock, nstock, mode, cons, seeds[i], D,
                       stock, work)

@@ -325,6 +325,7 @@ class VectorSampler:
         drawn = np.zeros((n, 4), dtype=np.int64)
         spec = self.spec
         jobs = []
+        claim = np.zeros(1, dtype=np.int64)     # the next sample a thread takes
         for w in range(min(self.workers, n)):
             K, V, TT, TF, VT, C, M, OK, OP, OR, D, stock, work = self.scratch[w]
             if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
@@ -333,11 +334,10 @@ class VectorSampler:
                 M[:] = 0
                 C[kn.C_GEN] = 1
             C[kn.C_ABORT] = 0
-            count = len(range(w, n, self.workers))
             jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
-                         spec.mode, spec.cons, seeds, w, self.workers, count, K, V, TT, TF, VT,
-                         C, M, OK, OP, OR, D, stock, work, out, nodes, done, drawn, self.search))
-        run_jobs(self.pool, kv.solve_samples_vec, jobs, 17, deadline)
+                         spec.mode, spec.cons, seeds, claim, K, V, TT, TF, VT, C, M, OK, OP, OR,
+                         D, stock, work, out, nodes, done, drawn, self.search))
+        run_jobs(self.pool, kv.solve_samples_vec, jobs, 15, deadline)
         return out, nodes, done, drawn
 
 
