@@ -346,3 +346,49 @@ def test_a_finaliser_left_half_built_by_the_signal_says_nothing_at_exit():
                             "gc.collect()\n"], cwd=ROOT, capture_output=True, text=True,
                            timeout=HANG)
     assert "Exception ignored" in plain.stderr and "AttributeError" in plain.stderr
+
+
+_SHIELDED = ("import os, signal, time\n"
+             "import solver.runtime.interrupt as i\n"
+             "i.early_signals()\n"
+             "def callback():\n"
+             "    os.kill(os.getpid(), signal.{name})\n"
+             "    time.sleep(0.3)\n"
+             "    return 'callback done'\n"
+             "try:\n"
+             "    print({wrap}(), flush=True)\n"
+             "    time.sleep(30)\n"
+             "except KeyboardInterrupt as e:\n"
+             "    print('interrupted', e.signum, flush=True)\n")
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("shield", [True, False])
+def test_a_signal_landing_in_a_shielded_callback_is_delivered_after_it(name, shield):
+    """A signal that lands in a library's callback from native code
+    (llvmlite's object cache, as numba loads a kernel) waits until the
+    callback has returned, then stops the command as usual: cut in half,
+    the callback once left LLVM reading a length never written (SIGSEGV
+    on a Ctrl-C while ``ronda-solve`` started). Unshielded, it raises
+    inside the callback."""
+    code = _SHIELDED.format(name=name, wrap="i.shielded(callback)" if shield else "callback")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=HANG)
+    signum = int(getattr(signal, name))
+    lines = p.stdout.splitlines()
+    if shield:
+        assert lines == ["callback done", f"interrupted {signum}"], (p.stdout, p.stderr)
+    else:
+        assert lines == [f"interrupted {signum}"], (p.stdout, p.stderr)
+
+
+def test_llvmlite_object_cache_callbacks_are_shielded():
+    """Loading the engine shields llvmlite's object-cache callbacks (the
+    only Python code LLVM calls while numba loads a cached kernel)."""
+    code = ("import solver.engine.core\n"
+            "from llvmlite.binding.executionengine import ExecutionEngine as E\n"
+            "print(E._raw_object_cache_getbuffer.shielded, "
+            "E._raw_object_cache_notify.shielded)\n")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=HANG)
+    assert p.stdout.split() == ["True", "True"], p.stderr

@@ -6,6 +6,11 @@ kernels of ``search/kernels.py`` would still run the old engine, inlined.
 So the cache is stamped with a hash of every compiled module's source; when
 the stamp differs, the cache files of those modules are removed before any
 kernel is loaded (they are compiled again on first use).
+
+Loading is also kept safe from signals: llvmlite hands each cached object
+to LLVM through a Python callback, which a signal's exception must not
+cut in half (:func:`shield_loading`, run when this module is imported,
+before any kernel is loaded).
 """
 
 from __future__ import annotations
@@ -64,3 +69,24 @@ def check() -> bool:
     except OSError:
         pass
     return True
+
+
+def shield_loading() -> None:
+    """Run llvmlite's object-cache callbacks (``ExecutionEngine``'s
+    ``_raw_object_cache_getbuffer`` and ``_raw_object_cache_notify``,
+    which LLVM calls from native code while numba loads or compiles a
+    kernel) with the signals' exceptions held off
+    (:func:`solver.runtime.interrupt.shielded`). Once per process; another
+    llvmlite without them is left as it is."""
+    try:
+        from llvmlite.binding.executionengine import ExecutionEngine
+    except ImportError:     # pragma: no cover - numba always brings llvmlite
+        return
+    from ..runtime.interrupt import shielded
+    for name in ("_raw_object_cache_getbuffer", "_raw_object_cache_notify"):
+        hook = getattr(ExecutionEngine, name, None)
+        if hook is not None and not getattr(hook, "shielded", False):
+            setattr(ExecutionEngine, name, shielded(hook))
+
+
+shield_loading()

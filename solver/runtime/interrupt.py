@@ -40,6 +40,43 @@ def _note(signum: int) -> None:
         _received = int(signum)
 
 
+#: above 0 while the main thread (the only one a signal's handler runs in)
+#: is in a library callback that an exception raised in it would leave
+#: half done (:func:`shielded`)
+_shielded = 0
+
+
+def shielded(fn):
+    """``fn`` (a library's callback from native code) run with the signals'
+    exceptions held off: a signal that lands while it runs is delivered
+    once more 50 ms later (:func:`_later`) instead of raising inside it.
+    llvmlite's object cache hands numba's cached machine code to LLVM
+    through such a callback; interrupted between writing the code's
+    address and its length, it left LLVM reading a length never written,
+    and the process ended by SIGSEGV instead of saying it was
+    interrupted."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        global _shielded
+        if threading.current_thread() is not threading.main_thread():
+            return fn(*args, **kwargs)      # no handler runs here
+        _shielded += 1
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _shielded -= 1
+    run.shielded = True
+    return run
+
+
+def _later(signum: int) -> None:
+    """Deliver ``signum`` to the main thread again in 50 ms (from a daemon
+    thread), for a handler that could not raise where it landed."""
+    timer = threading.Timer(0.05, _thread.interrupt_main, args=(signum,))
+    timer.daemon = True
+    timer.start()
+
+
 class Interrupted(KeyboardInterrupt):
     """A stop asked for by signal ``signum``."""
 
@@ -98,6 +135,9 @@ class Signals:
 
     def _handle(self, signum: int, _frame) -> None:
         _note(signum)
+        if _shielded:
+            _later(signum)
+            return
         if self.signum is None or self._again:
             self.signum = signum
             self._again = False
@@ -113,10 +153,7 @@ class Signals:
         another thread so that it lands after the callback."""
         if isinstance(unraisable.exc_value, Interrupted):
             self._again = True
-            signum = unraisable.exc_value.signum
-            timer = threading.Timer(0.05, _thread.interrupt_main, args=(signum,))
-            timer.daemon = True
-            timer.start()
+            _later(unraisable.exc_value.signum)
             return
         if self.signum is not None or _received is not None:
             return      # a finaliser the signal left half built: the stop says it
@@ -254,6 +291,9 @@ def exit_if_signalled() -> None:
 
 def _early(signum: int, _frame) -> None:
     _note(signum)
+    if _shielded:
+        _later(signum)
+        return
     raise Interrupted(signum)
 
 
@@ -262,10 +302,7 @@ def _early_unraisable(unraisable) -> None:
     cannot raise (a callback of the import system, a finaliser) is
     delivered once more, from another thread, so that it lands after."""
     if isinstance(unraisable.exc_value, Interrupted):
-        timer = threading.Timer(0.05, _thread.interrupt_main,
-                                args=(unraisable.exc_value.signum,))
-        timer.daemon = True
-        timer.start()
+        _later(unraisable.exc_value.signum)
         return
     if _received is not None:
         return          # a finaliser the signal left half built: the stop says it
