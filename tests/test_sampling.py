@@ -120,11 +120,12 @@ def test_two_threads_claim_each_sample_once(line):
     make = VectorSampler if pos.players == 3 else Sampler
     one = make(spec, 16.0)
     two = make(spec, 16.0, workers=2)
+    counters = 5 if pos.players == 3 else 3     # where a thread's scratch keeps them
     try:
-        before = [int(s[5 if pos.players == 3 else 3][kn.C_NODES]) for s in two.scratch]
+        before = [int(s[counters][kn.C_NODES]) for s in two.scratch]
         vals1, _n1, done1, drawn1 = one.solve(list(range(24)), seed=7)
         vals2, nodes2, done2, drawn2 = two.solve(list(range(24)), seed=7)
-        after = [int(s[5 if pos.players == 3 else 3][kn.C_NODES]) for s in two.scratch]
+        after = [int(s[counters][kn.C_NODES]) for s in two.scratch]
     finally:
         one.close()
         two.close()

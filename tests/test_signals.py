@@ -367,10 +367,10 @@ _SHIELDED = ("import os, signal, time\n"
 def test_a_signal_landing_in_a_shielded_callback_is_delivered_after_it(name, shield):
     """A signal that lands in a library's callback from native code
     (llvmlite's object cache, as numba loads a kernel) waits until the
-    callback has returned, then stops the command as usual: cut in half,
-    the callback once left LLVM reading a length never written (SIGSEGV
-    on a Ctrl-C while ``ronda-solve`` started). Unshielded, it raises
-    inside the callback."""
+    callback has returned, then stops the command as usual (cut short,
+    that callback can leave LLVM reading a length never written: the
+    likely cause of a SIGSEGV on a SIGTERM while ``ronda-solve``
+    started). Unshielded, it raises inside the callback."""
     code = _SHIELDED.format(name=name, wrap="i.shielded(callback)" if shield else "callback")
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                        timeout=HANG)

@@ -51,10 +51,11 @@ def shielded(fn):
     exceptions held off: a signal that lands while it runs is delivered
     once more 50 ms later (:func:`_later`) instead of raising inside it.
     llvmlite's object cache hands numba's cached machine code to LLVM
-    through such a callback; interrupted between writing the code's
-    address and its length, it left LLVM reading a length never written,
-    and the process ended by SIGSEGV instead of saying it was
-    interrupted."""
+    through such a callback: cut short (before it writes the code's
+    address, or between the address and its length), it can leave LLVM
+    without the code or reading a length never written. That is the
+    likely cause, not reproduced, of a SIGSEGV on a SIGTERM while
+    ``ronda-solve`` started (docs/performance.md)."""
     @functools.wraps(fn)
     def run(*args, **kwargs):
         global _shielded
