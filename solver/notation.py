@@ -1270,11 +1270,22 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
         if "\ufeff" in _strip_comment(raw):
             yield number, NotationError("line", BOM_INSIDE, number)
             continue
+        if _RECORD_TAG.fullmatch(raw.strip()):
+            # a game record's tag such as [Event "..."]: the rest of the file
+            # is that record's, one error for all of it
+            yield number, NotationError("line", GAME_RECORD, number)
+            return
         try:
             yield number, parse_position(raw, line=number)
         except NotationError as err:
             yield number, err
 
+
+#: a game record's tag line (``[Event "..."]``, solver.games.record)
+_RECORD_TAG = re.compile(r'\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]')
+#: the one error of a file that turns into a game record at a tag line
+GAME_RECORD = ("a game record, not a position: mark its mistakes with "
+               "`ronda-solve annotate FILE`")
 
 #: a byte-order mark past the file's start (files joined with ``cat``)
 BOM_INSIDE = "a byte-order mark (U+FEFF) in the middle of the file (only its start may have one)"

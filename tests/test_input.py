@@ -421,3 +421,22 @@ def test_a_file_without_a_position_is_one_error_line(tmp_path, text):
     assert r.exit_code == 1
     if not text:            # "#" is no comment in a record ({...} is)
         assert r.stderr.strip() == f"error: {f}: no game in the file"
+
+
+def test_a_game_record_given_as_positions_is_one_line_naming_annotate():
+    """A game record handed to ``ronda-solve`` printed one field error for
+    each of its lines (34 for voleur-short.txt: "expected 4 fields ...
+    got 7"): now one line at its first tag, naming the command that reads
+    it, exit 1, and the other files still answered."""
+    f = Path(__file__).resolve().parent.parent / "positions" / "games" / "voleur-short.txt"
+    want = (f"{f}: line 1, line: a game record, not a position: mark its mistakes with "
+            "`ronda-solve annotate FILE`")
+    r = CliRunner().invoke(main, [str(f)])
+    assert r.exit_code == 1 and r.stderr.strip() == want and r.stdout == ""
+    r = CliRunner().invoke(main, ["--json", str(f), "-"], input=GOOD + "\n")
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1 and [p["line"] for p in doc["positions"]] == [1]
+    assert [(e["line"], e["error"].split(":")[0]) for e in doc["errors"]] == [(1, "line")]
+    # a tag after a position: the positions before it are read, the record is one error
+    items = list(parse_lines([GOOD, "", '[Event "x"]', "hand 1 dealer N table 1o"]))
+    assert [n for n, _ in items] == [1, 3] and isinstance(items[1][1], NotationError)
