@@ -18,6 +18,7 @@ from solver.engine.compile import known_problem, shuffled_problem
 from solver.engine import core
 from solver.search import kernels as kn
 from solver.search.compiled import Searcher
+import kernel_calls
 from systems import agree, engine_values, random_leaves, random_position, reference_values, systems
 
 TWO_SIDED = [s for s in systems() if s.players != 3]
@@ -145,7 +146,7 @@ def test_game_solver_equals_general_kernel_and_reference(system):
         if not core.is_last_deal(prob.P, prob.st) or core.is_terminal(prob.P, prob.st):
             continue
         assert endgame.covers(prob.P)
-        v = endgame.solve(prob.P, prob.D, K, C, kn.C_LNODES, 0, prob.st, -kn.LEAN_INF,
+        v = kernel_calls.solve(prob.P, prob.D, K, C, 0, prob.st, -kn.LEAN_INF,
                           kn.LEAN_INF)
         s = Searcher(prob.P, prob.D, 8.0)
         s.C[kn.C_LEAN] = 0
@@ -173,7 +174,6 @@ def test_match_value_fails_high_at_once_soundly(system):
     under the exact value, and a parent's upper bound over it); and
     bounds other than the exact value are returned (the check is not
     empty)."""
-    from solver.engine import endgame
     rng = random.Random(f"match-fail-high-{system}")
     K = kn.new_scratch()
     C = kn.new_counters()
@@ -186,7 +186,7 @@ def test_match_value_fails_high_at_once_soundly(system):
         for _ in range(10):
             a = exact + rng.randint(-24, 8) * core.EQ_SCALE / 16
             b = a + rng.randint(1, 16) * core.EQ_SCALE / 16
-            v = float(endgame.solve(prob.P, prob.D, K, C, kn.C_LNODES, 0, prob.st,
+            v = float(kernel_calls.solve(prob.P, prob.D, K, C, 0, prob.st,
                                     int(math.floor(a)), int(math.ceil(b))))
             if a < exact < b:
                 assert v == exact, (prob.st, a, b, v, exact)

@@ -15,12 +15,13 @@ import random
 import numpy as np
 import pytest
 
-from solver.engine import core, endgame
+from solver.engine import core
 from solver.engine.compile import shuffled_problem
 from solver.engine.tables import MatchLeaves
 from solver.rules import PRESETS, deal_sizes
 from solver.search import kernels as kn
 
+import kernel_calls
 from hands import played_to_chance, played_to_deal
 
 
@@ -52,7 +53,7 @@ def _exact(P, D, st) -> float:
     for i in range(len(probs)):
         child = core.dealt_child(P, st, rows, i)
         assert core.is_last_deal(P, child)
-        v = endgame.solve(P, D, K, C, kn.C_LNODES, 0, child, -kn.LEAN_INF, kn.LEAN_INF)
+        v = kernel_calls.solve(P, D, K, C, 0, child, -kn.LEAN_INF, kn.LEAN_INF)
         total += probs[i] * (float(rows[i, core.DR_GAIN]) + float(v))
     return total
 

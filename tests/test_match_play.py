@@ -12,6 +12,7 @@ import random
 import numpy as np
 import pytest
 
+import kernel_calls
 from systems import random_leaves, random_position, systems
 
 from solver.engine import core
@@ -119,11 +120,11 @@ def test_line_cache_is_match_value(system):
                 for _x in range(4):
                     y = _moved(st, rng, target, low=0 if P[core.P_CANON] & 1 else 3)
                     want = endgame.match_value(P, D, S0, C, kn.C_LNODES, 0, y, -inf, inf)
-                    got = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, -inf, inf)
+                    got = kernel_calls.match_cached(P, D, S, C, 0, y, -inf, inf)
                     assert got == want, (system, y)
                     a = rng.randint(-4, 4) * (1 << 38)
                     b = a + rng.randint(1, 4) * (1 << 38)
-                    win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
+                    win = kernel_calls.match_cached(P, D, S, C, 0, y, a, b)
                     assert win == want
                     checked += 1
         F = S.reshape(-1)
@@ -190,14 +191,14 @@ def test_line_tree_cache_is_match_value(system):
                     C = kn.new_counters()
                     want = endgame.match_value(P, D, S0, C, kn.C_LNODES, 0, y, -inf, inf)
                     C = kn.new_counters()
-                    got = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, -inf, inf)
+                    got = kernel_calls.match_cached(P, D, S, C, 0, y, -inf, inf)
                     assert got == want, (system, y)
                     served += C[kn.C_LNODES] == 1
                     checked += 1
                     # fail-soft inside a window: exact inside, a bound outside
                     a = rng.randint(-4, 4) * (1 << 38)
                     b = a + rng.randint(1, 4) * (1 << 38)
-                    win = endgame.match_cached(P, D, S, C, kn.C_LNODES, 0, y, a, b)
+                    win = kernel_calls.match_cached(P, D, S, C, 0, y, a, b)
                     if a < want < b:
                         assert win == want
                     elif want <= a:

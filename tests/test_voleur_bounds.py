@@ -15,11 +15,12 @@ import random
 
 import pytest
 
-from solver.engine import core, endgame
+from solver.engine import core
 from solver.engine.compile import shuffled_problem
 from solver.rules import PRESETS, deal_sizes
 from solver.search import kernels as kn
 
+import kernel_calls
 from hands import played_to_chance, played_to_deal
 
 
@@ -47,7 +48,7 @@ def _outcome_values(P, D, st) -> list[float]:
     for i in range(len(probs)):
         child = core.dealt_child(P, st, rows, i)
         assert core.is_last_deal(P, child)
-        v = endgame.solve(P, D, K, C, kn.C_LNODES, 0, child, -kn.LEAN_INF, kn.LEAN_INF)
+        v = kernel_calls.solve(P, D, K, C, 0, child, -kn.LEAN_INF, kn.LEAN_INF)
         out.append(float(rows[i, core.DR_GAIN]) + float(v))
     return out
 
