@@ -104,6 +104,33 @@ def test_the_first_compilation_is_announced(monkeypatch):
     assert out.getvalue() == "" and warmed == list(compiled.PARTS)
 
 
+def test_the_deal_search_is_compiled_with_the_core_or_announced(monkeypatch):
+    """The deal search's kernels (two sides, a hidden stock: ``auto``'s
+    choice) were compiled at their first use without a word, 12-15 s on
+    a slow day after the search core's own compile. A fresh install now
+    compiles them with the core, inside its two lines; when only their
+    cache is missing, their first use says so in two lines of its own."""
+    from solver.search import deal_search
+    monkeypatch.setattr(compiled, "_warmed", set())
+    monkeypatch.setattr(compiled, "_cache_present", lambda: False)
+    monkeypatch.setattr(compiled, "_WARM", {p: (lambda: None) for p in compiled.PARTS})
+    monkeypatch.setattr(deal_search, "_warmed", False)
+    monkeypatch.setattr(deal_search, "_cache_present", lambda: False)
+    out = io.StringIO()
+    compiled.ensure_compiled(out)
+    lines = out.getvalue().splitlines()
+    assert deal_search._warmed and len(lines) == 2 and "deal" not in out.getvalue()
+    monkeypatch.setattr(deal_search, "_warmed", False)
+    out = io.StringIO()
+    deal_search.warm(out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("compiling the deal search") and len(lines) == 2
+    assert lines[1].startswith("deal search compiled in ") and deal_search._warmed
+    out = io.StringIO()
+    deal_search.warm(out)                   # once a process
+    assert out.getvalue() == ""
+
+
 def test_the_expectimax_guess_stops_counting_past_its_cap():
     """With a cap, the guess stops counting outcomes once it is over the
     cap (a lower bound, said "more than"); under the cap it is the full

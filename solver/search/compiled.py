@@ -94,6 +94,10 @@ def ensure_compiled(stream=None, parts=PARTS) -> None:
         _WARM[part]()
         _warmed.add(part)
     if fresh:
+        # the deal search too (the first position with a hidden stock):
+        # its first use would otherwise compile it without a word
+        from .deal_search import warm
+        warm(announce=False)
         print(f"search core compiled in {time.perf_counter() - t0:.1f} s", file=stream,
               flush=True)
 

@@ -10,6 +10,9 @@ knows nothing of cards.
 from __future__ import annotations
 
 import math
+import os
+import sys
+import time
 
 import numpy as np
 
@@ -87,12 +90,22 @@ class DealSearcher:
 _warmed = False
 
 
-def warm() -> None:
+def warm(stream=None, announce: bool = True) -> None:
     """Load the deal kernels (numba's cache, or compile them) once per
-    process, before a search's clock starts: a tiny search."""
+    process, before a search's clock starts: a tiny search. When their
+    cache is missing, say so on ``stream`` (stderr by default) and how
+    long the compile took, as :func:`solver.search.compiled.ensure_compiled`
+    does (which compiles them with the rest on the first run after
+    installing: ``announce`` False, its own lines said)."""
     global _warmed
     if _warmed:
         return
+    fresh = announce and not _cache_present()
+    if fresh:
+        stream = stream if stream is not None else sys.stderr
+        print("compiling the deal search (once; later runs load it from the cache)...",
+              file=stream, flush=True)
+        t0 = time.perf_counter()
     from ..engine.compile import shuffled_problem
     from ..notation import parse_position
     from ..value.net import empty_model
@@ -103,6 +116,18 @@ def warm() -> None:
     from ..engine.core import hand_of
     hand_of(st[1], st[2], st[3], st[4], 0)     # read from Python by the deal search
     _warmed = True
+    if fresh:
+        print(f"deal search compiled in {time.perf_counter() - t0:.1f} s", file=stream,
+              flush=True)
+
+
+def _cache_present() -> bool:
+    """Whether numba's cache holds the deal search's entry kernel."""
+    try:
+        index = dk.solve_hands._cache._cache_file._index_path
+    except AttributeError:   # pragma: no cover - another numba layout
+        return False
+    return os.path.exists(index)
 
 
 def weighted_moves(values: np.ndarray, weights: np.ndarray):
