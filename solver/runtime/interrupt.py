@@ -16,7 +16,6 @@ ends the process at once, by that signal.
 
 from __future__ import annotations
 
-import _thread
 import functools
 import os
 import signal
@@ -72,8 +71,13 @@ def shielded(fn):
 
 def _later(signum: int) -> None:
     """Deliver ``signum`` to the main thread again in 50 ms (from a daemon
-    thread), for a handler that could not raise where it landed."""
-    timer = threading.Timer(0.05, _thread.interrupt_main, args=(signum,))
+    thread), for a handler that could not raise where it landed: a real
+    signal to that thread, which wakes it from a blocking call such as a
+    sleep or a wait, as the first one did (``_thread.interrupt_main`` only
+    marks the handler as due: a main thread asleep for 30 s heard it 30 s
+    later)."""
+    timer = threading.Timer(0.05, signal.pthread_kill,
+                            args=(threading.main_thread().ident, signum))
     timer.daemon = True
     timer.start()
 
