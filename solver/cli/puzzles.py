@@ -34,7 +34,7 @@ from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..runtime.streams import stdin_closed
 from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, check_text,
                       as_played_for_the_match, chance_text, exact_values,
-                      generate as generate_puzzles, match_heading)
+                      generate as generate_puzzles, match_heading, singled_out)
 from ..position import seat_names
 from ..analysis.hidden import hides_cards, mover_view
 from .render import LEADS_LEGEND, position_panel
@@ -196,12 +196,10 @@ def check_cmd(files, margin, as_json) -> None:
         for checked in checks:
             total += 1
             found = checked.found
-            # no level where no play is singled out (a tie, one play)
             examined = None if found is None else {
                 "best": found.best, "value": found.value, "margin": found.margin,
                 "themes": found.themes, "pv": found.pv,
-                "level": found.level if found.margin is not None and found.margin > 0
-                else None}
+                "level": found.level if singled_out(found.margin) else None}
             entry = {"file": name, "line": checked.line, "id": checked.id,
                      "ok": checked.ok, "objective": checked.objective,
                      "objective_note": checked.note, "chances": checked.chances,

@@ -211,6 +211,17 @@ def depth_needed(game: Game, state: State, best: int, max_depth: int = MAX_DEPTH
     return max_depth + 1
 
 
+def singled_out(margin: float | None) -> bool:
+    """Whether one play is singled out by ``margin`` (the best play's lead
+    over the next; None with one play), so that the puzzle has a level and
+    a depth: never on a tie or with a single play (said as ``bm``'s).
+
+    >>> singled_out(0.5), singled_out(0.0), singled_out(None)
+    (True, False, False)
+    """
+    return margin is not None and margin > 0
+
+
 def difficulty(depth: int, tempting: int) -> int:
     """The level from the depth of the idea and the plausible alternatives.
 
@@ -639,7 +650,7 @@ def match_idea(pos: Position) -> MatchIdea | None:
         margin = 0.0
     immediate = {m: idea.lines[m].plies[0].gain for m in order}
     tempting = sum(1 for m in order[1:] if immediate[m] >= immediate[key])
-    if not margin:                  # a tie, or one play: none singled out, no level
+    if not singled_out(margin):     # a tie, or one play: no level
         return MatchIdea(a.moves[0].move, themes, unjudged, None, None, tempting, margin)
     depth = depth_needed(game, state, key)
     return MatchIdea(a.moves[0].move, themes, unjudged, difficulty(depth, tempting), depth,
@@ -794,8 +805,7 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
             problems.append(Problem("position", "the puzzle lines and the evaluation disagree"))
     recorded = {name: pos.opcode(name) for name in ("vv", "margin", "themes", "level", "depth",
                                                      "method", "pv")}
-    # no level on a tie or with one play (nothing singled out: said as bm's)
-    leveled = p.margin is not None and p.margin > 0
+    leveled = singled_out(p.margin)
     computed = {"vv": " ".join(_num(x) for x in p.vector) if p.vector is not None else None,
                 "margin": _num(p.margin) if p.margin is not None else None,
                 "themes": " ".join(p.themes), "level": str(p.level) if leveled else None,
