@@ -71,6 +71,17 @@ def check() -> bool:
     return True
 
 
+def on_disk(kernel) -> bool:
+    """Whether numba's on-disk cache holds compiled code of ``kernel`` (a
+    dispatcher with ``cache=True``): whether its first call loads rather
+    than compiles."""
+    try:
+        index = kernel._cache._cache_file._index_path
+    except AttributeError:   # pragma: no cover - another numba layout
+        return False
+    return os.path.exists(index)
+
+
 def shield_loading() -> None:
     """Run llvmlite's object-cache callbacks (``ExecutionEngine``'s
     ``_raw_object_cache_getbuffer`` and ``_raw_object_cache_notify``,

@@ -20,7 +20,6 @@ disk); :func:`ensure_compiled` does that up front and says so on stderr.
 from __future__ import annotations
 
 import math
-import os
 import sys
 import threading
 import time
@@ -104,11 +103,8 @@ def ensure_compiled(stream=None, parts=PARTS) -> None:
 
 def _cache_present() -> bool:
     """Whether numba's cache holds the batch kernel (the last compiled)."""
-    try:
-        index = kn.solve_samples._cache._cache_file._index_path
-    except AttributeError:   # pragma: no cover - another numba layout
-        return False
-    return os.path.exists(index)
+    from ..engine._cache import on_disk
+    return on_disk(kn.solve_samples)
 
 
 def _tiny_game(shuffled: bool):

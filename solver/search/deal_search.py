@@ -10,7 +10,6 @@ knows nothing of cards.
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
 
@@ -123,11 +122,8 @@ def warm(stream=None, announce: bool = True) -> None:
 
 def _cache_present() -> bool:
     """Whether numba's cache holds the deal search's entry kernel."""
-    try:
-        index = dk.solve_hands._cache._cache_file._index_path
-    except AttributeError:   # pragma: no cover - another numba layout
-        return False
-    return os.path.exists(index)
+    from ..engine._cache import on_disk
+    return on_disk(dk.solve_hands)
 
 
 def weighted_moves(values: np.ndarray, weights: np.ndarray):
