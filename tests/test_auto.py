@@ -104,6 +104,34 @@ def test_the_first_compilation_is_announced(monkeypatch):
     assert out.getvalue() == "" and warmed == list(compiled.PARTS)
 
 
+def test_an_empty_cache_is_announced_before_the_engine_loads(monkeypatch, tmp_path):
+    """The kernels with a written signature compile as their modules are
+    imported: a new user's first run was silent for 6-12 minutes before
+    ``ensure_compiled`` said "compiling". The notice now comes as the
+    engine starts loading (``core`` asks ``_cache.announce_if_empty``),
+    and the final line counts from then."""
+    from solver.engine import _cache
+    from solver.search import deal_search
+    assert _cache._core_cached()            # this suite runs on a warm cache
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert not _cache._core_cached()        # an empty cache folder
+    monkeypatch.setattr(_cache, "compiling_since", None)
+    out = io.StringIO()
+    _cache.announce_if_empty(out)
+    _cache.announce_if_empty(out)           # once a process
+    assert out.getvalue() == _cache.NOTICE + "\n" and _cache.compiling_since is not None
+    monkeypatch.setattr(_cache, "compiling_since", _cache.compiling_since - 100.0)
+    monkeypatch.setattr(compiled, "_warmed", set())
+    monkeypatch.setattr(compiled, "_cache_present", lambda: False)
+    monkeypatch.setattr(compiled, "_WARM", {p: (lambda: None) for p in compiled.PARTS})
+    monkeypatch.setattr(deal_search, "_warmed", True)
+    out = io.StringIO()
+    compiled.ensure_compiled(out)
+    (line,) = out.getvalue().splitlines()   # the notice was said already
+    assert line.startswith("search core compiled in ")
+    assert float(line.split()[-2]) >= 100.0  # counted from the notice
+
+
 def test_the_deal_search_is_compiled_with_the_core_or_announced(monkeypatch):
     """The deal search's kernels (two sides, a hidden stock: ``auto``'s
     choice) were compiled at their first use without a word, 12-15 s on

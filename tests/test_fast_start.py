@@ -41,6 +41,7 @@ def _loaded(args: list[str], stdin: str = "") -> tuple[list[str], int]:
 @pytest.mark.parametrize("args,stdin,code", [
     (["--version"], "", 0),
     (["--help"], "", 0),
+    ([], "", 0),
     (["solve", "--help"], "", 0),
     (["annotate", "--help"], "", 0),
     (["met"], "", 0),
@@ -52,6 +53,17 @@ def test_commands_that_do_not_search_do_not_load_the_core(args, stdin, code):
     loaded, exit_code = _loaded(args, stdin)
     assert exit_code == code
     assert loaded == []
+
+
+def test_no_arguments_show_the_programs_help():
+    """``ronda-solve`` alone showed ``solve``'s help ("Usage: ronda-solve
+    solve ..."), listing no other command; now the whole program's, the
+    commands listed, exit 0."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    r = CliRunner().invoke(main, [], prog_name="ronda-solve")
+    assert r.exit_code == 0 and r.output.startswith("Usage: ronda-solve [OPTIONS]")
+    assert "Commands:" in r.output and "annotate" in r.output and "puzzles" in r.output
 
 
 def test_the_help_list_is_the_commands_own():

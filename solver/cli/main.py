@@ -103,12 +103,12 @@ class DefaultGroup(click.Group):
 
     def parse_args(self, ctx, args):
         """Route arguments that name no command to ``solve``; no arguments
-        show ``solve``'s help."""
+        show the help of the whole program (its usage, then every command)."""
         if args and args[0] not in self.list_commands(ctx) and args[0] not in ("--help", "-h", "--version"):
             _no_such_command(args[0], self.list_commands(ctx))
             args = ["solve", *args]
         elif not args:
-            args = ["solve", "--help"]
+            args = ["--help"]
         return super().parse_args(ctx, args)
 
     def make_context(self, *args, **kwargs):

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
+import time
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -41,7 +43,16 @@ def _cache_dirs() -> list[Path]:
 
 def check() -> bool:
     """Remove stale cache files when the compiled sources changed; returns
-    whether it did. Never raises (a read-only install simply recompiles)."""
+    whether it did. Never raises (a read-only install simply recompiles).
+    Then, when the cache holds no search core, say so at once
+    (:func:`announce_if_empty`): ``core`` calls this as it is imported,
+    before any kernel is loaded or compiled."""
+    removed = _clear_stale()
+    announce_if_empty()
+    return removed
+
+
+def _clear_stale() -> bool:
     digest = hashlib.sha256()
     for module in COMPILED:
         try:
@@ -69,6 +80,45 @@ def check() -> bool:
     except OSError:
         pass
     return True
+
+
+#: the notice of a first compile (an empty cache)
+NOTICE = "compiling the search core (once; later runs load it from the cache)..."
+#: when this process began compiling the core into an empty cache
+#: (``time.perf_counter()``, the notice said then); None: not seen
+compiling_since: float | None = None
+
+
+def announce_if_empty(stream=None) -> None:
+    """Say :data:`NOTICE` on ``stream`` (stderr by default) when numba's
+    cache holds no search core, before the engine's modules are loaded:
+    their kernels with a written signature compile as they are imported,
+    minutes on a slow machine before
+    :func:`solver.search.compiled.ensure_compiled` could say anything."""
+    global compiling_since
+    if compiling_since is not None or _core_cached():
+        return
+    print(NOTICE, file=stream if stream is not None else sys.stderr, flush=True)
+    compiling_since = time.perf_counter()
+
+
+def _core_cached() -> bool:
+    """Whether the cache holds the search core's last kernel (read from the
+    cache's folder, no kernel loaded); True when numba caches it where
+    this cannot look (the package's folder not writable, no
+    ``NUMBA_CACHE_DIR``): no notice rather than a wrong one."""
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    src = _PACKAGE / "search"
+    if base:
+        folder = Path(base) / str(src).lstrip(os.sep)
+    else:
+        folder = src / "__pycache__"
+        if not os.access(folder if folder.exists() else src, os.W_OK):
+            return True
+    try:
+        return any(folder.glob("kernels.solve_samples-*.nbi"))
+    except OSError:
+        return True
 
 
 def on_disk(kernel) -> bool:

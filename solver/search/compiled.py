@@ -82,13 +82,16 @@ def ensure_compiled(stream=None, parts=PARTS) -> None:
     need = [p for p in parts if p not in _warmed]
     if not need:
         return
+    from ..engine import _cache
     stream = stream if stream is not None else sys.stderr
     fresh = not _cache_present()
+    t0 = time.perf_counter()
     if fresh:
         need = [p for p in PARTS if p not in _warmed]
-        print("compiling the search core (once; later runs load it from the cache)...",
-              file=stream, flush=True)
-    t0 = time.perf_counter()
+        if _cache.compiling_since is None:
+            print(_cache.NOTICE, file=stream, flush=True)
+        else:
+            t0 = _cache.compiling_since     # said as the engine was loaded
     for part in need:
         _WARM[part]()
         _warmed.add(part)
