@@ -1270,7 +1270,7 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
         if "\ufeff" in _strip_comment(raw):
             yield number, NotationError("line", BOM_INSIDE, number)
             continue
-        if _RECORD_TAG.fullmatch(raw.strip()):
+        if RECORD_TAG.fullmatch(raw.strip()):
             # a game record's tag such as [Event "..."]: the rest of the file
             # is that record's, one error for all of it
             yield number, NotationError("line", GAME_RECORD, number)
@@ -1281,8 +1281,9 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
             yield number, err
 
 
-#: a game record's tag line (``[Event "..."]``, solver.games.record)
-_RECORD_TAG = re.compile(r'\[\s*[A-Za-z0-9_]+\s+"(?:[^"\\]|\\.)*"\s*\]')
+#: a game record's tag (``[Event "..."]``): its name and its quoted value
+#: (solver.games.record reads records by it)
+RECORD_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 #: the one error of a file that turns into a game record at a tag line
 GAME_RECORD = ("a game record, not a position: mark its mistakes with "
                "`ronda-solve annotate FILE`")

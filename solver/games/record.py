@@ -49,7 +49,7 @@ from typing import Iterator
 
 from ..cards import RANK_INDEX, SUITS, Card, format_cards
 from .match import HandState, MatchLog, PlayError, PlayEvent
-from ..notation import BOM_INSIDE, NotationError
+from ..notation import BOM_INSIDE, RECORD_TAG, NotationError
 from ..position import SEAT_NAMES, n_sides, side_names
 from ..rules import MAX_RULE_VALUE, Rules, RulesError, check_players, deal_sizes, preset
 
@@ -263,7 +263,6 @@ def _seat(text: str, players: int, where: str, line: int | None) -> int:
 
 # --- reading ------------------------------------------------------------------
 
-_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _CARD_RE = re.compile(r"(1[0-2]|[1-7])([oceb]?)")
 _PLAY_RE = re.compile(r"(1[0-2]|[1-7])([oceb]?)(!!|\?\?|!\?|\?!|!|\?)?")
 _ROUND_RE = re.compile(r"([1-9][0-9]{0,2})\.")
@@ -290,7 +289,7 @@ def _tokens(text: str, line0: int = 1) -> Iterator[tuple[str, str, int]]:
             line += body.count("\n")
             i = j + 1
         elif ch == "[":
-            m = _TAG_RE.match(text, i)
+            m = RECORD_TAG.match(text, i)
             if m is None:
                 end = text.find("\n", i)
                 bad = text[i:end if end >= 0 else n].strip()
@@ -358,7 +357,7 @@ class _Reader:
         g = GameRecord()
         while (tok := self.peek()) is not None and tok[0] == "tag":
             self.take()
-            m = _TAG_RE.fullmatch(tok[1])
+            m = RECORD_TAG.fullmatch(tok[1])
             assert m is not None
             name, value = m.group(1), _unescape(m.group(2))
             if g.line is None:
