@@ -314,3 +314,18 @@ def test_a_one_ply_value_marks_nothing(planted_full):
     assert play_mark(note, Thresholds()) == ""
     note.match = True
     assert play_mark(note, Thresholds()) == "??"
+
+
+def test_a_position_file_given_to_annotate_names_the_command_that_reads_it():
+    """A position file given to annotate (a new user's slip) was read as a
+    game record: ``line 1, syntax: unexpected '#'``. It is one line naming
+    the first position's line and ``ronda-solve FILE``, and exit code 1."""
+    r = _cli("annotate", "positions/seeds.txt")
+    assert r.exit_code == 1
+    assert r.output.strip().splitlines() == [
+        "error: positions/seeds.txt: line 5, syntax: a position, not a game record: "
+        "evaluate it with `ronda-solve FILE` (annotate reads played games)"]
+    # a record with a broken first game keeps its own error
+    from solver.games.record import RecordError, parse_games
+    [err] = parse_games('[Event "x"]\n\n1. zz\n')
+    assert isinstance(err, RecordError) and "a position" not in str(err)

@@ -279,3 +279,21 @@ def test_batch_selfplay_refuses_a_human_player_before_the_cluster(tmp_path, monk
         "error: --player human: the self-play plays its hands without a person "
         "(greedy, mc:N, engine:K, engine:Ts): use `play` to play as human"]
     assert not db.exists()
+
+
+def test_a_batch_whose_every_game_failed_says_so(tmp_path):
+    """A batch with no game to run (a position file given to batch
+    annotate) said "nothing left to do: 0 games already in the store, 1
+    failed"; it says no game ran, and names the failure above it."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    r = CliRunner().invoke(main, ["batch", "annotate", "positions/seeds.txt",
+                                  "--db", str(tmp_path / "s.db")])
+    assert r.exit_code == 1
+    error, summary = r.output.split("\n", 1)
+    assert error == ("error: positions/seeds.txt: game 1: line 5, syntax: a position, not a "
+                     "game record: evaluate it with `ronda-solve FILE` (annotate reads played "
+                     "games)")
+    # (rich folds the summary at the terminal's width)
+    assert " ".join(summary.split()) == (
+        f"annotate: no game to run: 1 failed (above); store {tmp_path / 's.db'}")

@@ -231,6 +231,11 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
     doc["db"] = db
     if as_json:
         click.echo(json.dumps(doc, indent=2))
+    elif not summary.workers and not summary.store_error and not summary.skipped:
+        # every game failed before a search (none read, or none valid)
+        failed = len(summary.failed)
+        Console().print(f"{job}: no game to run: {failed} failed (above); store {db}",
+                        highlight=False)
     elif not summary.workers and not summary.store_error:
         games = f"{summary.skipped} game{'s' * (summary.skipped != 1)}"
         Console().print(f"{job}: nothing left to do: {games} already in the store, "

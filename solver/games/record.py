@@ -49,7 +49,7 @@ from typing import Iterator
 
 from ..cards import RANK_INDEX, SUITS, Card, format_cards
 from .match import HandState, MatchLog, PlayError, PlayEvent
-from ..notation import BOM_INSIDE, RECORD_TAG, NotationError
+from ..notation import BOM_INSIDE, RECORD_TAG, NotationError, parse_lines
 from ..position import SEAT_NAMES, n_sides, side_names
 from ..rules import MAX_RULE_VALUE, Rules, RulesError, check_players, deal_sizes, preset
 
@@ -499,7 +499,31 @@ def parse_games(text: str) -> list[GameRecord | RecordError]:
             out.append(g)
         except RecordError as err:
             out.append(err)
+    if out and isinstance(out[0], RecordError):
+        line = _position_line(text)
+        if line is not None:
+            return [RecordError("syntax", POSITION_FILE, line)]
     return out
+
+
+#: the one error of a position file read as game records
+POSITION_FILE = ("a position, not a game record: evaluate it with "
+                 "`ronda-solve FILE` (annotate reads played games)")
+
+
+def _position_line(text: str) -> int | None:
+    """The line of ``text``'s first position when ``text`` is a position
+    file (its first line that is not blank or a comment reads as a
+    position), else None.
+
+    >>> _position_line("# a comment\\n5.7 1.2.3/4.6.7 - S")
+    2
+    >>> _position_line('[Event "x"]') is None
+    True
+    """
+    for number, item in parse_lines(text.split("\n")):
+        return None if isinstance(item, NotationError) else number
+    return None
 
 
 def loads(text: str) -> GameRecord:
