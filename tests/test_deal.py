@@ -349,3 +349,21 @@ def test_a_deal_search_cut_short_says_so():
     values = {mv.move: round(mv.value, 2) for mv in full.moves}
     assert values == {"2": -4.36, "7": -4.53}
     assert summary_line(full).startswith("this deal exact for every hand the other player")
+
+
+def test_equal_plays_are_equal_in_the_note_as_in_the_summary():
+    """Issue 20, a new user's pass: the deal method's summary said "1 and 5
+    are equal" where its note (``--verbose``) said "1, 5 are close (within
+    2 times the estimate's error): 1 chosen". Plays of the same value are
+    equal in both; plays within the error but apart stay close."""
+    from solver.analysis.evaluation import evaluate
+    from solver.analysis.words import summary_line
+    from solver.notation import parse_position
+    # positions/examples.txt, "whole hand, unknown stock": S lays 1 or 5
+    # (nothing to take) and the deal's end is the same either way
+    a = evaluate(parse_position("3.6.10.12 1.5.5/2.7.11 ? S"), method="deal")
+    assert a.method == "deal" and a.best == ["1", "5"]
+    assert [mv.value for mv in a.moves][0] == [mv.value for mv in a.moves][1]
+    assert summary_line(a).endswith("; 1 and 5 are equal")
+    assert "; 1, 5 are equal in the hands searched: 1 chosen" in a.note
+    assert "close" not in a.note

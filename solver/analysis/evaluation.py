@@ -870,8 +870,11 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     note = f"{why}; {_deal_note(pos, problem, result)}"
     if len(close) > 1:
         names = ", ".join(str(RANKS[m]) for m in close)
-        note += (f"; {names} are close (within {TIE_Z:g} times the estimate's error): "
-                 f"{RANKS[chosen]} chosen")
+        spread = max(result.values[m] for m in close) - min(result.values[m] for m in close)
+        # as the summary line says it: equal values are "equal", not "close"
+        how = ("are equal in the hands searched" if spread <= 1e-9
+               else f"are close (within {TIE_Z:g} times the estimate's error)")
+        note += f"; {names} {how}: {RANKS[chosen]} chosen"
         if result.exposure:
             note += (f" (the next player can hit or make a missa after it in "
                      f"{result.exposure[chosen]:.0%} of the hands, "
