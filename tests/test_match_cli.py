@@ -52,6 +52,8 @@ def test_met_json_and_svg(tmp_path):
     out = tmp_path / "m.svg"
     r = run("met", "--svg", str(out))
     assert r.exit_code == 0
+    # one line says what was drawn where (it said nothing)
+    assert r.stderr == f"the table to 41 (A deals) drawn in {out}\n"
     text = out.read_text()
     assert text.startswith("<svg") and text.count("<rect") == 41 * 41
     import xml.etree.ElementTree as ET

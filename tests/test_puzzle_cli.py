@@ -95,7 +95,9 @@ def test_quiz_right_wrong_hint_and_quit(puzzle_file):
     r = run(["puzzles", "quiz", str(puzzle_file)], stdin="h\n7\n2\n1\n")
     assert r.exit_code == 0, r.output
     out = r.output
-    assert "hint: hit avoid-hit" in out
+    # the hint gives the themes in words, not their tags ("hit avoid-hit")
+    assert ("hint: take the card just played with the same rank (+1); do not leave a lone "
+            "card to be hit") in " ".join(out.split())
     assert "you hold no 7" in out
     assert "right: 2" in out and "Play 2: it hits N's 2" in out
     assert "not 1: the answer is 5" in out
@@ -530,3 +532,17 @@ def test_a_sheet_named_by_its_suffix_alone_asks_for_a_name(name):
     assert r.exit_code == 2
     assert r.output.strip().splitlines()[-1] == (
         f"Error: -o {name!r}: name the file, e.g. sheet.html (the sheet is .svg or .html)")
+
+
+def test_checking_only_an_empty_file_is_its_one_error(tmp_path, puzzle_file):
+    """A new user's pass: `puzzles check` of an empty file printed its error
+    and then "0 of 0 lines verified (exact)"; the error alone says it (exit
+    1). With a readable file beside it the count is still printed."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n")
+    r = run(["puzzles", "check", str(empty)])
+    assert r.exit_code == 1 and r.stdout == ""
+    assert " ".join(r.stderr.split()) == (
+        f"{empty}: no position in the file (it is empty or holds only comments and blank lines)")
+    r = run(["puzzles", "check", str(puzzle_file), str(empty)])
+    assert r.exit_code == 1 and "2 of 2 lines verified (exact)" in r.stdout

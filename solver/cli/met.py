@@ -100,6 +100,9 @@ def met_command(rules_name, settings, players, target, deals, third, step, as_js
             except OutputError as e:
                 click.echo(f"error: {e}", err=True)
                 sys.exit(2)
+            # as the puzzle sheet says it ("192 puzzles drawn in FILE")
+            click.echo(f"the table to {t.target} ({'A' if a_deals else 'B'} deals) drawn in {svg}",
+                       err=True)
         return
     if as_json:
         json.dump(tidy(t.to_json()), sys.stdout)

@@ -249,7 +249,7 @@ def check_cmd(files, margin, as_json) -> None:
         json.dump(tidy({"verified": total - failed, "failed": failed, "margin": margin,
                         "lines": doc, "errors": errors}), sys.stdout, indent=2)
         sys.stdout.write("\n")
-    else:
+    elif total or not errors:       # (no line read: the errors above say why)
         style = "bold red" if failed else "bold green"
         out.print(f"[{style}]{total - failed} of {total} lines verified (exact)"
                   + (f", {failed} failed" if failed else "") + "[/]", highlight=False)
@@ -433,7 +433,10 @@ def ask(con: Console, pos, number: int, total: int) -> str | None:
             _explain(con, pos, None)
             return "skip"
         if answer in ("h", "hint"):
-            themes = pos.opcode("themes") or "no theme given"
+            # the themes in words (a tag the set's author made up as written)
+            from ..puzzles.themes import THEME_TITLES
+            tags = (pos.opcode("themes") or "").split()
+            themes = "; ".join(THEME_TITLES.get(t, t) for t in tags) or "no theme given"
             con.print(f"[yellow]hint: {escape(themes)}[/]", highlight=False)
             hinted = True
             continue
