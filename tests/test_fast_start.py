@@ -66,6 +66,22 @@ def test_no_arguments_show_the_programs_help():
     assert "Commands:" in r.output and "annotate" in r.output and "puzzles" in r.output
 
 
+def test_a_usage_error_shows_the_command_line_as_typed():
+    """``ronda-solve --samples x FILE`` (no command named) printed "Usage:
+    ronda-solve solve [OPTIONS] FILES..."; the usage is the one typed, the
+    hint still the help that lists solve's options. Naming solve keeps it."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    r = CliRunner().invoke(main, ["--samples", "x", "positions/seeds.txt"], prog_name="ronda-solve")
+    assert r.exit_code == 2
+    assert r.output.splitlines()[:2] == ["Usage: ronda-solve [OPTIONS] FILES...",
+                                         "Try 'ronda-solve solve --help' for help."]
+    r = CliRunner().invoke(main, ["solve", "--samples", "x", "positions/seeds.txt"],
+                           prog_name="ronda-solve")
+    assert r.exit_code == 2
+    assert r.output.splitlines()[0] == "Usage: ronda-solve solve [OPTIONS] FILES..."
+
+
 def test_the_help_list_is_the_commands_own():
     from solver.cli.main import LAZY, main
     ctx = click.Context(main)

@@ -107,6 +107,7 @@ class DefaultGroup(click.Group):
         if args and args[0] not in self.list_commands(ctx) and args[0] not in ("--help", "-h", "--version"):
             _no_such_command(args[0], self.list_commands(ctx))
             args = ["solve", *args]
+            ctx.meta[IMPLICIT] = True
         elif not args:
             args = ["--help"]
         return super().parse_args(ctx, args)
@@ -144,6 +145,23 @@ class DefaultGroup(click.Group):
             stream_error(e)
 
 
+#: ``ctx.meta`` key: the command line named no command (``solve`` is implied)
+IMPLICIT = "ronda-solve.implicit-solve"
+
+
+class SolveCommand(click.Command):
+    """``solve``, whose usage line is the one typed: ``ronda-solve [OPTIONS]
+    FILES...`` when no command was named (the hint still points to
+    ``ronda-solve solve --help``, which lists its options)."""
+
+    def format_usage(self, ctx, formatter):
+        if ctx.meta.get(IMPLICIT) and ctx.parent is not None:
+            formatter.write_usage(ctx.parent.command_path,
+                                  " ".join(self.collect_usage_pieces(ctx)))
+        else:
+            super().format_usage(ctx, formatter)
+
+
 def _no_such_command(word: str, commands: list[str]) -> None:
     """A first argument that is neither a file nor a command but looks like
     a command's name (a word, no path, no dot): one line and exit 2,
@@ -166,7 +184,7 @@ def main() -> None:
     """Ronda analysis engine. `ronda-solve FILE` evaluates every position in FILE."""
 
 
-@main.command()
+@main.command(cls=SolveCommand)
 @click.argument("files", nargs=-1, required=True, type=InputFile("rb"))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
 @click.option("--jsonl", "as_jsonl", is_flag=True,
