@@ -66,6 +66,32 @@ def test_no_arguments_show_the_programs_help():
     assert "Commands:" in r.output and "annotate" in r.output and "puzzles" in r.output
 
 
+LOADS = """
+from solver.engine import core
+from solver.search.compiled import ensure_compiled
+ensure_compiled(parts=("exact",))
+before = {f: len(getattr(core, f).overloads) for f in ("play", "taken_cards", "pile_of", "top_of")}
+from solver.analysis.evaluation import evaluate
+from solver.notation import parse_position
+evaluate(parse_position("2.5 5.7/5.12 - S rules=french voleur=yes taken=20,14 last=N"))
+after = {f: len(getattr(core, f).overloads) for f in before}
+print(before, after)
+"""
+
+
+def test_an_exact_answer_loads_nothing_after_its_clock_starts():
+    """The first exact answer of a process took 11-17 ms at ``--time 0.01``
+    (1 ms the next): describing the plays called ``core.play`` from Python,
+    whose compiled code was loaded then, inside the search's time. The
+    warm-up before the clock now loads every function the answer calls
+    (a fresh process: the overloads each has before and after)."""
+    p = subprocess.run([sys.executable, "-c", LOADS], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    before, after = p.stdout.strip().split("} {")
+    assert before + "}" == "{" + after and "'play': 1" in before, p.stdout
+
+
 def test_a_usage_error_shows_the_command_line_as_typed():
     """``ronda-solve --samples x FILE`` (no command named) printed "Usage:
     ronda-solve solve [OPTIONS] FILES..."; the usage is the one typed, the

@@ -120,17 +120,23 @@ def _tiny_game(shuffled: bool):
     return Searcher(prob.P, prob.D, 1.0), prob.st
 
 
-def _warm_effects(P, st) -> None:
-    """What each play does (analysis.effects: the cards it takes), read
-    from Python for every answer."""
+def _warm_effects(P, D, st) -> None:
+    """What each play does (analysis.effects: the play, the cards it takes,
+    the piles), read from Python for every answer: loaded here, before a
+    search's clock starts (the first exact answer's play took 10-15 ms
+    of a ``--time 0.01`` budget to load)."""
     from ..engine import core
-    core.taken_cards(P, st, 0)
+    r = core.lowest_rank(core.hand_of(st[1], st[2], st[3], st[4], st[5]))   # a play held
+    core.play(P, D, st, r)
+    core.taken_cards(P, st, r)
+    core.pile_of(st[10], 0)
+    core.top_of(st[10], 0)
 
 
 def _warm_exact() -> None:
     s, st = _tiny_game(False)
     s.root_values_and_pv(st)
-    _warm_effects(s.P, st)
+    _warm_effects(s.P, s.D, st)
 
 
 def _warm_search() -> None:
@@ -156,7 +162,7 @@ def _warm_samples() -> None:
     sampler.solve([0], seed=0)
     sampler.close()
     prob = sampled_problem(line)        # a draw from Python: auto's one-ply answer
-    _warm_effects(prob.P, prob.st)
+    _warm_effects(prob.P, prob.D, prob.st)
 
 
 def _warm_vectors() -> None:
@@ -188,7 +194,7 @@ def _warm_vectors() -> None:
     prob = sampled_problem(hidden)
     child, _gain, ev = core.play(prob.P, prob.D, prob.st, 4)      # the 5
     core.play_points(prob.P, prob.D, prob.st, child, ev)
-    _warm_effects(prob.P, prob.st)
+    _warm_effects(prob.P, prob.D, prob.st)
     core.outcome_count(prob.P, 15, 10)      # auto's estimate of expectimax's cost
 
 
