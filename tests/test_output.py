@@ -198,3 +198,46 @@ def test_file_created_during_play_is_not_overwritten(tmp_path, monkeypatch):
     assert r.exit_code == 2
     assert r.stderr.startswith(f"error: {out} exists (it was created during the run)")
     assert out.read_text() == "created meanwhile\n"
+
+
+@pytest.mark.parametrize("command", ["play", "annotate", "generate"])
+def test_an_empty_file_name_is_refused_before_the_work(tmp_path, command):
+    """A new user's pass: ``-o ''`` played (or annotated) everything, then
+    failed with "cannot write : No such file or directory" and the work was
+    lost; ``met --svg ''`` printed the table and wrote nothing, exit 0. An
+    empty name is refused with the other checks, before any work."""
+    args = _commands(tmp_path, tmp_path / "out.txt")[command]
+    args[args.index("-o") + 1] = ""
+    r = run(args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr == "error: an empty file name: give a path, or - for standard output\n"
+    assert r.stdout == ""
+
+
+def test_sheet_and_met_refuse_an_empty_file_name(tmp_path):
+    """(The sheet's own check names the suffixes it writes.)"""
+    args = _commands(tmp_path, tmp_path / "out.txt")["sheet"]
+    args[args.index("-o") + 1] = ""
+    r = run(args)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.endswith("Error: -o '': name the file, e.g. sheet.html (the sheet is .svg "
+                             "or .html)\n")
+    r = run(["met", "--svg", ""])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == "error: an empty file name: give a path, or - for standard output\n"
+
+
+def test_annotate_to_standard_output_is_the_record(tmp_path):
+    """``annotate -o -`` wrote no file and printed the tables: the record
+    asked for was lost without a word. '-' is standard output, as for every
+    -o: the annotated record goes there, as with --record."""
+    _commands(tmp_path, tmp_path / "unused.txt")
+    games = tmp_path / "games.txt"
+    base = ["annotate", "--view", "full", "--luck-samples", "0", "-q", str(games)]
+    r = run(base[:-1] + ["-o", "-", str(games)])
+    assert r.exit_code == 0, r.output
+    assert r.stdout == run(base[:-1] + ["--record", str(games)]).stdout
+    assert r.stdout.startswith("[Event ") and "[%eval" in r.stdout
+    r = run(base[:-1] + ["--json", "-o", "-", str(games)])
+    assert r.exit_code == 2
+    assert r.stderr == "error: -o -: standard output holds the JSON (--json); give -o a file\n"

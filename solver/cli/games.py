@@ -287,7 +287,9 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_s
               help="Worker processes (the result does not depend on it).")
 @click.option("--record", "as_record", is_flag=True,
               help="Print the annotated record instead of the tables.")
-@click.option("-o", "--output", help="Also write the annotated record to this file.")
+@click.option("-o", "--output",
+              help="Also write the annotated record to this file ('-': standard output, "
+                   "as --record).")
 @click.option("--force", is_flag=True, help="Overwrite the -o file.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--all", "all_plays", is_flag=True, help="List forced plays too.")
@@ -317,12 +319,18 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
             marks = Thresholds.parse(thresholds) if thresholds else None
         except ValueError as err:
             _fail(str(err), 2)
+    if output == "-":
+        # '-' is standard output, as for every -o: the annotated record there
+        # (it wrote nothing: no file, and the tables on stdout)
+        if as_json:
+            _fail("-o -: standard output holds the JSON (--json); give -o a file", 2)
+        as_record, output = True, None
+    out = _check_output(output, force)
     name = input_name(game)
     text = read_input(game)
     items = parse_games(text)
     if not items:
         _fail(f"{name}: no game in the file")
-    out = _check_output(output, force)
     failed = False
     done: list[GameRecord] = []
     docs = []

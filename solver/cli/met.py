@@ -44,7 +44,7 @@ def met_command(rules_name, settings, players, target, deals, third, step, as_js
     Three players: each seat's chance, S's score down, E's across."""
     from .batch import _system
     players = int(players)
-    if svg and svg != "-":
+    if svg is not None and svg != "-":
         # checked before the table is read, as every -o file is
         from ..runtime.output import OutputError, check_output
         try:
@@ -72,7 +72,7 @@ def met_command(rules_name, settings, players, target, deals, third, step, as_js
             click.echo(f"error: --third: {third} is not below the target {t.target}", err=True)
             sys.exit(2)
         dealer = seats[deals or "N"]
-        if svg:
+        if svg is not None:
             click.echo("error: --svg draws two-sided tables only", err=True)
             sys.exit(2)
         if as_json:
@@ -89,7 +89,7 @@ def met_command(rules_name, settings, players, target, deals, third, step, as_js
         click.echo(f"error: --deals: A or B, not {deals!r}", err=True)
         sys.exit(2)
     a_deals = (deals or "A") == "A"
-    if svg:
+    if svg is not None:
         text = met_svg(t, a_deals)
         if svg == "-":
             sys.stdout.write(text)

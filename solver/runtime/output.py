@@ -55,7 +55,9 @@ def is_stdout(path: str | None) -> bool:
 def check_output(path: str, force: bool = False) -> None:
     """Refuse, before any work, an output ``path`` that exists (without
     ``force``), that is a folder, or whose folder is missing, not a folder
-    or not writable. Raises OutputError."""
+    or not writable, or an empty name. Raises OutputError."""
+    if path == "":
+        raise OutputError("an empty file name: give a path, or - for standard output")
     folder = _folder(path)
     if os.path.isdir(path):
         raise OutputError(f"cannot write {path}: it is a folder")
