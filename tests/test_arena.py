@@ -75,6 +75,15 @@ def test_an_arena_stopped_before_its_first_hand_measures_nothing():
                       a_points=[5.0, 2.0], b_points=[2.0, 3.0])
     s2 = two.summary()
     assert (s2["margin"], s2["margin_ci95"]) == (1.0, None)
+    # the points too: one pair gives no interval (it gave ± 12.74 over its two
+    # hands, where the caption says "over the pairs"); means over the pairs
+    assert (s2["a_points"], s2["a_points_ci95"], s2["b_points"], s2["b_points_ci95"]) == (
+        3.5, None, 2.5, None)
+    four = ArenaResult("greedy", "random", PRESETS["lmodire"], 2, 0, margins=[3.0, -1.0, 0.0, 2.0],
+                       a_points=[5.0, 2.0, 1.0, 4.0], b_points=[2.0, 3.0, 1.0, 2.0])
+    s4 = four.summary()
+    # pairs (5+2)/2 = 3.5 and (1+4)/2 = 2.5: sd 0.7071, half-width 1.96 * 0.7071 / sqrt(2)
+    assert s4["a_points"] == 3.0 and s4["a_points_ci95"] == pytest.approx(1.959963984540054 * 0.5)
 
 
 def test_the_arena_says_why_it_has_no_luck_reduced_margin():

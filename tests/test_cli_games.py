@@ -231,3 +231,18 @@ def test_play_refuses_an_event_with_a_line_break(tmp_path):
     assert r.exit_code == 0, r.output
     assert out.read_text().splitlines()[0] == '[Event "Club \\"night\\" \\\\ round 2"]'
     assert loads(out.read_text()).tags["Event"] == event
+
+
+def test_arena_names_a_players_setting_as_play_does():
+    """``arena --set players=4`` said "rules: lmodire is for 4 players, not
+    2": backwards (lmodire takes 2; players=4 was the user's). It now says
+    what `play` says, with the option that gives the count."""
+    r = CliRunner().invoke(main, ["arena", "greedy", "random", "--pairs", "1",
+                                  "--set", "players=4"])
+    assert r.exit_code == 2
+    assert r.output == ("error: players=4 (from --set) does not allow 2 players: use --players 4 "
+                        "or drop players=\n")
+    r = CliRunner().invoke(main, ["arena", "greedy", "random", "--pairs", "1", "--players", "3"])
+    assert r.exit_code == 2
+    assert r.output == ("error: rules: lmodire is for 2 players, not 3 (presets for 3 players: "
+                        "french)\n")

@@ -243,6 +243,13 @@ def arena_command(a, b, pairs, rules_name, settings, players, seed, jobs, luck_s
     from .render_games import arena_table
 
     rules = _rules(rules_name, settings, None)
+    try:
+        # a players= of --set is named as such (the arena said "lmodire is for 4
+        # players, not 2" of players=4, which is --players' count)
+        check_players(rules, int(players), "--set" if "players" in settings_of(settings) else None,
+                      "use --players {}")
+    except ValueError as err:
+        _fail(str(err), 2)
     if is_human(a) or is_human(b):
         _fail("the arena plays its hands without a person: use `play` to play as human", 2)
     with Signals() as sig:

@@ -96,7 +96,10 @@ class ArenaResult:
     def pair_margins(self) -> list[float]:
         """A's margin per hand averaged over each seat-swapped pair (three
         players: each seat-rotated triple)."""
-        m = self.margins
+        return self._per_pair(self.margins)
+
+    def _per_pair(self, m: list[float]) -> list[float]:
+        """A figure per hand averaged over each pair (triple), a part one left out."""
         k = 3 if self.players == 3 else 2
         return [sum(m[i:i + k]) / k for i in range(0, len(m) - k + 1, k)]
 
@@ -123,8 +126,10 @@ class ArenaResult:
             lm, lci = mean_ci([(self.luck[i] + self.luck[i + 1]) / 2
                                for i in range(0, len(self.luck) - 1, 2)])
             luck = {"adjusted": am, "adjusted_ci95": aci, "luck": lm, "luck_ci95": lci}
-        ap, apci = mean_ci(self.a_points)
-        bp, bpci = mean_ci(self.b_points)
+        # the points' intervals over the pairs too, as the margin's (the
+        # hands of a pair share their cards: they are not independent)
+        ap, apci = mean_ci(self._per_pair(self.a_points))
+        bp, bpci = mean_ci(self._per_pair(self.b_points))
         n = max(self.hands, 1)
         return {
             "a": self.a, "b": self.b, "rules": self.rules.system(), "players": self.players,
