@@ -176,6 +176,12 @@ def test_unreachable_and_too_big_say_why():
     pos = parse_position("5.6 5.7/3.3 - S score=2,3 taken=20,14 last=S")
     assert objective_choice(pos, "auto").note == ("points: the target 41 cannot be reached "
                                                   "this hand (score 2-3)")
+    # a method the match has not: the reach is the reason when the match is
+    # out of reach (it said "no equilibrium method" of a match never in play)
+    assert objective_choice(pos, "auto", "equilibrium").note == (
+        "points: the target 41 cannot be reached this hand (score 2-3)")
+    assert objective_choice(parse_position(AT_38_40), "auto", "equilibrium").note.startswith(
+        "points: the match objective has no equilibrium method")
     early = late_positions(1, 1)[0]
     early.score = (39, 30)
     choice = objective_choice(early, "auto")

@@ -205,9 +205,9 @@ def match_over(pos: Position) -> bool:
     return pos.rules.win_check == "immediate" and top >= pos.rules.target and top != second
 
 
-def _match_refusal(pos: Position, method: str) -> str | None:
+def _match_refusal(pos: Position, method: str | None) -> str | None:
     """Why the match objective cannot take ``pos`` at all (in words), or
-    None."""
+    None (``method`` None: the position alone, whatever the method)."""
     if pos.players not in (2, 4):
         return (f"the match objective takes two sides (this position has {pos.players} "
                 f"players, each its own side)")
@@ -215,7 +215,7 @@ def _match_refusal(pos: Position, method: str) -> str | None:
         table_for(pos.rules, pos.players)
     except ValueError as e:
         return str(e)
-    if method not in MATCH_METHODS:
+    if method is not None and method not in MATCH_METHODS:
         return (f"the match objective has no {method} method "
                 f"(methods: {', '.join(MATCH_METHODS)})")
     try:
@@ -257,13 +257,18 @@ def objective_choice(pos: Position, objective: str = "auto",
                                         f"target {T}")
     if pos.score is None:
         return ObjectiveChoice("points")
-    why = _match_refusal(pos, method)
+    why = _match_refusal(pos, None)
     if why is not None:
         # before the reach: without taken= the piles' cards over 20 are unknown
         return ObjectiveChoice("points", f"points: {why}")
     if not target_reachable(pos):
         return ObjectiveChoice("points", f"points: the target {T} cannot be reached this hand "
                                          f"(score {_score_text(pos)})")
+    why = _match_refusal(pos, method)
+    if why is not None:
+        # the method after the reach: a match out of reach is the reason then
+        # (it said "no equilibrium method" of a match never in play)
+        return ObjectiveChoice("points", f"points: {why}")
     known = is_perfect_information(pos)
     limit = AUTO_MATCH_CARDS["known" if known else "other"]
     left = cards_to_play(pos)
