@@ -360,8 +360,10 @@ def test_sheet_leaves_out_an_answer_the_engine_contradicts(tmp_path, suffix):
     quiz judge it wrong. The sheet checks the answer (``bm``, ``v``) as
     ``puzzles check`` does: a wrong one is one error line naming the file,
     line and field, the puzzle is left out, the others are drawn, exit 1.
-    A line with no answer is drawn (``?``); a stale ``id`` is ``puzzles
-    check``'s to report, not the sheet's (the answer is still checked)."""
+    A line with no answer is left out too where the answers are printed
+    (it printed ``?`` as its answer; a new user's pass), and drawn with
+    ``--no-answers``; a stale ``id`` is ``puzzles check``'s to report, not
+    the sheet's (the answer is still checked)."""
     f = tmp_path / "teacher.txt"
     f.write_text(TEACHER)
     out = tmp_path / f"sheet{suffix}"
@@ -371,18 +373,23 @@ def test_sheet_leaves_out_an_answer_the_engine_contradicts(tmp_path, suffix):
         f"error: {f}: line 2, bm: the best play is 4 (+5), not 10 (+3); "
         "v: the value is +5, not 3 (left out)",
         f"error: {f}: line 3, v: the value is +4, not 3 (left out)",
-        f"2 puzzles drawn in {out}; 2 lines left out (said above)"]
+        f"error: {f}: line 5, bm: missing: the sheet prints each puzzle's answer (left out; "
+        "--no-answers draws it)",
+        f"1 puzzle drawn in {out}; 3 lines left out (said above)"]
     doc = out.read_text()
     if suffix == ".svg":
         answers = [t.split("</")[0] for t in doc.split(">") if t[:3] in ("1. ", "2. ", "3. ")]
-        assert answers == ["1. 6  (value 4)", "2. ?"]
+        assert answers == ["1. 6  (value 4)"]
     else:
-        assert "<b>6</b>" in doc and "<b>?</b>" in doc and "<b>10</b>" not in doc
+        assert "<b>6</b>" in doc and "<b>?</b>" not in doc and "<b>10</b>" not in doc
     assert "value 3" not in doc
+    r = run(["puzzles", "sheet", str(f), "-o", str(out), "--force", "--no-answers"])
+    assert r.exit_code == 1 and f"2 puzzles drawn in {out}; 2 lines left out" in r.stderr
     # the same lines, fixed: every puzzle drawn, exit 0
-    f.write_text(TEACHER.replace("bm 10 ; v 3", "bm 4 ; v 5").replace("v 3", "v 4"))
+    fixed = TEACHER.replace("bm 10 ; v 3", "bm 4 ; v 5").replace("v 3", "v 4")
+    f.write_text(fixed.replace("4 4.10/2.7 - S taken=18,17 last=S prev=4\n", ""))
     r = run(["puzzles", "sheet", str(f), "-o", str(out), "--force"])
-    assert r.exit_code == 0 and r.stderr.startswith("4 puzzles drawn in")
+    assert r.exit_code == 0 and r.stderr.startswith("3 puzzles drawn in")
     assert "error" not in r.stderr
 
 

@@ -653,6 +653,13 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
                            + "; ".join(str(p) for p in problems) + " (left out)"))
             bad += 1
             continue
+        if answers and pos.opcode("bm") is None:
+            # a line without its answer (a position, not a puzzle): its
+            # answer would print as '?' (puzzles check fails it: bm missing)
+            errors.append(((index, lineno), f"error: {name}: line {lineno}, bm: missing: the "
+                           "sheet prints each puzzle's answer (left out; --no-answers draws it)"))
+            bad += 1
+            continue
         items.append(pos)
     # the objective each puzzle is judged by (ronda-solve's): drawn with it
     matches = [match_answer(pos) for pos in items]
