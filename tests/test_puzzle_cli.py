@@ -553,3 +553,16 @@ def test_checking_only_an_empty_file_is_its_one_error(tmp_path, puzzle_file):
         f"{empty}: no position in the file (it is empty or holds only comments and blank lines)")
     r = run(["puzzles", "check", str(puzzle_file), str(empty)])
     assert r.exit_code == 1 and "2 of 2 lines verified (exact)" in r.stdout
+
+
+def test_quiz_of_an_empty_file_exits_as_the_other_commands(tmp_path):
+    """A new user's pass: the quiz of a file with no position said its
+    error, then "no puzzle to ask", exit 2, where check, sheet and
+    ronda-solve exit 1 after the file's one error."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\n")
+    r = run(["puzzles", "quiz", str(empty)], stdin="")
+    assert r.exit_code == 1
+    assert " ".join(r.stderr.split()) == (
+        f"error: {empty}: no position in the file (it is empty or holds only comments and "
+        "blank lines)")

@@ -354,14 +354,19 @@ def quiz_cmd(files, theme, level, count, shuffle, seed) -> None:
         sys.exit(2)
     con = Console()
     items, bad = _load(files)
+    loaded = len(items)
     items = _filter(items, theme, level)
     if shuffle:
         random.Random(seed).shuffle(items)
     if count:
         items = items[:count]
     if not items:
-        click.echo(f"error: {NO_PUZZLE.format(verb='ask')}", err=True)
-        sys.exit(2)
+        # no line read: the files' own errors (said above) are why, exit 1 as
+        # the sheet's, check's and ronda-solve's (it added "no puzzle to
+        # ask", exit 2)
+        if loaded or not bad:
+            click.echo(f"error: {NO_PUZZLE.format(verb='ask')}", err=True)
+        sys.exit(1 if bad else 2)
     right = asked = 0
     with Signals() as sig:
         try:
