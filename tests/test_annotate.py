@@ -329,3 +329,29 @@ def test_a_position_file_given_to_annotate_names_the_command_that_reads_it():
     from solver.games.record import RecordError, parse_games
     [err] = parse_games('[Event "x"]\n\n1. zz\n')
     assert isinstance(err, RecordError) and "a position" not in str(err)
+
+
+def test_a_close_loss_says_why_it_is_not_marked(planted_full):
+    """A new user's pass: in the player's view a loss over the ?! line was
+    left unmarked with no word why (the JSON's ``close``). The table says
+    ``close`` in the play's note column, and its legend says what it
+    means; a play with no loss shown says nothing."""
+    import copy
+    from rich.console import Console
+    from solver.cli.render_games import annotation_renderable
+    an = copy.deepcopy(planted_full)
+    an.notes = [n for n in an.notes if n.hand == an.notes[0].hand]     # one table
+    even = [n for n in an.notes if not n.forced and round(n.loss, 2) == 0]
+    assert len(even) >= 2
+    lossy = even[1:2]
+    # as the player's view gives it: a loss of 1.58 within the error, no mark
+    lossy[0].loss, lossy[0].best_value, lossy[0].best = 1.58, lossy[0].value + 1.58, "9x"
+    lossy[0].close = even[0].close = True
+    console = Console(width=200, record=True, file=open("/dev/null", "w"))
+    console.print(annotation_renderable(an))
+    text = console.export_text()
+    rows = {line.split("│")[0].strip(): line for line in text.splitlines() if "│" in line}
+    assert rows[f"{lossy[0].deal}.{lossy[0].number}"].rstrip().endswith("close")
+    assert "close" not in rows[f"{even[0].deal}.{even[0].number}"]
+    assert sum("close" in r for r in rows.values()) == 1
+    assert "close: a loss within the estimate's error, so not marked" in " ".join(text.split())

@@ -52,7 +52,8 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
         if i == 0:      # the columns, explained once
             t.caption = ("value: points for the mover's side to the end of the hand; best, "
                          "best value, loss: the best play when the play made gave up points; "
-                         "note: a play that misses or gives away the match")
+                         "note: a play that misses or gives away the match; close: a loss "
+                         "within the estimate's error, so not marked")
             t.caption_justify = "left"
         for col, just in (("deal.play", "left"), ("seat", "left"), ("card", "left"),
                           ("value", "right"), ("best", "left"), ("best value", "right"),
@@ -77,7 +78,7 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
                       f"{cut}{n.value:+.2f}", (n.best or "") if named else "",
                       f"{n.best_value:+.2f}" if named else "",
                       Text(f"{n.loss:.2f}", style=style) if named else "",
-                      n.match_note)
+                      n.match_note or ("close" if n.close and named else ""))
         parts.append(t)
         if forced and not all_plays:
             parts.append(Text(f"  ({forced} forced plays not shown)", style="dim"))
