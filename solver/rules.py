@@ -189,7 +189,8 @@ def _parse_value(key: str, text: str) -> object:
         return text
     except ValueError as err:
         shown = repr(text) if len(text) <= 24 else repr(text[:24]) + "..."
-        limit = f" (at most {MAX_RULE_VALUE})" if isinstance(err, _TooLarge) else ""
+        limit = (f" (at most {MAX_RULE_VALUE})" if isinstance(err, _TooLarge)
+                 else " (yes or no)" if kind == "bool" else "")
         raise RulesError(f"parameter {key} cannot be {shown}{limit}") from None
 
 

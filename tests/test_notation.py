@@ -224,6 +224,9 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12 ? S rules=bogus",
      "rules: unknown preset 'bogus' (known: lmodire, pagat, mod, french, online)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=x", "target: parameter target cannot be 'x'"),
+    # a yes/no parameter names its values (a new user's pass: 'maybe' alone)
+    ("1.3.5.11 2.2.7/4.6.12 ? S voleur=maybe",
+     "voleur: parameter voleur cannot be 'maybe' (yes or no)"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=0", "target: target must be at least 1 point, not 0"),
     ("1.3.5.11 2.2.7/4.6.12 ? S target=100001",
      "target: parameter target cannot be '100001' (at most 100000)"),
