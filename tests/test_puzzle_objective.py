@@ -455,8 +455,8 @@ def test_check_verifies_a_match_lines_themes_and_level_for_the_match(tmp_path):
     r = run(["puzzles", "check", str(one(tmp_path, M3))])
     assert r.exit_code == 0, r.output
     assert ("line 1: verified, playing for the match: S 39, N 40, target 41: 11c wins it 100%, "
-            "5b 0%; themes found for the match: none (declaration too, which a line played "
-            "for the match does not write); level 1; not judged for the match: avoid-hit") \
+            "5b 0%; themes found for the match: none (and declaration, a theme a line played "
+            "for the match cannot carry); level 1; not judged for the match: avoid-hit") \
         in r.stdout
     # what check suggests, check accepts (it used to suggest declaration,
     # then refuse it): the JSON's found themes are the ones a line writes
@@ -493,7 +493,9 @@ def test_quiz_hints_the_match_plays_themes_not_the_points_ones_the_line_writes(t
     sheet and the web trainer give them."""
     line = match_lines()[1] + " ; themes sweep quiet ; level 3 ; depth 9"
     r = run(["puzzles", "quiz", str(one(tmp_path, line))], stdin="h\n10\n")
-    assert "hint: hit" in r.stdout and "sweep" not in r.stdout
+    # (the hint gives the themes in words: hit's)
+    assert "hint: take the card just played with the same rank (+1)" in " ".join(r.stdout.split())
+    assert "sweep" not in r.stdout and "captures nothing" not in r.stdout     # sweep, quiet
     assert "puzzle 1/1  ·  easy" in r.stdout and "right: 10 (100% to win the match)" in r.stdout
 
 

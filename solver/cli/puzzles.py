@@ -269,7 +269,7 @@ def _match_found_text(checked) -> str:
     if "declaration" in seen.themes:
         # true of the play, but on a line it would draw the puzzle from the
         # mover's seat, which is judged in points (MatchIdea.written)
-        text += " (declaration too, which a line played for the match does not write)"
+        text += " (and declaration, a theme a line played for the match cannot carry)"
     if seen.level is not None:
         text += f"; level {seen.level}"
     if seen.unjudged:
@@ -658,9 +658,10 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
                            + "; ".join(str(p) for p in problems) + " (left out)"))
             bad += 1
             continue
-        if answers and pos.opcode("bm") is None:
-            # a line without its answer (a position, not a puzzle): its
-            # answer would print as '?' (puzzles check fails it: bm missing)
+        if answers and pos.opcode("bm") is None and match_answer(pos) is None:
+            # a line without its answer (a position, not a puzzle; a line
+            # played for the match has the match's): its answer would print
+            # as '?' (puzzles check fails it: bm missing)
             errors.append(((index, lineno), f"error: {name}: line {lineno}, bm: missing: the "
                            "sheet prints each puzzle's answer (left out; --no-answers draws it)"))
             bad += 1

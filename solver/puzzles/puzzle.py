@@ -751,7 +751,7 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
         problems += _label_problems(pos)
     if not is_perfect_information(pos):
         problems.append(Problem("position", "the exact method needs every card known "
-                                             "(known stock order, no '?')"))
+                                             "(the stock's order written: no '?' and no '~')"))
     if problems:
         return problems, None
     try:
