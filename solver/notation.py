@@ -861,7 +861,7 @@ def _check_tops(pos: Position, counts: Counter[int]) -> None:
     piles = pos.pile_sizes()
     sides = side_names(p)
     taken_text = (f"taken={','.join(map(str, piles))}" if pos.taken is not None
-                  else "taken= is absent (0 each)")
+                  else "no taken=: 0 each")
     _no_top_on_nothing("tops", pos.tops, piles, p, f"({taken_text})")
     # a suited top is one card: not two tops, nor a card seen elsewhere
     # (with gone= a top is one of its cards, which _check_cards counted)

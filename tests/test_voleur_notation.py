@@ -60,6 +60,9 @@ ERRORS = [
      "'-' for an empty pile)"),
     ("6.7 5/4 - S rules=french voleur=yes taken=0,36 last=N tops=5,-",
      "tops: S's pile has no card (taken=0,36), so no top 5"),
+    # without taken= (no nested parentheses: "(taken= is absent (0 each))")
+    ("5 5/12 - S rules=french voleur=yes tops=5,-",
+     "tops: S's pile has no card (no taken=: 0 each), so no top 5"),
     ("6.7 5/4 - S rules=french voleur=yes taken=10,26 last=N tops=8,-",
      "tops: rank 8 does not exist in a Spanish 40-card deck"),
     ("12.12.12 5/12 - S rules=french voleur=yes taken=10,25 last=N "
