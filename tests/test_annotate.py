@@ -355,3 +355,21 @@ def test_a_close_loss_says_why_it_is_not_marked(planted_full):
     assert "close" not in rows[f"{even[0].deal}.{even[0].number}"]
     assert sum("close" in r for r in rows.values()) == 1
     assert "close: a loss within the estimate's error, so not marked" in " ".join(text.split())
+
+
+def test_the_budget_line_counts_the_luck_draws_asked(planted_full):
+    """A new user's pass: "each deal's luck from 2 of 2 possible deals" at
+    --luck-samples 2 read as if only two deals could come. It counts the
+    draws asked (--luck-samples), and the plays --time cut short."""
+    import copy
+    from solver.cli.render_games import budget_line
+    from solver.games.annotate import DealLuck
+    an = copy.deepcopy(planted_full)
+    an.time_budget, an.luck_samples, an.opening_draws = 2.0, 24, 10
+    an.luck = [DealLuck(1, 1, 0, [0.5, -0.5], 0.1, draws=3),
+               DealLuck(1, 2, 1, [0.0, 0.0], 0.1, draws=24)]
+    plays = sum(1 for n in an.notes if not n.forced)
+    assert budget_line(an) == (
+        f"--time 2 s a play and a deal's luck: 0 of {plays} plays cut short (~: an estimate); "
+        "each deal's luck from 3 to 24 of the 24 draws asked (--luck-samples), a new hand's "
+        "expectation from 10 of 48")

@@ -102,8 +102,8 @@ def budget_line(an: Annotation) -> str:
     values estimates, ``~`` in the tables; ``*``: no search finished, the
     values one ply deep) and the deals the luck drew
     (``--time 2 s a play and a deal's luck: 1 of 20 plays cut short (~: an
-    estimate); each deal's luck from 3 to 24 of 24 possible deals, a new
-    hand's expectation from 10 of 48``).
+    estimate); each deal's luck from 3 to 24 of the 24 draws asked
+    (--luck-samples), a new hand's expectation from 10 of 48``).
     """
     plays = sum(1 for n in an.notes if not n.forced)
     one_ply = len(an.one_ply_plays())
@@ -116,7 +116,10 @@ def budget_line(an: Annotation) -> str:
     if drawn:
         low, high = min(drawn), max(drawn)
         span = f"{low}" if low == high else f"{low} to {high}"
-        text += f"; each deal's luck from {span} of {an.luck_samples} possible deals"
+        # (the draws asked, not the deals there could be: "of 2 possible
+        # deals" read as if only two deals could come)
+        text += (f"; each deal's luck from {span} of the {an.luck_samples} draws asked "
+                 "(--luck-samples)")
         if an.opening_draws is not None:
             text += (f", a new hand's expectation from {an.opening_draws} of "
                      f"{2 * an.luck_samples}")
