@@ -60,6 +60,15 @@ def test_met_json_and_svg(tmp_path):
     assert ET.fromstring(text).tag.endswith("svg")
 
 
+def test_met_third_is_for_three_players():
+    """``met --third 5`` of a two-player table printed the table as if
+    --third were not given; it says the option is three players'."""
+    r = run("met", "--third", "5")
+    assert r.exit_code == 2
+    assert r.output == ("error: --third: the third seat's score is for three players "
+                        "(--players 3)\n")
+
+
 def test_met_svg_keeps_an_existing_file_without_force(tmp_path):
     """``met --svg keep.svg`` replaced the user's file, exit 0, and had no
     ``--force``; every other output file is refused when it exists."""

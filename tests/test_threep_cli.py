@@ -75,6 +75,15 @@ def test_json_values_and_search_option():
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)["positions"][0]
     assert "--search paranoid ignored" in doc["note"] and "values" not in doc
+    # and said once a run on stderr, not only in --verbose's note (a new
+    # user's pass: the option was ignored without a word); three players
+    # say nothing
+    assert r.stderr == ("note: --search paranoid is for three players; with two sides max^n "
+                        "and paranoid are the same minimax\n")
+    r = CliRunner().invoke(main, ["--search", "paranoid", "-"], input=two + two + line)
+    assert r.stderr.count("note: --search paranoid") == 1
+    r = CliRunner().invoke(main, ["--search", "paranoid", "-"], input=line)
+    assert "note:" not in r.stderr
 
 
 def test_paranoid_is_no_better_for_the_mover_than_maxn_is_worse():

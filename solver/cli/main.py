@@ -278,6 +278,7 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
 
     answered = 0
     partial = False
+    told_search = False
     with Signals() as sig:
         try:
             for f in files:
@@ -306,6 +307,12 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
                         error({"file": name, "line": lineno, "error": field_error(e)},
                               f"{name}: line {lineno}, {field_error(e)}")
                         continue
+                    if search != "maxn" and item.players != 3 and not told_search:
+                        # once a run (the option was ignored without a word but
+                        # in --verbose's note)
+                        click.echo(f"note: --search {search} is for three players; with two "
+                                   "sides max^n and paranoid are the same minimax", err=True)
+                        told_search = True
                     checks = verdicts(a)
                     agree += sum(1 for _op, ok, _s in checks if ok)
                     disagree += sum(1 for _op, ok, _s in checks if not ok)

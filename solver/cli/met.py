@@ -85,6 +85,11 @@ def met_command(rules_name, settings, players, target, deals, third, step, as_js
         step = step or max(1, -(-t.target // 12))
         Console(soft_wrap=False).print(met3_renderable(t, third, dealer, step))
         return
+    if third:
+        # (it printed the two-sided table as if --third were not given)
+        click.echo("error: --third: the third seat's score is for three players "
+                   "(--players 3)", err=True)
+        sys.exit(2)
     if (deals or "A") not in ("A", "B"):
         click.echo(f"error: --deals: A or B, not {deals!r}", err=True)
         sys.exit(2)
