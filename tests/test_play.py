@@ -91,12 +91,23 @@ def test_setup_errors_are_one_line():
         (Setup(target=0), "target: from 1 to 999 points, not 0"),
         (Setup(names=("a", "b")), "names: one a person (1), not 2"),
         (Setup(names=('a"b',)), "names: 'a\"b' is not a name"),
+        # a line break split the record's tag, a NUL soiled it, a bidi
+        # override turned it around (a new user's pass: all were accepted)
+        (Setup(names=("a\nb",)), "names: 'a\\nb' is not a name (1 to 40 characters, no quotes, "
+                                  "brackets, braces or control characters)"),
+        (Setup(names=("\x00x",)), "names: '\\x00x' is not a name"),
+        (Setup(names=("a\tb",)), "names: 'a\\tb' is not a name"),
+        (Setup(names=("a\u202eb",)), "names: 'a\\u202eb' is not a name"),
     ]
     for setup, message in cases:
         with pytest.raises(SetupError) as err:
             LiveGame(setup, "x")
         assert str(err.value).startswith(message), str(err.value)
         assert "\n" not in str(err.value)
+    # names with accents, Arabic letters and an emoji sequence (joined by
+    # U+200D) are names
+    for name in ("Zoé", "\u0639\u0644\u064a", "\U0001F469\u200d\U0001F4BB"):
+        LiveGame(Setup(names=(name,)), "x")
 
 
 def test_deals_are_play_matchs_and_the_record_replays_to_the_score():

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -48,6 +49,10 @@ from .record import DealRecord, GameRecord, HandRecord, Play, check
 
 #: the longest match the play page deals (as play_match's max_hands)
 MAX_HANDS = 100
+
+
+#: the bidirectional embeddings, overrides and isolates (U+202A-E, U+2066-9)
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class SetupError(ValueError):
@@ -148,9 +153,12 @@ class Setup:
         if self.names and len(self.names) != humans:
             raise SetupError(f"names: one a person ({humans}), not {len(self.names)}")
         for n in self.names:
-            if not re.fullmatch(r"[^\"\\\]\[{}]{1,40}", n):
+            # (a control character, a line break or a NUL, split or soiled the
+            # record's tag; a bidi override turned the name's text around)
+            if (not re.fullmatch(r"[^\"\\\]\[{}]{1,40}", n)
+                    or any(unicodedata.category(c) == "Cc" or c in _BIDI for c in n)):
                 raise SetupError(f"names: {n[:40]!r} is not a name (1 to 40 characters, no "
-                                 "quotes, brackets or braces)")
+                                 "quotes, brackets, braces or control characters)")
         return rules
 
     def seat_names(self) -> list[str]:
