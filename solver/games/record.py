@@ -476,19 +476,30 @@ class _Reader:
 def parse_games(text: str) -> list[GameRecord | RecordError]:
     """Every game of a file (a new game starts at a tag after movetext),
     each read and checked by :func:`check`; errors are collected, not
-    raised. An unreadable token stops the rest of its game. A byte-order
-    mark at the start is skipped, and so are comments with no game."""
+    raised. An unreadable token stops the rest of its game; text that
+    cannot be split into tokens (a comment not closed, a bad tag, a
+    byte-order mark past the start) ends the file there: the whole games
+    before it are read, then its error. A byte-order mark at the start is
+    skipped, and so are comments with no game."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    toks: list[tuple[str, str, int]] = []
+    stop = None
     try:
-        toks = list(_tokens(text))
+        for tok in _tokens(text):
+            toks.append(tok)
     except RecordError as err:
-        return [err]
+        stop = err
     chunks: list[list[tuple[str, str, int]]] = []
     for tok in toks:
         if not chunks or (tok[0] == "tag" and chunks[-1] and chunks[-1][-1][0] != "tag"):
             chunks.append([])
         chunks[-1].append(tok)
+    if stop is not None and chunks and not _starts_a_game(text, stop.line, chunks[-1]):
+        # the game the error is in is not read (its text stops there); the
+        # games before it are (files joined with cat lost every game: a
+        # byte-order mark before the second one's tags)
+        chunks.pop()
     out: list[GameRecord | RecordError] = []
     for chunk in chunks:
         if all(tok[0] == "comment" for tok in chunk):
@@ -499,11 +510,23 @@ def parse_games(text: str) -> list[GameRecord | RecordError]:
             out.append(g)
         except RecordError as err:
             out.append(err)
+    if stop is not None:
+        out.append(stop)
     if out and isinstance(out[0], RecordError):
         line = _position_line(text)
         if line is not None:
             return [RecordError("syntax", POSITION_FILE, line)]
     return out
+
+
+def _starts_a_game(text: str, line: int | None, last: list) -> bool:
+    """Whether an unreadable line ``line`` of ``text`` starts a new game (a
+    tag, a byte-order mark before it) after a game's movetext (``last``,
+    the tokens read before it), so that game is whole."""
+    lines = text.split("\n")
+    if line is None or not 1 <= line <= len(lines) or not last or last[-1][0] == "tag":
+        return False
+    return lines[line - 1].lstrip("\ufeff \t\r").startswith("[")
 
 
 #: the one error of a position file read as game records
