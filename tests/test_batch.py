@@ -297,3 +297,26 @@ def test_a_batch_whose_every_game_failed_says_so(tmp_path):
     # (rich folds the summary at the terminal's width)
     assert " ".join(summary.split()) == (
         f"annotate: no game to run: 1 failed (above); store {tmp_path / 's.db'}")
+
+
+def test_resume_knows_a_file_however_its_path_is_typed(tmp_path, monkeypatch):
+    """A new user's pass: a game stored from ``coll/a.txt`` was searched
+    and stored again when --resume named it ``/abs/.../coll/a.txt``
+    (``./coll/b.txt`` was known): each spelling was a new game. Paths are
+    compared as the files they name (a stored relative path from the
+    current folder)."""
+    from solver.batch.run import params_text, plan_batch
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "coll").mkdir()
+    record = (Path(__file__).resolve().parent.parent / "positions" / "games"
+              / "voleur-short.txt").read_text()
+    (tmp_path / "coll" / "a.txt").write_text(record)
+    store = Store(str(tmp_path / "s.db"))
+    [item] = list(games_of(files_of(("coll/a.txt",))))
+    store.write_game(item.source, item.number, item.digest, "annotate",
+                     params_text("annotate", OPTIONS), {"x": 1}, None, 0.1, {})
+    for spelling in (str(tmp_path / "coll" / "a.txt"), "./coll/a.txt", "coll/../coll/a.txt"):
+        summary, todo = plan_batch("annotate", games_of(files_of((spelling,))), OPTIONS, store,
+                                   resume=True)
+        assert (summary.skipped, todo) == (1, []), spelling
+    store.close()

@@ -11,6 +11,7 @@ its future completes, in one transaction with the evaluations it searched.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -131,9 +132,13 @@ def plan_batch(job: str, items: Iterable[Item], options: dict, store: Store, *,
     except StoreError as e:
         summary.store_error = str(e)
         return summary, []
+    # a file however its path is typed (coll/a.txt, ./coll/a.txt, the
+    # absolute path: each was a new game, searched and stored again);
+    # a stored relative path is read from the current folder
+    done_before = {(os.path.realpath(src), n): d for (src, n), d in done_before.items()}
     todo: list[Item] = []
     for item in items:
-        stored = done_before.get((item.source, item.number))
+        stored = done_before.get((os.path.realpath(item.source), item.number))
         if item.error:
             summary.failed.append(item.error)
         elif stored == item.digest:

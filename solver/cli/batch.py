@@ -242,7 +242,8 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
                         f"{len(summary.failed)} failed; store {db}", highlight=False)
     else:
         Console().print(
-            f"{job}: {summary.done} games done, {summary.skipped} already in the store"
+            f"{job}: {summary.done} game{'s' * (summary.done != 1)} done, "
+            f"{summary.skipped} already in the store"
             + (f" ({summary.changed} changed since, done again)" if summary.changed else "")
             + f", {len(summary.failed)} failed; {summary.searched} evaluations searched, "
             f"{summary.hits} from the store; {doc['games_per_minute']} games a minute "
