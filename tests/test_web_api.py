@@ -11,6 +11,8 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from solver.games.record import SAMPLE  # noqa: E402
+
 from solver.notation import NotationError, parse_position  # noqa: E402
 from solver.web.app import Config, create_app  # noqa: E402
 
@@ -98,6 +100,23 @@ def test_bad_fields_and_records(client):
     assert r.status_code == 400
     r = client.post("/api/puzzles/answer", json={"line": "5.6 5.7/3.3 - S ; bm 5", "card": "4"})
     assert r.status_code == 400 and r.json()["error"] == "answer: S holds no 4"
+
+
+def test_annotate_refuses_a_record_it_cannot_read_as_open_does(client):
+    """A new user's pass: ``/api/jobs/annotate`` took an unreadable record
+    (202) and its job failed a moment later, where ``/api/games/open``
+    answers 400 at once; an empty record had three messages. Both now
+    answer 400 with the same one line."""
+    bad = SAMPLE.replace("1. 7e 4o", "1. 8e 4o", 1)        # no rank 8
+    for text in ("", bad, SAMPLE + "\n[Event \"tags only\"]\n"):
+        game = 2 if "tags only" in text else 1
+        opened = client.post("/api/games/open", json={"text": text, "game": game})
+        job = client.post("/api/jobs/annotate", json={"text": text, "game": game})
+        assert opened.status_code == job.status_code == 400, (opened.json(), job.json())
+        assert job.json()["error"] == opened.json()["error"].replace("show", "annotate")
+    assert job.json()["error"].startswith("game 2: line 14, Dealer: the first dealer is not given")
+    assert client.post("/api/jobs/annotate", json={"text": "", "game": 1}).json()["error"] == (
+        "no game in the record")
 
 
 def test_oversized_upload_is_refused(client):

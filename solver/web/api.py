@@ -229,6 +229,14 @@ def start_annotate(body: AnnotateRequest, request: Request) -> dict:
     """A job whose result is ``ronda-solve annotate --json``'s document of
     the game, plus ``record``: the annotated record's text."""
     text = _text(body, "games")
+    # a record that cannot be read is refused now, as /games/open refuses it
+    # (it was a job that failed a moment later)
+    from ..games.record import parse_games
+    from .tasks import chosen_game
+    try:
+        chosen_game(parse_games(text), body.game, "nothing to annotate")
+    except ValueError as e:
+        raise ApiError(str(e)) from None
     args = {"text": text, "game": body.game, "view": body.view, "samples": body.samples,
             "seed": body.seed, "luck_samples": body.luck_samples}
     return _watched(request, _submit(request, "annotate_game", args,

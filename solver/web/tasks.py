@@ -111,6 +111,23 @@ def analyse(line: str, method: str = "auto", samples: int = 1000, seed: int = 0,
     return {"positions": [doc], "errors": []}
 
 
+def chosen_game(items: list, game: int, nothing: str):
+    """Game ``game`` (1-based) of ``items`` (:func:`parse_games`'s), or
+    ValueError in one line: no game, no such game, its error, no hand
+    (``nothing``: what a game without hands leaves, "nothing to show")."""
+    from ..games.record import RecordError
+    if not items:
+        raise ValueError("no game in the record")
+    if not 1 <= game <= len(items):
+        raise ValueError(f"game {game} does not exist (the record holds {len(items)})")
+    chosen = items[game - 1]
+    if isinstance(chosen, RecordError):
+        raise ValueError(f"game {game}: {chosen}")
+    if not chosen.hands:
+        raise ValueError(f"game {game} has tags but no hand: {nothing}")
+    return chosen
+
+
 def open_games(text: str, game: int = 1, progress: Progress | None = None) -> dict:
     """Read a record text (:func:`solver.games.record.parse_games`, lenient
     across games, strict inside one) and replay game ``game`` (1-based):
@@ -121,8 +138,7 @@ def open_games(text: str, game: int = 1, progress: Progress | None = None) -> di
     from ..games.record import RecordError, Replay, parse_games
     from .boards import board
     items = parse_games(text)
-    if not items:
-        raise ValueError("no game in the record")
+    chosen = chosen_game(items, game, "nothing to show")
     listing = []
     for i, item in enumerate(items, start=1):
         if isinstance(item, RecordError):
@@ -130,13 +146,6 @@ def open_games(text: str, game: int = 1, progress: Progress | None = None) -> di
         else:
             listing.append({"number": i, "error": None, "tags": dict(item.tags),
                             "hands": len(item.hands)})
-    if not 1 <= game <= len(items):
-        raise ValueError(f"game {game} does not exist (the record holds {len(items)})")
-    chosen = items[game - 1]
-    if isinstance(chosen, RecordError):
-        raise ValueError(f"game {game}: {chosen}")
-    if not chosen.hands:
-        raise ValueError(f"game {game} has tags but no hand: nothing to show")
     steps = []
     try:
         for step in Replay(chosen):
@@ -159,13 +168,8 @@ def annotate_game(text: str, game: int = 1, view: str = "player", samples: int =
     --json`` does: :func:`solver.games.annotate.annotation_json`, plus
     ``record`` the annotated record's text (what ``-o`` writes)."""
     from ..games.annotate import annotate, annotation_json
-    from ..games.record import RecordError, dumps, parse_games
-    items = parse_games(text)
-    if not 1 <= game <= len(items):
-        raise ValueError(f"game {game} does not exist (the record holds {len(items)})")
-    chosen = items[game - 1]
-    if isinstance(chosen, RecordError):
-        raise ValueError(f"game {game}: {chosen}")
+    from ..games.record import dumps, parse_games
+    chosen = chosen_game(parse_games(text), game, "nothing to annotate")
 
     def tick(done: int, total: int) -> None:
         if progress is not None:
