@@ -320,3 +320,17 @@ def test_resume_knows_a_file_however_its_path_is_typed(tmp_path, monkeypatch):
                                    resume=True)
         assert (summary.skipped, todo) == (1, []), spelling
     store.close()
+
+
+def test_a_store_in_a_missing_folder_names_the_folder(tmp_path):
+    """A new user's pass: ``--db nodir/club.db`` said "cannot open the store
+    (unable to open database file)"; it names the missing folder, as every
+    -o file does, exit 2, and creates nothing."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    db = tmp_path / "nodir" / "club.db"
+    r = CliRunner().invoke(main, ["batch", "annotate", "positions/games/voleur-short.txt",
+                                  "--db", str(db)])
+    assert r.exit_code == 2
+    assert r.stderr == f"error: {db}: cannot open the store: no folder {tmp_path / 'nodir'}\n"
+    assert not (tmp_path / "nodir").exists()

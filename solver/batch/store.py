@@ -49,6 +49,7 @@ system (or in a folder this user cannot write) is read as it is.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -229,6 +230,10 @@ class Store:
         if "disk is full" in text or "disk I/O error" in text:
             return f"{self.path}: {text}; the games written before are kept"
         if opening and "unable to open" in text:
+            folder = os.path.dirname(os.path.abspath(self.path))
+            if not os.path.isdir(folder):
+                # as every -o file says it (it said "unable to open database file")
+                return f"{self.path}: cannot open the store: no folder {folder}"
             return f"{self.path}: cannot open the store ({text})"
         return f"{self.path}: {text}"
 
