@@ -448,3 +448,21 @@ def test_a_game_record_given_as_positions_is_one_line_naming_annotate():
     # a tag after a position: the positions before it are read, the record is one error
     items = list(parse_lines([GOOD, "", '[Event "x"]', "hand 1 dealer N table 1o"]))
     assert [n for n, _ in items] == [1, 3] and isinstance(items[1][1], NotationError)
+
+
+def test_a_utf16_file_is_one_error_that_says_so(tmp_path):
+    """A new user's pass: a UTF-16 file (Notepad's "Unicode") gave "not
+    UTF-8 text (byte 0xff ...)" with no word of why, and ronda-solve an
+    error for every line after it. It is one error naming UTF-16, for
+    positions and for game records."""
+    from solver.batch.inputs import games_of
+    f = tmp_path / "u16.txt"
+    f.write_bytes((GOOD + "\n" + GOOD + "\n").encode("utf-16"))
+    code, out = run(["--json", str(f)])
+    doc = json.loads(out)
+    assert code == 1 and doc["positions"] == []
+    assert [e["error"] for e in doc["errors"]] == [
+        "line: not UTF-8 text (byte 0xff at column 1): it is UTF-16 text; save it as UTF-8"]
+    [item] = list(games_of([f]))
+    assert item.error == (f"{f}: not UTF-8 text (byte 0xff on line 1, at offset 0): it is "
+                          "UTF-16 text; save it as UTF-8")

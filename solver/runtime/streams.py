@@ -72,7 +72,11 @@ def not_utf8(e: UnicodeDecodeError) -> str:
     """What a file's bytes that are not UTF-8 are, in the words every
     command uses: ``not UTF-8 text (byte 0xe9 on line 2, at offset 565)``."""
     line = e.object[:e.start].count(b"\n") + 1
-    return f"not UTF-8 text (byte 0x{e.object[e.start]:02x} on line {line}, at offset {e.start})"
+    text = f"not UTF-8 text (byte 0x{e.object[e.start]:02x} on line {line}, at offset {e.start})"
+    if bytes(e.object[:2]) in (b"\xff\xfe", b"\xfe\xff"):
+        # a UTF-16 byte-order mark: what Windows' Notepad writes as "Unicode"
+        text += ": it is UTF-16 text; save it as UTF-8"
+    return text
 
 
 def stdin_closed() -> bool:
