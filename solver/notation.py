@@ -1255,12 +1255,14 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
             yield number, NotationError("line", str(raw), number)
             return
         if isinstance(raw, bytes):
-            if number == 1 and raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-                # a UTF-16 file (Windows' "Unicode"): one error, not one a line
-                yield number, NotationError(
-                    "line", f"not UTF-8 text (byte 0x{raw[0]:02x} at column 1): it is "
-                            "UTF-16 text; save it as UTF-8", number)
-                return
+            if number == 1:
+                from .runtime.streams import UTF16, is_utf16
+                if is_utf16(raw):
+                    # a UTF-16 file: one error, not one a line
+                    yield number, NotationError(
+                        "line", f"not UTF-8 text (byte 0x{raw[0]:02x} at column 1){UTF16}",
+                        number)
+                    return
             try:
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError as e:

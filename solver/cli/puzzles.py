@@ -649,6 +649,7 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
     errors: list = []                   # said in file order, after the checks
     numbered, bad = _load_numbered(files, errors)
     items = []
+    matches = []
     for index, name, lineno, pos in _filter(numbered, theme, level, pos=lambda item: item[3]):
         if count and len(items) == count:
             break
@@ -658,7 +659,8 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
                            + "; ".join(str(p) for p in problems) + " (left out)"))
             bad += 1
             continue
-        if answers and pos.opcode("bm") is None and match_answer(pos) is None:
+        match = match_answer(pos)
+        if answers and pos.opcode("bm") is None and match is None:
             # a line without its answer (a position, not a puzzle; a line
             # played for the match has the match's): its answer would print
             # as '?' (puzzles check fails it: bm missing)
@@ -667,8 +669,8 @@ def sheet_cmd(files, output, title, theme, level, count, answers, show_themes, f
             bad += 1
             continue
         items.append(pos)
-    # the objective each puzzle is judged by (ronda-solve's): drawn with it
-    matches = [match_answer(pos) for pos in items]
+        # the objective each puzzle is judged by (ronda-solve's): drawn with it
+        matches.append(match)
     # and its stars and themes the match play's, not the points play's
     items = [pos if m is None else as_played_for_the_match(pos)
              for pos, m in zip(items, matches)]

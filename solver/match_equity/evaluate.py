@@ -215,9 +215,11 @@ def _match_refusal(pos: Position, method: str | None) -> str | None:
         table_for(pos.rules, pos.players)
     except ValueError as e:
         return str(e)
-    if method is not None and method not in MATCH_METHODS:
-        return (f"the match objective has no {method} method "
-                f"(methods: {', '.join(MATCH_METHODS)})")
+    if method is not None:
+        try:
+            match_method(method)
+        except ValueError as e:
+            return str(e)
     try:
         _piles(pos)
     except ValueError as e:
@@ -264,11 +266,12 @@ def objective_choice(pos: Position, objective: str = "auto",
     if not target_reachable(pos):
         return ObjectiveChoice("points", f"points: the target {T} cannot be reached this hand "
                                          f"(score {_score_text(pos)})")
-    why = _match_refusal(pos, method)
-    if why is not None:
+    try:
         # the method after the reach: a match out of reach is the reason then
         # (it said "no equilibrium method" of a match never in play)
-        return ObjectiveChoice("points", f"points: {why}")
+        match_method(method)
+    except ValueError as e:
+        return ObjectiveChoice("points", f"points: {e}")
     known = is_perfect_information(pos)
     limit = AUTO_MATCH_CARDS["known" if known else "other"]
     left = cards_to_play(pos)

@@ -73,10 +73,16 @@ def not_utf8(e: UnicodeDecodeError) -> str:
     command uses: ``not UTF-8 text (byte 0xe9 on line 2, at offset 565)``."""
     line = e.object[:e.start].count(b"\n") + 1
     text = f"not UTF-8 text (byte 0x{e.object[e.start]:02x} on line {line}, at offset {e.start})"
-    if bytes(e.object[:2]) in (b"\xff\xfe", b"\xfe\xff"):
-        # a UTF-16 byte-order mark: what Windows' Notepad writes as "Unicode"
-        text += ": it is UTF-16 text; save it as UTF-8"
-    return text
+    return text + (UTF16 if is_utf16(bytes(e.object[:2])) else "")
+
+
+#: what a UTF-16 file's error adds (Windows' Notepad writes it as "Unicode")
+UTF16 = ": it is UTF-16 text; save it as UTF-8"
+
+
+def is_utf16(start: bytes) -> bool:
+    """Whether bytes starting a file are a UTF-16 byte-order mark."""
+    return start[:2] in (b"\xff\xfe", b"\xfe\xff")
 
 
 def stdin_closed() -> bool:
