@@ -151,7 +151,7 @@ def test_json_errors_do_not_repeat_the_line_number():
             "line: expected 4 fields <table> <hands> <stock> <turn> before any key, got 5: "
             "'...' after the turn is one field too many (a key is written key=value)")}]
     r = run(["-"], stdin=text)
-    assert r.stderr.startswith("-: line 2, line: expected 4 fields")
+    assert r.stderr.startswith("error: -: line 2, line: expected 4 fields")
 
 
 def test_four_players_are_refused_the_equilibrium_in_a_players_words():
@@ -236,7 +236,7 @@ def test_a_malformed_vv_is_a_parse_error(tmp_path):
     r = CliRunner().invoke(main, [str(f)])
     assert [ln for ln in r.output.splitlines() if ln.startswith("vv ")] == \
         ["vv 4 4 0: agrees (engine: 4 4 0)"]
-    errors = [ln.split(": ", 1)[1] for ln in r.output.splitlines() if "vv: " in ln]
+    errors = [ln.split(": ", 2)[2] for ln in r.output.splitlines() if "vv: " in ln]
     assert errors == ["line 2, vv: expected 3 numbers (one per seat), got '4 x 0'",
                       "line 3, vv: expected 3 numbers (one per seat), got '4 4'",
                       "line 4, vv: expected 3 numbers (one per seat), got 'nan 0 0'",
@@ -252,5 +252,5 @@ def test_a_line_short_of_a_hand_blames_players_not_taken():
         main, ["-"], input="2.3 5.7/4.6 - S rules=french players=3 taken=10,11,11 last=E\n")
     assert r.exit_code == 1
     assert r.output.strip().splitlines()[-1] == \
-        "-: line 1, players: players=3 does not allow 2 players"
+        "error: -: line 1, players: players=3 does not allow 2 players"
     assert "Traceback" not in r.output

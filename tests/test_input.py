@@ -414,7 +414,7 @@ def test_a_file_without_a_position_is_one_error_line(tmp_path, text):
     f.write_text(text)
     want = f"{f}: no position in the file (it is empty or holds only comments and blank lines)"
     r = CliRunner().invoke(main, [str(f)])
-    assert r.exit_code == 1 and r.stderr.strip() == want and r.stdout == ""
+    assert r.exit_code == 1 and r.stderr.strip() == "error: " + want and r.stdout == ""
     r = CliRunner().invoke(main, ["--json", "-", str(f)], input=GOOD + "\n")
     doc = json.loads(r.stdout)
     assert r.exit_code == 1 and len(doc["positions"]) == 1
@@ -422,7 +422,7 @@ def test_a_file_without_a_position_is_one_error_line(tmp_path, text):
     r = CliRunner().invoke(main, ["--jsonl", str(f)])
     assert r.exit_code == 1 and json.loads(r.stdout)["line"] is None
     r = CliRunner().invoke(main, ["puzzles", "check", str(f)])
-    assert r.exit_code == 1 and r.stderr.strip() == want
+    assert r.exit_code == 1 and r.stderr.strip() == "error: " + want
     r = CliRunner().invoke(main, ["puzzles", "sheet", str(f), "-o", str(tmp_path / "s.svg")])
     assert r.exit_code == 1 and r.stderr.strip() == "error: " + want
     r = CliRunner().invoke(main, ["annotate", str(f)])
@@ -440,7 +440,7 @@ def test_a_game_record_given_as_positions_is_one_line_naming_annotate():
     want = (f"{f}: line 1, line: a game record, not a position: mark its mistakes with "
             "`ronda-solve annotate FILE`")
     r = CliRunner().invoke(main, [str(f)])
-    assert r.exit_code == 1 and r.stderr.strip() == want and r.stdout == ""
+    assert r.exit_code == 1 and r.stderr.strip() == "error: " + want and r.stdout == ""
     r = CliRunner().invoke(main, ["--json", str(f), "-"], input=GOOD + "\n")
     doc = json.loads(r.stdout)
     assert r.exit_code == 1 and [p["line"] for p in doc["positions"]] == [1]

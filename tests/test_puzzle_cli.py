@@ -64,8 +64,8 @@ def test_check_fails_with_one_line_errors(tmp_path, puzzle_file):
     assert r.exit_code == 1
     errors = r.stderr.strip().splitlines()
     assert errors == [
-        f"{bad}: line 2, bm: the best play is 2 (+4), not 4 (-1)",
-        f"{bad}: line 4, hands: rank 8 does not exist in a Spanish 40-card deck",
+        f"error: {bad}: line 2, bm: the best play is 2 (+4), not 4 (-1)",
+        f"error: {bad}: line 4, hands: rank 8 does not exist in a Spanish 40-card deck",
     ]
     assert "3 of 5 lines verified (exact), 2 failed" in r.stdout
     assert "Traceback" not in r.output
@@ -84,7 +84,7 @@ def test_check_reports_a_malformed_vv_as_a_line_error(tmp_path):
     r = run(["puzzles", "check", str(f)])
     assert r.exit_code == 1
     assert r.stderr.strip().splitlines() == [
-        f"{f}: line 1, vv: expected 3 numbers (one per seat), got 'a b c'"]
+        f"error: {f}: line 1, vv: expected 3 numbers (one per seat), got 'a b c'"]
     f.write_text(line.replace("vv a b c", "vv 6 0 0") + "\n")
     r = run(["puzzles", "check", str(f)])
     assert r.exit_code == 0, r.output
@@ -301,7 +301,7 @@ def test_check_refuses_a_bm_naming_several_plays(tmp_path):
     r = run(["puzzles", "check", str(f)])
     assert r.exit_code == 1
     assert r.stderr.strip().splitlines() == [
-        f"{f}: line 1, bm: a puzzle names its one best play, not 2 (3 4)"]
+        f"error: {f}: line 1, bm: a puzzle names its one best play, not 2 (3 4)"]
     assert "1 of 2 lines verified" in r.stdout
 
 
@@ -323,9 +323,9 @@ def test_check_verifies_the_id_and_the_source(tmp_path):
     r = run(["puzzles", "check", str(f)])
     assert r.exit_code == 1
     assert r.stderr.strip().splitlines() == [
-        f"{f}: line 2, id: the position's id is {true_id}, the line says {wrong}: "
+        f"error: {f}: line 2, id: the position's id is {true_id}, the line says {wrong}: "
         f"was the position changed?",
-        f"{f}: line 2, source: unknown source 'book' (sources: composed, selfplay, mined)"]
+        f"error: {f}: line 2, source: unknown source 'book' (sources: composed, selfplay, mined)"]
     assert "1 of 2 lines verified" in r.stdout
 
 
@@ -550,7 +550,7 @@ def test_checking_only_an_empty_file_is_its_one_error(tmp_path, puzzle_file):
     r = run(["puzzles", "check", str(empty)])
     assert r.exit_code == 1 and r.stdout == ""
     assert " ".join(r.stderr.split()) == (
-        f"{empty}: no position in the file (it is empty or holds only comments and blank lines)")
+        f"error: {empty}: no position in the file (it is empty or holds only comments and blank lines)")
     r = run(["puzzles", "check", str(puzzle_file), str(empty)])
     assert r.exit_code == 1 and "2 of 2 lines verified (exact)" in r.stdout
 

@@ -243,7 +243,7 @@ def test_the_same_suited_top_twice_with_gone_is_refused_by_the_cli() -> None:
     for line, card in ((with_gone, "11o"), (without, "3o")):
         r = CliRunner().invoke(main, ["-"], input=line)
         assert r.exit_code == 1, r.output
-        assert r.output.strip().splitlines()[-1] == f"-: line 1, tops: card {card} appears twice"
+        assert r.output.strip().splitlines()[-1] == f"error: -: line 1, tops: card {card} appears twice"
         assert "Traceback" not in r.output
 
 
@@ -262,7 +262,7 @@ def test_an_empty_top_is_said_in_tops_terms_by_the_cli_with_the_files_line(tmp_p
     r = CliRunner().invoke(main, [str(path)], catch_exceptions=False)
     assert r.exit_code == 1
     err = [line for line in r.stderr.splitlines() if line.strip()]
-    assert err == [f"{path}: line 3, {EMPTY_TOP_MESSAGE}"], r.stderr
+    assert err == [f"error: {path}: line 3, {EMPTY_TOP_MESSAGE}"], r.stderr
 
 
 def test_an_empty_top_is_said_in_tops_terms_by_the_web_api() -> None:

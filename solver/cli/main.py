@@ -274,7 +274,8 @@ def solve(files, as_json, as_jsonl, method, samples, seed, workers, time_budget,
         elif as_json:
             errors.append(entry)
         else:
-            err.print(Text(text, style="bold red"))
+            # every command's error lines begin alike: "error: FILE: line N, ..."
+            err.print(Text(f"error: {text}", style="bold red"))
 
     answered = 0
     partial = False

@@ -188,11 +188,11 @@ def check_cmd(files, margin, as_json) -> None:
             checks = check_text(read_input(f), margin)
         except InputError as e:         # this file left out, the others still checked
             errors.append({"file": name, "line": None, "error": e.format_message()})
-            err.print(Text(e.format_message(), style="bold red"), highlight=False)
+            err.print(Text(f"error: {e.format_message()}", style="bold red"), highlight=False)
             continue
         if not checks:
             errors.append({"file": name, "line": None, "error": f"{name}: {NO_POSITION}"})
-            err.print(Text(f"{name}: {NO_POSITION}", style="bold red"), highlight=False)
+            err.print(Text(f"error: {name}: {NO_POSITION}", style="bold red"), highlight=False)
         for checked in checks:
             total += 1
             found = checked.found
@@ -243,7 +243,7 @@ def check_cmd(files, margin, as_json) -> None:
                     err.print(Text(f"{name}: line {checked.line}: {checked.note}", style="yellow"),
                               highlight=False)
                 for problem in checked.problems:
-                    err.print(Text(f"{name}: line {checked.line}, {problem}", style="bold red"),
+                    err.print(Text(f"error: {name}: line {checked.line}, {problem}", style="bold red"),
                               highlight=False)
     if as_json:
         json.dump(tidy({"verified": total - failed, "failed": failed, "margin": margin,
