@@ -121,3 +121,38 @@ def counted(n: int, word: str) -> str:
     """``n`` and ``word``, plural unless ``n`` is 1 (``"1 puzzle"``,
     ``"3 puzzles"``, ``"1,200 candidates"``)."""
     return f"{n:,} {word}{'s' * (n != 1)}"
+
+
+def signed(x: float, spec: str = "g") -> str:
+    """``x`` formatted by ``spec`` with its sign (``+5``, ``-2.5``,
+    ``+0.25``), except a zero, which has none: ``0`` (``0.00`` for
+    ``".2f"``), also when ``x`` only rounds to zero (``-0.001`` at two
+    decimals), so that zero is written one way in every column.
+
+    >>> signed(5), signed(-2.5), signed(0.0), signed(-0.001, ".2f"), signed(0.25, ".1f")
+    ('+5', '-2.5', '0', '0.00', '+0.2')
+    """
+    body = format(abs(x), spec)
+    if body.strip("0.") == "":
+        return body
+    return ("-" if x < 0 else "+") + body
+
+
+def tenths(p: float) -> int:
+    """A probability in tenths of a percent, rounded: what a chance shown
+    to one decimal (:func:`percent`) reads (``0.5456`` -> 546: 54.6%),
+    rounded as ``format(100 * p, ".1f")`` rounds (0.0005 -> 1: 0.1%)."""
+    return round(float(format(100 * p, ".1f")) * 10)
+
+
+def percent(p: float | None) -> str:
+    """A chance to one decimal; under 0.05% and over 99.95% (but not 0 or
+    1) as "<0.1%" and ">99.9%", so that a chance that decides the play
+    never reads as 0.0% or 100.0%. "" for None."""
+    if p is None:
+        return ""
+    if 0 < p < 0.0005:
+        return "<0.1%"
+    if 0.9995 <= p < 1:
+        return ">99.9%"
+    return f"{tenths(p) / 10:.1f}%"

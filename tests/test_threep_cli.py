@@ -295,3 +295,21 @@ def test_determinised_with_nothing_hidden_is_the_exact_search(line):
     assert {mv.move: (mv.value, mv.values) for mv in a.moves} == \
         {mv.move: (mv.value, mv.values) for mv in exact.moves}
     assert a.best == exact.best
+
+
+def test_zero_is_written_without_a_sign_in_every_column():
+    """The first line of positions/threep.txt is worth 0 to S: the value
+    column, the seat columns, the --exact column and the answer line all
+    write it ``0`` (the value column wrote ``+0`` beside the seats' ``0``);
+    a positive value keeps its ``+`` in the value and the exact columns."""
+    lines = THREEP.read_text().splitlines()
+    last_deal = next(ln for ln in lines if '"3p last deal"' in ln)
+    out = CliRunner().invoke(main, ["--exact", "-"], input=last_deal + "\n").output
+    rows = [ln.rstrip() for ln in out.splitlines() if ln[:2] in ("5 ", "7 ")]
+    assert rows == ["5    │     0 │ 0 │ 0 │ 2 │     0 │      │ lays",
+                    "7    │     0 │ 0 │ 0 │ 2 │     0 │      │ lays"]
+    assert "best 5, 7   value 0 points for S (S 0  E 0  N 2)" in out
+    shuffled = next(ln for ln in lines if '"3p shuffled stock"' in ln)
+    out = CliRunner().invoke(main, ["--exact", "-"], input=shuffled + "\n").output
+    row = next(ln.rstrip() for ln in out.splitlines() if ln.startswith("5 "))
+    assert row == "5    │ +3.06 │ 3.06 │ 1.35 │ 0.85 │ +257/84 │      │ x5.5 +1 capture"
