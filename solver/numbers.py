@@ -156,3 +156,25 @@ def percent(p: float | None) -> str:
     if 0.9995 <= p < 1:
         return ">99.9%"
     return f"{tenths(p) / 10:.1f}%"
+
+
+def percent_gap(whole: float, part: float) -> str:
+    """The chance ``whole - part`` as printed beside :func:`percent` of
+    both: the rounded whole less the rounded part, so that the part and
+    the gap add up to the whole as the reader sees them (54.5% and 45.6%:
+    8.9%, not the 9.0% the difference itself rounds to); "<0.1%" when the
+    two round alike but differ, ">99.9%" for a gap under 1 that reads as
+    100%; "" when there is no gap.
+
+    >>> percent_gap(0.54549, 0.45551), percent_gap(0.5, 0.49999), percent_gap(0.3, 0.3)
+    ('8.9%', '<0.1%', '')
+    """
+    gap = whole - part
+    if gap <= 1e-12:
+        return ""
+    shown = tenths(whole) - tenths(part)
+    if shown <= 0:
+        return "<0.1%"
+    if shown >= 1000 and gap < 1:
+        return ">99.9%"
+    return f"{shown / 10:.1f}%"

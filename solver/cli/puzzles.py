@@ -33,7 +33,7 @@ from ..notation import NotationError, parse_file
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..runtime.streams import stdin_closed
 from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, check_text,
-                      as_played_for_the_match, chance_text, exact_values,
+                      as_played_for_the_match, chance_gap_text, chance_text, exact_values,
                       generate as generate_puzzles, match_heading, singled_out)
 from ..position import seat_names
 from ..analysis.hidden import hides_cards, mover_view
@@ -581,9 +581,8 @@ def _explain(con: Console, pos, played: int | None) -> None:
         t.add_column("points this hand", justify="right")
         top = max(ev.chances.values())
         for move, value in ev.moves.items():
-            loss = top - ev.chances[move]
             t.add_row(shown(move), chance_text(ev.chances[move]),
-                      "" if loss <= 1e-12 else chance_text(loss), signed(value))
+                      chance_gap_text(top, ev.chances[move]), signed(value))
         con.print(t)
         from ..puzzles.puzzle import judge, match_line_text
         line = match_line_text(pos, judge(pos).pv)

@@ -22,7 +22,7 @@ from ..analysis.words import legend_lines, summary_line
 from ..cards import RANKS, Card
 from ..notation import format_position, unwritten_piles
 from ..numbers import (deal_denominator, exact_fraction, fraction_text, percent,
-                       plain, signed, tidy)
+                       percent_gap, plain, signed, tidy)
 from ..position import Position, side_names, seat_names
 
 
@@ -124,8 +124,7 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
             elif col == "± %":
                 row.append("" if mv.chance_stderr is None else percent(mv.chance_stderr))
             elif col == "lost":
-                lost = (a.chance or 0.0) - (mv.chance or 0.0)
-                row.append(percent(lost) if lost > 1e-12 else "")
+                row.append(percent_gap(a.chance or 0.0, mv.chance or 0.0))
             elif col == "value":
                 row.append(signed(mv.value, ".2f") if sampled else _points(mv.value, a.method))
             elif col == "seats":

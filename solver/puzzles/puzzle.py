@@ -46,7 +46,7 @@ from ..engine.compile import CompileError, compile_known, is_perfect_information
 from ..engine.hand import Hand as Game, State
 from ..engine.scoring import EV_ANSWER10, EV_ANSWER5, EV_HIT
 from ..notation import NotationError, format_position, parse_file, parse_position
-from ..numbers import signed
+from ..numbers import percent_gap, signed
 from ..position import Position
 from .explain import explain, themes_of as tag_cache
 from .themes import THEMES, Idea, idea_of
@@ -448,6 +448,15 @@ def chance_text(chance: float | None) -> str:
     if chance is None:
         return "?"
     return f"{100 * chance:.1f}".rstrip("0").rstrip(".") + "%"
+
+
+def chance_gap_text(whole: float, part: float) -> str:
+    """How much less ``part`` is than ``whole`` beside :func:`chance_text`
+    of both: the printed whole less the printed part, so the two add up
+    as read (:func:`solver.numbers.percent_gap`: ``8.9%``, ``<0.1%``;
+    ``""`` for none), whole percents without their ``.0``."""
+    text = percent_gap(whole, part)
+    return text[:-3] + "%" if text.endswith(".0%") else text
 
 
 def match_line_text(pos: Position, pv: list[str] | None) -> str | None:
