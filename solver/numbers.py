@@ -178,3 +178,22 @@ def percent_gap(whole: float, part: float) -> str:
     if shown >= 1000 and gap < 1:
         return ">99.9%"
     return f"{shown / 10:.1f}%"
+
+
+def apportion(parts: list[float], total: int) -> list[int]:
+    """``parts`` (non-negative, summing to 1) as whole numbers summing to
+    ``total`` (100 for whole percents, 1000 for tenths): each rounded
+    down, then the units left over given to the largest remainders (ties
+    to the earlier part), so that printed shares of a whole add up to it.
+
+    >>> apportion([1/3, 1/3, 1/3], 100), apportion([0.545, 0.455], 100)
+    ([34, 33, 33], [55, 45])
+    """
+    scaled = [max(0.0, p) * total for p in parts]
+    # a part a float's breadth under a whole number is that number
+    floors = [math.floor(x + 1e-9) for x in scaled]
+    left = total - sum(floors)
+    order = sorted(range(len(parts)), key=lambda i: (-(scaled[i] - floors[i]), i))
+    for i in order[:max(0, left)]:
+        floors[i] += 1
+    return floors

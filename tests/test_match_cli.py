@@ -277,3 +277,14 @@ def test_the_puzzle_match_table_loss_is_the_printed_chances_difference():
     assert chance_gap_text(0.54549, 0.45551) == "8.9%"
     assert [chance_gap_text(1.0, 0.9), chance_gap_text(0.5, 0.5), chance_gap_text(0.5, 0.49999)] \
         == ["10%", "", "<0.1%"]
+
+
+def test_three_seats_chances_add_up_to_100_as_printed():
+    """A three-player table's seat chances (its origin lines, and each
+    cell across the three seats' tables) are apportioned by largest
+    remainders: thirds print 33.4/33.3/33.3, not 33.3 three times."""
+    from solver.cli.render_match import _shares
+    from solver.numbers import apportion
+    assert _shares([1 / 3, 1 / 3, 1 / 3]) == "33.4/33.3/33.3"
+    assert _shares([0.12345, 0.45655, 0.42]) == "12.3/45.7/42.0"
+    assert apportion([0.335, 0.335, 0.33], 100) == [34, 33, 33]

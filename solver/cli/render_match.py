@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..match_equity.table import MatchTable
-from ..numbers import percent as _pct, percent_gap, signed, tenths, tidy
+from ..numbers import apportion, percent as _pct, percent_gap, signed, tenths, tidy
 
 
 def _swing(shown_tenths: int) -> str:
@@ -36,11 +36,11 @@ def _origin(t) -> Text:
                          f"{100 * s['equity']:.1f}% ± {100 * s['se']:.1f}")
         else:
             line = (f"{'-'.join(map(str, e['scores']))}, {'SEN'[e['dealer']]} deals: "
-                    + "/".join(f"{100 * x:.1f}" for x in e["equity"]) + "%")
+                    + _shares(e["equity"]) + "%")
             if "simulated" in e:
                 s = e["simulated"]
                 line += (f"; direct simulation of {s['matches']:,} matches "
-                         + "/".join(f"{100 * x:.1f}" for x in s["equity"]) + "%")
+                         + _shares(s["equity"]) + "%")
         notes.append(line + "\n")
     checks = t.meta.get("checks", {})
     for c in checks.get("seeds", []):
@@ -54,6 +54,12 @@ def _origin(t) -> Text:
         notes.append(f"greedy self-play ({g['hands']:,} hands) differs by at most "
                      f"{100 * d['max']:.2f}%, on average {100 * d['mean']:.2f}% {where}\n")
     return notes
+
+
+def _shares(chances) -> str:
+    """Each seat's chance of the match, ``/``-separated to one decimal and
+    adding up to 100 as printed (largest remainders: 33.4/33.3/33.3)."""
+    return "/".join(f"{t / 10:.1f}" for t in apportion([float(x) for x in chances], 1000))
 
 
 def _check_at(check: dict, target: int) -> tuple[dict, str]:
@@ -97,6 +103,9 @@ def met3_renderable(t, third: int, dealer: int, step: int = 1) -> Group:
     T = t.target
     grid = t.grid(third, dealer)
     scores = _scores(T, step)
+    # each cell's three chances in whole percents adding up to 100
+    cells = {(a, b): apportion([float(grid[a, b, k]) for k in range(3)], 100)
+             for a in scores for b in scores}
     parts = []
     for k, seat in enumerate("SEN"):
         tab = Table(title=f"P({seat} wins), {t.rules} 3p to {T}, N on {third}, "
@@ -106,7 +115,7 @@ def met3_renderable(t, third: int, dealer: int, step: int = 1) -> Group:
         for b in scores:
             tab.add_column(str(b), justify="right")
         for a in scores:
-            tab.add_row(str(a), *[f"{round(100 * grid[a, b, k]):3d}" for b in scores])
+            tab.add_row(str(a), *[f"{cells[a, b][k]:3d}" for b in scores])
         parts.append(tab)
     return Group(*parts, _origin(t))
 
