@@ -121,3 +121,79 @@ def counted(n: int, word: str) -> str:
     """``n`` and ``word``, plural unless ``n`` is 1 (``"1 puzzle"``,
     ``"3 puzzles"``, ``"1,200 candidates"``)."""
     return f"{n:,} {word}{'s' * (n != 1)}"
+
+
+def signed(x: float, spec: str = "g") -> str:
+    """``x`` formatted by ``spec`` with its sign (``+5``, ``-2.5``,
+    ``+0.25``), except a zero, which has none: ``0`` (``0.00`` for
+    ``".2f"``), also when ``x`` only rounds to zero (``-0.001`` at two
+    decimals), so that zero is written one way in every column.
+
+    >>> signed(5), signed(-2.5), signed(0.0), signed(-0.001, ".2f"), signed(0.25, ".1f")
+    ('+5', '-2.5', '0', '0.00', '+0.2')
+    """
+    body = format(abs(x), spec)
+    if body.strip("0.") == "":
+        return body
+    return ("-" if x < 0 else "+") + body
+
+
+def tenths(p: float) -> int:
+    """A probability in tenths of a percent, rounded: what a chance shown
+    to one decimal (:func:`percent`) reads (``0.5456`` -> 546: 54.6%),
+    rounded as ``format(100 * p, ".1f")`` rounds (0.0005 -> 1: 0.1%)."""
+    return round(float(format(100 * p, ".1f")) * 10)
+
+
+def percent(p: float | None) -> str:
+    """A chance to one decimal; under 0.05% and over 99.95% (but not 0 or
+    1) as "<0.1%" and ">99.9%", so that a chance that decides the play
+    never reads as 0.0% or 100.0%. "" for None."""
+    if p is None:
+        return ""
+    if 0 < p < 0.0005:
+        return "<0.1%"
+    if 0.9995 <= p < 1:
+        return ">99.9%"
+    return f"{tenths(p) / 10:.1f}%"
+
+
+def percent_gap(whole: float, part: float) -> str:
+    """The chance ``whole - part`` as printed beside :func:`percent` of
+    both: the rounded whole less the rounded part, so that the part and
+    the gap add up to the whole as the reader sees them (54.5% and 45.6%:
+    8.9%, not the 9.0% the difference itself rounds to); "<0.1%" when the
+    two round alike but differ, ">99.9%" for a gap under 1 that reads as
+    100%; "" when there is no gap.
+
+    >>> percent_gap(0.54549, 0.45551), percent_gap(0.5, 0.49999), percent_gap(0.3, 0.3)
+    ('8.9%', '<0.1%', '')
+    """
+    gap = whole - part
+    if gap <= 1e-12:
+        return ""
+    shown = tenths(whole) - tenths(part)
+    if shown <= 0:
+        return "<0.1%"
+    if shown >= 1000 and gap < 1:
+        return ">99.9%"
+    return f"{shown / 10:.1f}%"
+
+
+def apportion(parts: list[float], total: int) -> list[int]:
+    """``parts`` (non-negative, summing to 1) as whole numbers summing to
+    ``total`` (100 for whole percents, 1000 for tenths): each rounded
+    down, then the units left over given to the largest remainders (ties
+    to the earlier part), so that printed shares of a whole add up to it.
+
+    >>> apportion([1/3, 1/3, 1/3], 100), apportion([0.545, 0.455], 100)
+    ([34, 33, 33], [55, 45])
+    """
+    scaled = [max(0.0, p) * total for p in parts]
+    # a part a float's breadth under a whole number is that number
+    floors = [math.floor(x + 1e-9) for x in scaled]
+    left = total - sum(floors)
+    order = sorted(range(len(parts)), key=lambda i: (-(scaled[i] - floors[i]), i))
+    for i in order[:max(0, left)]:
+        floors[i] += 1
+    return floors

@@ -205,3 +205,86 @@ def test_table_build_command_names_the_store_by_file_name():
     for path in glob.glob("solver/match_equity/data/*.json"):
         command = json.load(open(path))["command"]
         assert "/" not in command.split("--db", 1)[1].split()[0], path
+
+
+def _screen(renderable) -> list[str]:
+    import io
+    from rich.console import Console
+    con = Console(file=io.StringIO(), width=100, color_system=None)
+    con.print(renderable)
+    return [ln.rstrip() for ln in con.file.getvalue().splitlines()]
+
+
+def test_the_chance_lost_is_the_printed_chances_difference():
+    """Chances of 54.549% and 45.551% print as 54.5% and 45.6%: the play's
+    ``lost`` prints 8.9%, what the two printed figures differ by (it printed
+    9.0%, the unrounded difference rounded); a gap under 0.1% between two
+    chances that print alike is "<0.1%"."""
+    from types import SimpleNamespace as NS
+    from solver.analysis.evaluation import MoveValue
+    from solver.cli.render import analysis_table
+    from solver.notation import parse_position
+    pos = parse_position(next(x for x in Path(MATCH).read_text().splitlines()
+                              if '"match 2"' in x))
+    moves = [MoveValue("10e", 9, -9.0, effect="x10.10 +1 hit", chance=0.54549),
+             MoveValue("3b", 2, -4.0, effect="lays", chance=0.45551),
+             MoveValue("3c", 2, -4.0, effect="lays", chance=0.54541)]
+    a = NS(objective="match", chance=0.54549, chance_stderr=None, values=None, stderr=None,
+           method="exact", moves=moves, value=-9.0, best=["10e"], position=pos)
+    rows = [ln for ln in _screen(analysis_table(a)) if ln[:1] in ("1", "3")]
+    assert rows == ["10e  │     54.5% │       │    -9 │      │ x10.10 +1 hit",
+                    "3b   │     45.6% │  8.9% │    -4 │      │ lays",
+                    "3c   │     54.5% │ <0.1% │    -4 │      │ lays"]
+
+
+def test_the_match_annotation_adds_up_as_printed():
+    """The match annotation adds up as printed: a play's lost is the
+    best's printed chance less the play's (8.9%, not 9.0%), each hand's
+    swing its printed after less its printed before (-5.5, not -5.4), a
+    seat's lost its plays' printed losses summed, a side's swing the
+    hands' printed swings summed, and its luck its swing plus its printed
+    chance lost less the other side's (-9.9 + 8.9 = -1.0, not -0.9)."""
+    from types import SimpleNamespace as NS
+    from solver.cli.render_match import match_annotation_renderable
+    from solver.match_equity.annotate import HandSwing, MatchNote, MatchThresholds
+    note = MatchNote(1, 1, 1, 0, "3b", "evaluated", chance=0.45551, best="10e",
+                     best_chance=0.54549, loss=0.54549 - 0.45551, mark="??")
+    hands = [HandSwing(1, [0, 0], [20, 30], 0.50049, 0.45551),
+             HandSwing(2, [20, 30], [25, 40], 0.45551, 0.40149)]
+    rows = [{"seat": "S", "player": "a", "evaluated": 1, "out_of_reach": 0, "too_big": 0,
+             "?!": 0, "?": 0, "??": 1, "chance_lost": note.loss, "side": "S",
+             "swing": 0.40149 - 0.50049, "luck": 0.40149 - 0.50049 + note.loss},
+            {"seat": "N", "player": "b", "evaluated": 0, "out_of_reach": 0, "too_big": 0,
+             "?!": 0, "?": 0, "??": 0, "chance_lost": 0.0, "side": "N",
+             "swing": 0.50049 - 0.40149, "luck": 0.50049 - 0.40149 - note.loss}]
+    an = NS(record=NS(players=2), view="full", notes=[note], hands=hands,
+            summary=lambda: rows, thresholds=MatchThresholds(),
+            table=NS(rules="lmodire", players=2, target=41, hands=10000, player="engine:10"),
+            seconds=0.5, time_budget=None)
+    screen = _screen(match_annotation_renderable(an, "game 1"))
+    assert " 1.1.1 │ S    │ 3b   │     45.6% │ 10e 54.5% │ 8.9% │ ??" in screen
+    assert "    1 │          0-0 │       20-30 │    50.0% │   45.6% │  -4.4" in screen
+    assert "    2 │        20-30 │       25-40 │    45.6% │   40.1% │  -5.5" in screen
+    assert " S    │         1 │            0 │   0 0 1 │ 8.9% │  -9.9 │ -1.0" in screen
+    assert " N    │         0 │            0 │   0 0 0 │ 0.0% │  +9.9 │ +1.0" in screen
+
+
+def test_the_puzzle_match_table_loss_is_the_printed_chances_difference():
+    """The puzzle commands' match loss is the printed chances' difference,
+    written as their chances are (whole percents without ``.0``)."""
+    from solver.puzzles.puzzle import chance_gap_text, chance_text
+    assert [chance_text(0.54549), chance_text(0.45551)] == ["54.5%", "45.6%"]
+    assert chance_gap_text(0.54549, 0.45551) == "8.9%"
+    assert [chance_gap_text(1.0, 0.9), chance_gap_text(0.5, 0.5), chance_gap_text(0.5, 0.49999)] \
+        == ["10%", "", "<0.1%"]
+
+
+def test_three_seats_chances_add_up_to_100_as_printed():
+    """A three-player table's seat chances (its origin lines, and each
+    cell across the three seats' tables) are apportioned by largest
+    remainders: thirds print 33.4/33.3/33.3, not 33.3 three times."""
+    from solver.cli.render_match import _shares
+    from solver.numbers import apportion
+    assert _shares([1 / 3, 1 / 3, 1 / 3]) == "33.4/33.3/33.3"
+    assert _shares([0.12345, 0.45655, 0.42]) == "12.3/45.7/42.0"
+    assert apportion([0.335, 0.335, 0.33], 100) == [34, 33, 33]

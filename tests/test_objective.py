@@ -105,7 +105,7 @@ def test_at_38_40_the_match_says_lay_the_2_not_the_7_hit():
     assert doc["summary"] == "exact chance of winning the match (every card known)"
     screen = run("-", stdin=AT_38_40).output
     assert "playing for the match: score 38-40" in screen
-    assert "by points alone: 7 (+4 points against +0)" in screen
+    assert "by points alone: 7 (+4 points against 0)" in screen
     assert f"{100 * want:.1f}% to win the match for S's side" in screen
     # the points objective asked for by name: the hit, +4
     p = json.loads(run("--json", "--objective", "points", "-", stdin=AT_38_40).output)
@@ -261,7 +261,7 @@ def test_a_deciding_chance_never_reads_as_zero():
     """At 0-40 S's only chance is tiny (6e-6 after the 2, 0 after the 7):
     the table and the answer line show it as "<0.1%", not "0.0%" twice
     with the 7 marked as losing "0.0%"; exact 0 stays 0.0%."""
-    from solver.cli.render import _pct
+    from solver.numbers import percent as _pct
     r = run("--time", "5", "-", stdin=README_LINE + " score=0,40\n")
     assert r.exit_code == 0, r.output
     rows = {line.split()[0]: line for line in r.output.splitlines() if line[:2] in ("2 ", "7 ")}

@@ -295,3 +295,35 @@ def test_determinised_with_nothing_hidden_is_the_exact_search(line):
     assert {mv.move: (mv.value, mv.values) for mv in a.moves} == \
         {mv.move: (mv.value, mv.values) for mv in exact.moves}
     assert a.best == exact.best
+
+
+def test_zero_is_written_without_a_sign_in_every_column():
+    """The first line of positions/threep.txt is worth 0 to S: the value
+    column, the seat columns, the --exact column and the answer line all
+    write it ``0`` (the value column wrote ``+0`` beside the seats' ``0``);
+    a positive value keeps its ``+`` in the value and the exact columns."""
+    lines = THREEP.read_text().splitlines()
+    last_deal = next(ln for ln in lines if '"3p last deal"' in ln)
+    out = CliRunner().invoke(main, ["--exact", "-"], input=last_deal + "\n").output
+    rows = [ln.rstrip() for ln in out.splitlines() if ln[:2] in ("5 ", "7 ")]
+    assert rows == ["5    │     0 │ 0 │ 0 │ 2 │     0 │      │ lays",
+                    "7    │     0 │ 0 │ 0 │ 2 │     0 │      │ lays"]
+    assert "best 5, 7   value 0 points for S (S 0  E 0  N 2)" in out
+    shuffled = next(ln for ln in lines if '"3p shuffled stock"' in ln)
+    out = CliRunner().invoke(main, ["--exact", "-"], input=shuffled + "\n").output
+    row = next(ln.rstrip() for ln in out.splitlines() if ln.startswith("5 "))
+    assert row == "5    │ +3.06 │ 3.06 │ 1.35 │ 0.85 │ +257/84 │      │ x5.5 +1 capture"
+
+
+def test_a_verdict_and_the_hand_points_write_zero_without_a_sign():
+    """A line's ``v 0`` checked against a value of 0 says ``(engine: 0)``
+    (it said ``+0``), and a person told how a hand ended reads ``N 0``
+    beside ``S +3`` (it read ``N +0``)."""
+    from types import SimpleNamespace
+    from solver.games.human import announce
+    last_deal = next(ln for ln in THREEP.read_text().splitlines() if '"3p last deal"' in ln)
+    out = CliRunner().invoke(main, ["-"], input=last_deal + " ; v 0\n").output
+    assert "v 0: agrees (engine: 0)" in out
+    hs = SimpleNamespace(players=2, finished=True, points=[3, 0], score=[13, 20], winner=None)
+    event = SimpleNamespace(seat=0, card="7c", effect="lays")
+    assert announce(hs, event)[-1] == "== the hand is over: S +3, N 0; score 13-20"

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..runtime import clock
 from ..cards import RANKS
+from ..numbers import apportion
 from ..engine import core
 from ..engine.compile import (CompileError, Problem, forced_hands, is_perfect_information,
                               known_problem, shuffled_problem, unseen_count)
@@ -543,8 +544,9 @@ def _equilibrium(run: _Run) -> Analysis:
     prob = sampled_problem(pos, run.seed)
     moves = _moves_scalar(prob, values)
     top = moves[0].value
-    policy = ", ".join(f"{RANKS[m]} {p:.0%}" for m, p in sorted(sol.root_policy.items())
-                       if p > 1e-6)
+    mixed = [(m, p) for m, p in sorted(sol.root_policy.items()) if p > 1e-6]
+    shares = apportion([p for _, p in mixed], 100)      # adding up to 100% as printed
+    policy = ", ".join(f"{RANKS[m]} {s}%" for (m, _), s in zip(mixed, shares))
     note = (f"the mover's view in the last two deals: the exact value for what the mover "
             f"knows (the other hand dealt by chance from the {vg.hands_dealt} hands it may "
             f"be, each player knowing its own; the last deal exact), a zero-sum game solved "

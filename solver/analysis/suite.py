@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from .evaluation import Analysis
 
 from ..cards import CardError, parse_card
+from ..numbers import signed
 
 
 def _ranks(text: str) -> set[int]:
@@ -39,7 +40,7 @@ def verdicts(a: Analysis) -> list[tuple[str, bool, str]]:
                 out.append((op, ok, f"am {operand}: {'agrees' if ok else 'disagrees'} (engine: {engine})"))
             elif op == "v":
                 ok = _agrees(operand, a.value, a.stderr)
-                out.append((op, ok, f"v {operand}: {'agrees' if ok else 'disagrees'} (engine: {a.value:+g})"))
+                out.append((op, ok, f"v {operand}: {'agrees' if ok else 'disagrees'} (engine: {signed(a.value)})"))
             elif op == "vv":
                 out.append(_vector_verdict(a, operand))
         except (CardError, ValueError) as e:

@@ -26,14 +26,14 @@ from rich.text import Text
 
 from .params import (INTEGER, NO_POSITION, InputError, InputFile, Number, Whole, input_name,
                      read_input)
-from ..numbers import counted, tidy
+from ..numbers import counted, signed, tidy
 from ..cards import CardError, parse_card
 from ..runtime.interrupt import Signals, exit_interrupted, stoppable
 from ..notation import NotationError, parse_file
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..runtime.streams import stdin_closed
 from ..puzzles.puzzle import (answer_ranks, DEFAULT_MARGIN, LEVELS, SOURCES, Generation, check_text,
-                      as_played_for_the_match, chance_text, exact_values,
+                      as_played_for_the_match, chance_gap_text, chance_text, exact_values,
                       generate as generate_puzzles, match_heading, singled_out)
 from ..position import seat_names
 from ..analysis.hidden import hides_cards, mover_view
@@ -229,7 +229,7 @@ def check_cmd(files, margin, as_json) -> None:
                 elif found is not None and checked.plain:
                     themes = " ".join(found.themes) or "none"
                     out.print(Text(f"{name}: line {checked.line}: verified: {found.best} "
-                                   f"({found.value:+g}, by {found.margin:g}); themes found: "
+                                   f"({signed(found.value)}, by {found.margin:g}); themes found: "
                                    f"{themes}; level {found.level}"
                                    + (f" ({checked.note})" if checked.note else "")),
                               highlight=False)
@@ -501,7 +501,8 @@ def _explain_hidden(con: Console, pos, played: int | None) -> None:
         loss = top - value
         style = "bold green" if loss <= 1e-9 else (
             "red" if played is not None and parse_card(move).rank == played else "")
-        t.add_row(Text(move, style=style), f"{value:+.2f}", "" if loss <= 1e-9 else f"{loss:.2f}")
+        t.add_row(Text(move, style=style), signed(value, ".2f"),
+                  "" if loss <= 1e-9 else f"{loss:.2f}")
     con.print(t)
     con.print(Text("value: the play's points averaged over the hands you cannot see (the "
                    "cards a declaration leaves hidden), by which the answer is judged",
@@ -532,7 +533,7 @@ def _same_for_you(pos, rank: int) -> str:
     mine = [v for text, v in ev.moves.items() if parse_card(text).rank == rank]
     if not mine or abs(mine[0] - ev.value) > 1e-9:
         return ""
-    return (f"; {rank} scores as much for you ({ev.value:+g}), but the answer leaves "
+    return (f"; {rank} scores as much for you ({signed(ev.value)}), but the answer leaves "
             "the other two less (the tie rule)")
 
 
@@ -580,9 +581,8 @@ def _explain(con: Console, pos, played: int | None) -> None:
         t.add_column("points this hand", justify="right")
         top = max(ev.chances.values())
         for move, value in ev.moves.items():
-            loss = top - ev.chances[move]
             t.add_row(shown(move), chance_text(ev.chances[move]),
-                      "" if loss <= 1e-12 else chance_text(loss), f"{value:+g}")
+                      chance_gap_text(top, ev.chances[move]), signed(value))
         con.print(t)
         from ..puzzles.puzzle import judge, match_line_text
         line = match_line_text(pos, judge(pos).pv)
@@ -602,7 +602,7 @@ def _explain(con: Console, pos, played: int | None) -> None:
         for move, value in ev.moves.items():
             loss = ev.points_value - value
             seats = [f"{x:g}" for x in ev.seats[move]] if ev.seats is not None else []
-            t.add_row(shown(move), f"{value:+g}", *seats,
+            t.add_row(shown(move), signed(value), *seats,
                       "" if loss == 0 else f"{loss:g}")
         con.print(t)
     if names:

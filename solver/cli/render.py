@@ -21,7 +21,8 @@ from ..analysis.document import exact_values, pv_text
 from ..analysis.words import legend_lines, summary_line
 from ..cards import RANKS, Card
 from ..notation import format_position, unwritten_piles
-from ..numbers import deal_denominator, exact_fraction, fraction_text, plain, tidy
+from ..numbers import (deal_denominator, exact_fraction, fraction_text, percent,
+                       percent_gap, plain, signed, tidy)
 from ..position import Position, side_names, seat_names
 
 
@@ -119,19 +120,18 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
             if col == "play":
                 row.append(Text(mv.move, style="bold green" if mv.move in a.best else ""))
             elif col == "win match":
-                row.append(_pct(mv.chance))
+                row.append(percent(mv.chance))
             elif col == "± %":
-                row.append("" if mv.chance_stderr is None else _pct(mv.chance_stderr))
+                row.append("" if mv.chance_stderr is None else percent(mv.chance_stderr))
             elif col == "lost":
-                lost = (a.chance or 0.0) - (mv.chance or 0.0)
-                row.append(_pct(lost) if lost > 1e-12 else "")
+                row.append(percent_gap(a.chance or 0.0, mv.chance or 0.0))
             elif col == "value":
-                row.append(f"{mv.value:+.2f}" if sampled else _points(mv.value, a.method))
+                row.append(signed(mv.value, ".2f") if sampled else _points(mv.value, a.method))
             elif col == "seats":
                 row.extend(_entry(x, sampled) for x in (mv.values or []))
             elif col == "exact":
                 f = fractions.get(mv.move)
-                row.append("?" if f is None else ("+" if f > 0 else "") + fraction_text(f))
+                row.append("?" if f is None else _fraction(f))
             elif col == "± s.e.":
                 row.append("-" if mv.stderr is None else f"{mv.stderr:.2f}")
             elif col == "best in":
@@ -141,38 +141,34 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
                     row.append("close")     # within the estimate's error of the best
                 else:
                     row.append("" if loss <= 1e-9 or (sampled and loss < 0.005)
-                               else (f"{loss:.2f}" if sampled else _points(loss, a.method, "")))
+                               else (f"{loss:.2f}" if sampled
+                                     else _points(loss, a.method, sign=False)))
             elif col == "effect":
                 row.append(mv.effect)
         t.add_row(*row)
     return t
 
 
-def _points(x: float, method: str, sign: str = "+") -> str:
+def _points(x: float, method: str, sign: bool = True) -> str:
     """A value in points as the method gives it: exact half-points in full
-    (``+4``, ``-2.5``); an expectation or an equilibrium value to two
-    decimals unless whole (``-2.64``; ``--exact`` and JSON have it all)."""
-    if method == "exact" or abs(x - round(x)) < 1e-9:
-        return f"{x:{sign}g}"
-    return f"{x:{sign}.2f}"
+    (``+4``, ``-2.5``, ``0``); an expectation or an equilibrium value to two
+    decimals unless whole (``-2.64``; ``--exact`` and JSON have it all).
+    Signed (:func:`solver.numbers.signed`: zero has no sign) unless not
+    ``sign`` (a loss)."""
+    spec = "g" if method == "exact" or abs(x - round(x)) < 1e-9 else ".2f"
+    return signed(x, spec) if sign else format(x, spec)
+
+
+def _fraction(f) -> str:
+    """An exact value for the ``exact`` column, signed as the ``value``
+    column is (``+257/84``, ``-11/4``, ``0``)."""
+    text = fraction_text(f)
+    return "+" + text if f > 0 else text
 
 
 def _unit(shown: str) -> str:
     """"point" after a value shown as one (``+1``, ``-1``), else "points"."""
     return "point" if shown.lstrip("+-") == "1" else "points"
-
-
-def _pct(p: float | None) -> str:
-    """A chance to one decimal; under 0.05% and over 99.95% (but not 0 or
-    1) as "<0.1%" and ">99.9%", so that a chance that decides the play
-    never reads as 0.0% or 100.0%."""
-    if p is None:
-        return ""
-    if 0 < p < 0.0005:
-        return "<0.1%"
-    if 0.9995 <= p < 1:
-        return ">99.9%"
-    return f"{100 * p:.1f}%"
 
 
 def _entry(x: float, sampled: bool) -> str:
@@ -206,14 +202,14 @@ def analysis_renderable(a: Analysis, line: int, verdicts: list[str],
     title = position_title(pos, line, "  ·  playing for the match" if match else "")
     parts = [position_panel(pos, title), analysis_table(a, exact)]
     best = ", ".join(a.best)
-    value = (f"{a.value:+.2f} ± {a.stderr:.2f}" if a.stderr is not None
+    value = (f"{signed(a.value, '.2f')} ± {a.stderr:.2f}" if a.stderr is not None
              else _points(a.value, a.method))
     summary = Text()
     summary.append("best ", style="bold")
     summary.append(best, style="bold green")
     side = f"{pos.seat_name(pos.turn)}'s side" if pos.players != 3 else pos.seat_name(pos.turn)
     if match:
-        summary.append(f"   {_pct(a.chance)} to win the match for {side}\n")
+        summary.append(f"   {percent(a.chance)} to win the match for {side}\n")
         top = max(mv.value for mv in a.moves)
         by_points = [mv for mv in a.moves if abs(mv.value - top) <= 1e-9]
         if not {mv.move for mv in by_points} & set(a.best):

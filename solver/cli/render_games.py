@@ -9,6 +9,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..games.annotate import Annotation, shown_loss
+from ..numbers import signed
 from ..position import seat_names
 
 MARK_STYLE = {"??": "bold red", "?": "red", "?!": "yellow", "!": "green", "!!": "bold green"}
@@ -75,8 +76,8 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
             cut = ("*" if n.method == "one-ply" else
                    "~" if n.cut and an.time_budget is not None else "")
             t.add_row(f"{n.deal}.{n.number}", names[n.seat], Text(n.card + n.mark, style=style),
-                      f"{cut}{n.value:+.2f}", (n.best or "") if named else "",
-                      f"{n.best_value:+.2f}" if named else "",
+                      f"{cut}{signed(n.value, '.2f')}", (n.best or "") if named else "",
+                      signed(n.best_value, ".2f") if named else "",
                       Text(f"{n.loss:.2f}", style=style) if named else "",
                       n.match_note or ("close" if n.close and named else ""))
         parts.append(t)
@@ -143,7 +144,7 @@ def summary_table(an: Annotation) -> Table:
         t.add_row(row["seat"], str(row["plays"]),
                   f"{row['?!']} {row['?']} {row['??']}", str(row["match"]),
                   f"{row['total_loss']:.1f}", f"{row['average_loss']:.2f}",
-                  str(row["points"]), f"{row['luck']:+.1f}" if an.luck else "-")
+                  str(row["points"]), signed(row["luck"], ".1f") if an.luck else "-")
     luck = (f"luck: the side's cards dealt less their expectation, summed over the deals "
             f"(± {se:.1f}, one standard error); " if an.luck else "")
     t.caption = (f"plays: with a choice; loss: points against the best play ({an.view} "

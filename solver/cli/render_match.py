@@ -10,11 +10,13 @@ from rich.table import Table
 from rich.text import Text
 
 from ..match_equity.table import MatchTable
-from ..numbers import tidy
+from ..numbers import apportion, percent as _pct, percent_gap, signed, tenths, tidy
 
 
-def _pct(p: float) -> str:
-    return f"{100 * p:.1f}%"
+def _swing(shown_tenths: int) -> str:
+    """A swing in points of percentage from the tenths of a percent of the
+    chances as printed (``+39.0``, ``-1.0``, ``0.0``)."""
+    return signed(shown_tenths / 10, ".1f")
 
 
 def _origin(t) -> Text:
@@ -34,11 +36,11 @@ def _origin(t) -> Text:
                          f"{100 * s['equity']:.1f}% ± {100 * s['se']:.1f}")
         else:
             line = (f"{'-'.join(map(str, e['scores']))}, {'SEN'[e['dealer']]} deals: "
-                    + "/".join(f"{100 * x:.1f}" for x in e["equity"]) + "%")
+                    + _shares(e["equity"]) + "%")
             if "simulated" in e:
                 s = e["simulated"]
                 line += (f"; direct simulation of {s['matches']:,} matches "
-                         + "/".join(f"{100 * x:.1f}" for x in s["equity"]) + "%")
+                         + _shares(s["equity"]) + "%")
         notes.append(line + "\n")
     checks = t.meta.get("checks", {})
     for c in checks.get("seeds", []):
@@ -52,6 +54,12 @@ def _origin(t) -> Text:
         notes.append(f"greedy self-play ({g['hands']:,} hands) differs by at most "
                      f"{100 * d['max']:.2f}%, on average {100 * d['mean']:.2f}% {where}\n")
     return notes
+
+
+def _shares(chances) -> str:
+    """Each seat's chance of the match, ``/``-separated to one decimal and
+    adding up to 100 as printed (largest remainders: 33.4/33.3/33.3)."""
+    return "/".join(f"{t / 10:.1f}" for t in apportion([float(x) for x in chances], 1000))
 
 
 def _check_at(check: dict, target: int) -> tuple[dict, str]:
@@ -95,6 +103,9 @@ def met3_renderable(t, third: int, dealer: int, step: int = 1) -> Group:
     T = t.target
     grid = t.grid(third, dealer)
     scores = _scores(T, step)
+    # each cell's three chances in whole percents adding up to 100
+    cells = {(a, b): apportion([float(grid[a, b, k]) for k in range(3)], 100)
+             for a in scores for b in scores}
     parts = []
     for k, seat in enumerate("SEN"):
         tab = Table(title=f"P({seat} wins), {t.rules} 3p to {T}, N on {third}, "
@@ -104,7 +115,7 @@ def met3_renderable(t, third: int, dealer: int, step: int = 1) -> Group:
         for b in scores:
             tab.add_column(str(b), justify="right")
         for a in scores:
-            tab.add_row(str(a), *[f"{round(100 * grid[a, b, k]):3d}" for b in scores])
+            tab.add_row(str(a), *[f"{cells[a, b][k]:3d}" for b in scores])
         parts.append(tab)
     return Group(*parts, _origin(t))
 
@@ -158,7 +169,7 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
         t.add_row(f"{n.hand}.{n.deal}.{n.number}", names[n.seat], n.card,
                   ("~" if n.cut and an.time_budget is not None else "") + _pct(n.chance),
                   f"{n.best} {_pct(n.best_chance)}",
-                  _pct(n.loss) if n.loss else "", n.mark,
+                  percent_gap(n.best_chance, n.chance) if n.loss else "", n.mark,
                   style="bold red" if n.mark == "??" else None)
     t.caption = ("play: hand.deal.play; win match: the mover's side's chance of winning "
                  "the match after the play; best: the best play and its chance; lost: the "
@@ -168,22 +179,41 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
     for col in ("hand", "score before", "score after", f"{sides[0]} before",
                 f"{sides[0]} after", "swing"):
         h.add_column(col, justify="right")
+    # each hand's swing is its printed after less its printed before, so
+    # the columns add up as read, and a side's swing is the printed swings'
+    # sum; a seat's lost its plays' printed losses summed; a side's luck
+    # its swing plus its printed chance lost less the other side's (the
+    # JSON keeps the unrounded figures)
+    swing0 = 0
     for x in an.hands:
+        swing = tenths(x.after) - tenths(x.before)
+        swing0 += swing
         h.add_row(str(x.hand), "-".join(map(str, x.score_before)),
                   "-".join(map(str, x.score_after)), _pct(x.before), _pct(x.after),
-                  f"{100 * x.swing:+.1f}")
+                  _swing(swing))
     s = Table(title="players", header_style="bold", show_edge=False, title_justify="left")
     rows = an.summary()
     big = any(r["too_big"] for r in rows)
+    # a seat's chance lost: its plays' printed losses summed (the plays
+    # table's lost column), in tenths of a percent
+    seat_lost = [0] * len(rows)
+    for n in an.notes:
+        if n.status == "evaluated" and n.loss:
+            seat_lost[n.seat] += max(0, tenths(n.best_chance) - tenths(n.chance))
+    side0 = rows[0]["side"]
+    lost = {r["side"]: 0 for r in rows}
+    for r, t_lost in zip(rows, seat_lost):
+        lost[r["side"]] += t_lost
     cols = ["seat", "evaluated", "out of reach"] + (["too big"] if big else []) + \
         ["?! ? ??", "lost", "swing", "luck"]
     for col in cols:
         s.add_column(col, justify="left" if col == "seat" else "right")
-    for r in rows:
+    for r, t_lost in zip(rows, seat_lost):
+        shown_lost = "<0.1%" if t_lost == 0 and r["chance_lost"] > 1e-12 else f"{t_lost / 10:.1f}%"
         s.add_row(r["seat"], str(r["evaluated"]), str(r["out_of_reach"]),
                   *([str(r["too_big"])] if big else []),
-                  f"{r['?!']} {r['?']} {r['??']}", _pct(r["chance_lost"]),
-                  f"{100 * r['swing']:+.1f}", f"{100 * r['luck']:+.1f}")
+                  f"{r['?!']} {r['?']} {r['??']}", shown_lost,
+                  *_side_swing_luck(r["side"], side0, swing0, lost))
     s.caption = ("players: " + ", ".join(f"{r['seat']} {r['player']}" for r in rows)
                  + "; lost: chance of winning given up, summed; swing, luck: the side's, in "
                    "points of percentage")
@@ -199,6 +229,16 @@ def match_annotation_renderable(an, title: str, all_plays: bool = False) -> Grou
     if an.time_budget is not None:
         return full_width(t, h, s, note, Text(match_budget_line(an)))
     return full_width(t, h, s, note)
+
+
+def _side_swing_luck(side: str, side0: str, swing0: int, lost: dict[str, int]) -> list[str]:
+    """A side's swing and luck as the players table prints them, from the
+    printed figures (tenths of a percent): side 0's swing the hands'
+    printed swings summed, the other side's its opposite; the luck the
+    swing plus the side's printed chance lost less the other side's."""
+    swing = swing0 if side == side0 else -swing0
+    others = sum(v for k, v in lost.items() if k != side)
+    return [_swing(swing), _swing(swing + lost[side] - others)]
 
 
 def match_budget_line(an) -> str:

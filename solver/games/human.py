@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..cards import Card, CardError, format_cards, parse_card
+from ..numbers import signed
 from ..position import Position, seat_names, side_names, side_of
 
 
@@ -60,7 +61,7 @@ def announce(hs, event, names: list[str] | None = None) -> list[str]:
     out = [f"   {who} plays {event.card}: {event.effect}"]
     if hs.finished:
         sides = side_names(p)
-        points = ", ".join(f"{s} {v:+d}" for s, v in zip(sides, hs.points))
+        points = ", ".join(f"{s} {signed(v)}" for s, v in zip(sides, hs.points))
         score = "-".join(str(v) for v in hs.score)
         out.append(f"== the hand is over: {points}; score {score}"
                    + (f"; {sides[hs.winner]} wins the match" if hs.winner is not None else ""))

@@ -22,6 +22,7 @@ from typing import Iterable
 from ..cards import RANKS
 from ..engine.scoring import (EV_ANSWER10, EV_ANSWER5, EV_CAPTURE, EV_DEAL, EV_END, EV_HIT,
                               EV_MISSA, event_points)
+from ..numbers import signed
 from ..position import Position, n_sides, seat_names, side_names
 from .themes import Idea, Ply, tag
 
@@ -36,10 +37,6 @@ def _r(rank: int) -> str:
 
 def _cards(ranks: Iterable[int]) -> str:
     return ".".join(_r(r) for r in ranks)
-
-
-def _signed(x: float) -> str:
-    return "0" if x == 0 else f"{x:+g}"
 
 
 def themes_of(idea: Idea) -> list[str]:
@@ -207,7 +204,7 @@ def _tally_text(idea: Idea, t: Tally, mover_side: int) -> str:
         cards = ", ".join(f"{n} {c}" for n, c in zip(names, t.piles))
         if lead:
             winner = names[0] if t.cards > 0 else names[1]
-            cards += f" ({winner} {_signed(lead)})"
+            cards += f" ({winner} {signed(lead)})"
         else:
             cards += " (even)"
         parts.append("cards " + cards)
@@ -260,10 +257,10 @@ def line_text(idea: Idea, move: int, pos: Position) -> str:
     value = (idea.values[move] + pile_margin(pos)) / 2
     others = ""
     if move in idea.vectors:        # three players: the other seats' entries too
-        others = " (" + ", ".join(f"{names[s]} {_signed(x)}" for s, x
+        others = " (" + ", ".join(f"{names[s]} {signed(x)}" for s, x
                                   in enumerate(idea.vectors[move]) if s != idea.mover) + ")"
     return (text + ". Points: " + _tally_text(idea, line_tally(idea, move, pos), idea.side)
-            + f": {_signed(value)} for {names[idea.mover]}{others}")
+            + f": {signed(value)} for {names[idea.mover]}{others}")
 
 
 def explain(idea: Idea, pos: Position) -> str:
@@ -283,6 +280,6 @@ def explain(idea: Idea, pos: Position) -> str:
     text = f"{intro}Play {_r(idea.key)}: {line_text(idea, idea.key, pos)}."
     if idea.runner_up is not None:
         alt = (idea.values[idea.runner_up] + base) / 2
-        text += (f" Next best {_r(idea.runner_up)} ({_signed(alt)}, {value - alt:g} less): "
+        text += (f" Next best {_r(idea.runner_up)} ({signed(alt)}, {value - alt:g} less): "
                  f"{line_text(idea, idea.runner_up, pos)}.")
     return text.replace('"', "'")

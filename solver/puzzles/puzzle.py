@@ -46,6 +46,7 @@ from ..engine.compile import CompileError, compile_known, is_perfect_information
 from ..engine.hand import Hand as Game, State
 from ..engine.scoring import EV_ANSWER10, EV_ANSWER5, EV_HIT
 from ..notation import NotationError, format_position, parse_file, parse_position
+from ..numbers import percent_gap, signed
 from ..position import Position
 from .explain import explain, themes_of as tag_cache
 from .themes import THEMES, Idea, idea_of
@@ -378,7 +379,7 @@ def make_puzzle(pos: Position, margin: float = DEFAULT_MARGIN, theme: str | None
     if p.margin is None:
         raise NotAPuzzle("one play", "only one play is possible")
     if p.margin <= 0:
-        raise NotAPuzzle("tie", f"several best plays ({p.value:+g})")
+        raise NotAPuzzle("tie", f"several best plays ({signed(p.value)})")
     if p.margin < margin:
         raise NotAPuzzle("margin", f"the best play beats the next by {p.margin:g} "
                                    f"points, less than {margin:g}")
@@ -449,6 +450,15 @@ def chance_text(chance: float | None) -> str:
     return f"{100 * chance:.1f}".rstrip("0").rstrip(".") + "%"
 
 
+def chance_gap_text(whole: float, part: float) -> str:
+    """How much less ``part`` is than ``whole`` beside :func:`chance_text`
+    of both: the printed whole less the printed part, so the two add up
+    as read (:func:`solver.numbers.percent_gap`: ``8.9%``, ``<0.1%``;
+    ``""`` for none), whole percents without their ``.0``."""
+    text = percent_gap(whole, part)
+    return text[:-3] + "%" if text.endswith(".0%") else text
+
+
 def match_line_text(pos: Position, pv: list[str] | None) -> str | None:
     """The match's principal variation ``pv`` (rank texts from the mover,
     as :func:`judge` gives it: up to the end of the hand or the match's
@@ -497,7 +507,7 @@ def match_explanation(pos: Position, a) -> str:
     if points_top.value > top.value + 1e-9:
         how = ("less often" if points_top.chance < top.chance - 1e-12 else "no more often")
         text += (f" In points this hand {points_top.move} is worth more "
-                 f"({points_top.value:+g} against {top.value:+g} for {top.move}), but it wins "
+                 f"({signed(points_top.value)} against {signed(top.value)} for {top.move}), but it wins "
                  f"the match {how} ({chance_text(points_top.chance)}).")
     return text.replace('"', "'")
 
@@ -780,15 +790,15 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
                                                 f"hidden hands in points only (remove score= "
                                                 f"to judge it in points)"))
     elif len(a.best) > 1:
-        problems.append(Problem("bm", f"several best plays: {' '.join(a.best)} ({a.value:+g})"))
+        problems.append(Problem("bm", f"several best plays: {' '.join(a.best)} ({signed(a.value)})"))
     elif _rank(bm) != top.rank:
-        said = _play_text(a, bm, lambda mv: f"{mv.value:+g}")
-        problems.append(Problem("bm", f"the best play is {top.move} ({top.value:+g}), "
+        said = _play_text(a, bm, lambda mv: signed(mv.value))
+        problems.append(Problem("bm", f"the best play is {top.move} ({signed(top.value)}), "
                                       f"not {bm} ({said})"))
     try:
         if v is not None and abs(float(v) - a.value) > 1e-9:
-            problems.append(Problem("v", f"the value is {a.value:+g}, not {v}" if not match else
-                                         f"the value in points is {a.value:+g} (the best play "
+            problems.append(Problem("v", f"the value is {signed(a.value)}, not {v}" if not match else
+                                         f"the value in points is {signed(a.value)} (the best play "
                                          f"for points, as ronda-solve compares it), not {v}"))
     except ValueError:
         problems.append(Problem("v", f"not a number: {v!r}"))

@@ -13,7 +13,7 @@ import re
 from typing import Callable
 
 from ..notation import NotationError, field_error, parse_position
-from ..numbers import plain, tidy
+from ..numbers import plain, signed, tidy
 from ..position import seat_names
 
 Progress = Callable[[dict], None]
@@ -263,7 +263,7 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
                       if played.rank in {parse_card(m).rank for m in a.best} else None)
         played_line = (f"{chance_text(mine.chance)} to win the match"
                        + (f": {match_line}" if match_line else
-                          f" (in points this hand, {mine.value:+g}: {played_line})"))
+                          f" (in points this hand, {signed(mine.value)}: {played_line})"))
         # the themes and level of the match's play, not the points play's
         # the line may write (a theme the match cannot judge is said so)
         seen = match_idea(_bare(pos))
