@@ -435,6 +435,10 @@ def _export(store: Store, what: str, fmt: str, out) -> None:
     fmt = fmt or "jsonl"
     writer = None
     for row in rows:
+        if fmt == "jsonl" and isinstance(row.get("params"), str):
+            # a game's options as the JSON object they are (the store keeps
+            # their canonical text, which the csv column keeps as it is)
+            row = {**row, "params": _json_or_text(row["params"])}
         row = tidy(row)
         if fmt == "jsonl":
             out.write(json.dumps(row) + "\n")
@@ -447,3 +451,11 @@ def _export(store: Store, what: str, fmt: str, out) -> None:
             writer = csv.DictWriter(out, fieldnames=fields)
             writer.writeheader()
         writer.writerow(flat)
+
+
+def _json_or_text(text: str):
+    """``text`` read as JSON; the text itself when it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
