@@ -334,3 +334,72 @@ def test_a_store_in_a_missing_folder_names_the_folder(tmp_path):
     assert r.exit_code == 2
     assert r.stderr == f"error: {db}: cannot open the store: no folder {tmp_path / 'nodir'}\n"
     assert not (tmp_path / "nodir").exists()
+
+
+def test_a_file_with_no_game_is_not_counted_as_a_game(tmp_path):
+    """A new user's pass: `batch mine` of a game and two files with no game
+    (empty, comments only) said "3 games from 3 files" and counted each
+    empty file as a failed game. The games counted are the games there
+    are; each empty file is the error `annotate` gives for it, and the
+    summary counts it as a file with no game (exit 1, as annotate)."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    (tmp_path / "a.txt").write_text(Path("positions/games/voleur-short.txt").read_text())
+    (tmp_path / "b.txt").write_text("")
+    (tmp_path / "c.txt").write_text("{just a comment}\n")
+    db = tmp_path / "s.db"
+    r = CliRunner().invoke(main, ["batch", "mine", str(tmp_path / "a.txt"),
+                                  str(tmp_path / "b.txt"), str(tmp_path / "c.txt"),
+                                  "--db", str(db), "--workers", "1"])
+    assert r.exit_code == 1, r.output
+    err = r.stderr.splitlines()
+    assert " ".join(err[0].split()).startswith(
+        "mine: 1 game from 3 files (2 with no game) on local cluster, 1 worker")
+    assert err[-2:] == [f"error: {tmp_path / 'b.txt'}: no game in the file",
+                        f"error: {tmp_path / 'c.txt'}: no game in the file"]
+    summary = " ".join(r.stdout.split())
+    assert summary.startswith("mine: 1 game done, 0 already in the store, 0 failed, "
+                              "2 files with no game (above); 1 puzzle found; ")
+    assert summary.endswith(f"games a minute on 1 worker; store {db}")
+    assert "evaluations searched" not in summary
+    # again with --resume: nothing to do, the empty files said the same way
+    r = CliRunner().invoke(main, ["batch", "mine", str(tmp_path), "--db", str(db), "--resume",
+                                  "--json"])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1
+    assert (doc["done"], doc["skipped"], doc["failed"], doc["puzzles"]) == (0, 1, [], 0)
+    assert doc["no_game"] == [f"{tmp_path / 'b.txt'}: no game in the file",
+                              f"{tmp_path / 'c.txt'}: no game in the file"]
+
+
+def _summary_of(job: str, **fields) -> str:
+    from solver.batch.run import BatchSummary
+    from solver.cli.batch import _said
+    s = BatchSummary(job, **fields)
+    return _said(job, s, s.as_dict(), "club.db")
+
+
+def test_the_summary_says_what_was_searched_in_words():
+    """`batch mine` said "0 evaluations searched, 0 from the store" after
+    every run (mining keeps no evaluation in the store), and a batch
+    whose every game failed on the cluster said "0 games done ... 0
+    evaluations searched, 0 from the store; 0 games a minute". The
+    summary says what mining found, that no game was done, and that an
+    annotation took every evaluation from the store."""
+    assert _summary_of("mine", done=3, workers=2, seconds=60.0, puzzles=4) == (
+        "mine: 3 games done, 0 already in the store, 0 failed; 4 puzzles found; "
+        "3 games a minute on 2 workers; store club.db")
+    assert _summary_of("mine", done=1, workers=1, seconds=60.0) == (
+        "mine: 1 game done, 0 already in the store, 0 failed; no puzzle found; "
+        "1 games a minute on 1 worker; store club.db")
+    assert _summary_of("annotate", failed=["g.txt: game 1: x"], workers=1, hits=5,
+                       seconds=3.0) == (
+        "annotate: no game done, 0 already in the store, 1 failed (above); store club.db")
+    assert _summary_of("annotate", done=2, skipped=1, workers=1, hits=40, seconds=60.0) == (
+        "annotate: 2 games done, 1 already in the store, 0 failed; no evaluation searched: "
+        "all 40 from the store; 2 games a minute on 1 worker; store club.db")
+    assert _summary_of("annotate", done=2, workers=1, searched=30, hits=10, seconds=60.0) == (
+        "annotate: 2 games done, 0 already in the store, 0 failed; 30 evaluations searched, "
+        "10 from the store; 2 games a minute on 1 worker; store club.db")
+    assert _summary_of("mine", no_game=["e.txt: no game in the file"]) == (
+        "mine: no game to run: 0 failed, 1 file with no game (above); store club.db")

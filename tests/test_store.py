@@ -278,3 +278,26 @@ def test_export_of_a_damaged_store_writes_no_file(tmp_path):
     assert r.exit_code == 2 and "Traceback" not in r.output, r.output
     assert not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("d.db")) == []
+
+
+def test_export_writes_a_game_s_params_as_a_json_object(tmp_path):
+    """A new user's pass: ``db export --format jsonl`` wrote a game's
+    ``params`` as JSON text inside a string
+    (``"params": "{\\"job\\":\\"mine\\",\\"margin\\":2.0}"``). It is the JSON
+    object of the options; the csv column keeps the store's canonical
+    text, as every JSON column of the csv is text."""
+    from solver.batch.run import params_text
+    db = tmp_path / "p.db"
+    params = params_text("mine", {"margin": 2.5})
+    with Store(db) as s:
+        s.write_game("g.txt", 1, "d1", "mine", params, {"puzzles": []}, None, 0.5, {})
+    r = CliRunner().invoke(main, ["db", "export", "--format", "jsonl", "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    [row] = [json.loads(line) for line in r.output.splitlines()]
+    assert row["params"] == {"job": "mine", "margin": 2.5}
+    assert row["result"] == {"puzzles": []} and row["job"] == "mine"
+    r = CliRunner().invoke(main, ["db", "export", "--format", "csv", "--db", str(db)])
+    import csv
+    [csv_row] = list(csv.DictReader(r.output.splitlines()))
+    assert csv_row["params"] == '{"job":"mine","margin":2.5}'
+    assert json.loads(csv_row["params"]) == row["params"]

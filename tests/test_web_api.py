@@ -358,3 +358,33 @@ def test_the_favicon_is_served(client):
         assert r.text.startswith("<svg ")
     for page in ("/", "/board", "/game", "/puzzles", "/play", "/mine"):
         assert '<link rel="icon" href="/static/favicon.svg"' in client.get(page).text
+
+
+def test_a_body_shorter_than_its_content_length_is_one_whole_sentence(client):
+    """A new user's pass: a body cut short by a Content-Length larger than
+    what was sent was read as the JSON it cut off, and the error stopped
+    mid-sentence (``the request body is not JSON (line 1, column 10:
+    unterminated string starting at)``, 422). It is 400 and says the body
+    ended before its length; a body whose JSON is itself cut off (its
+    length true) says where, in words that end."""
+    good = json.dumps({"line": LINE}).encode()
+    for path in ("/api/analyse", "/api/position"):
+        for cut in (20, 0):
+            r = client.post(path, content=good[:cut],
+                            headers={"content-type": "application/json",
+                                     "content-length": str(len(good))})
+            assert (r.status_code, r.json()) == (400, {
+                "error": f"the request body ended before its Content-Length "
+                         f"({cut} of {len(good)} bytes)"})
+    r = client.post("/api/analyse", content=good[:20], headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()) == (
+        422, {"error": "the request body is not JSON (line 1, column 10: unterminated string)"})
+    r = client.post("/api/analyse", content=b'{"line": "a\x01b"}',
+                    headers={"content-type": "application/json"})
+    assert r.json() == {"error": "the request body is not JSON (line 1, column 12: invalid "
+                                 "control character)"}
+    # the whole body, its length true: read
+    r = client.post("/api/position", content=good,
+                    headers={"content-type": "application/json",
+                             "content-length": str(len(good))})
+    assert r.status_code == 200 and r.json()["board"]["turn"] == "S"

@@ -19,13 +19,15 @@ class Item:
     """One game of the collection: its ``source`` file, its ``number`` in
     that file (from 1), the ``game`` (None when it could not be read),
     ``error`` (one line, or None), ``digest`` (SHA-1 of its canonical
-    record text)."""
+    record text); ``no_game`` marks the item of a file that holds no game
+    (empty, or only comments): it stands for the file, not for a game."""
 
     source: str
     number: int
     game: GameRecord | None
     error: str | None = None
     digest: str = ""
+    no_game: bool = False
 
 
 class InputError(Exception):
@@ -70,7 +72,7 @@ def games_of(files: list[Path]) -> Iterator[Item]:
             continue
         games = parse_games(text)
         if not games:           # as annotate says it
-            yield Item(str(f), 1, None, f"{f}: no game in the file")
+            yield Item(str(f), 1, None, f"{f}: no game in the file", no_game=True)
         for n, g in enumerate(games, start=1):
             if isinstance(g, RecordError):
                 yield Item(str(f), n, None, f"{f}: game {n}: {g}")

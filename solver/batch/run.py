@@ -27,10 +27,12 @@ class BatchSummary:
     """What a batch did: games ``done`` now, ``skipped`` (already in the
     store with the same record, ``--resume``), ``changed`` (in the store,
     but their record has changed since: analysed again), ``failed``
-    (one-line errors), evaluations ``searched`` and store ``hits``,
-    ``seconds`` of wall time, ``interrupted``, ``store_error`` (the one
-    line of a store that could not be written or read: the batch stopped
-    there, the games written before are kept)."""
+    (one-line errors), ``no_game`` (the one-line errors of files that
+    hold no game: no game of theirs is counted), evaluations ``searched``
+    and store ``hits``, ``puzzles`` found (``mine``), ``seconds`` of wall
+    time, ``interrupted``, ``store_error`` (the one line of a store that
+    could not be written or read: the batch stopped there, the games
+    written before are kept)."""
 
     job: str
     done: int = 0
@@ -43,15 +45,22 @@ class BatchSummary:
     workers: int = 0
     changed: int = 0
     store_error: str | None = None
+    no_game: list[str] = field(default_factory=list)
+    puzzles: int = 0
 
     def as_dict(self) -> dict:
         """The summary as JSON-ready data."""
         rate = 60 * self.done / self.seconds if self.seconds else 0.0
-        return tidy({"job": self.job, "done": self.done, "skipped": self.skipped,
-                "failed": self.failed, "searched": self.searched, "hits": self.hits,
-                "seconds": round(self.seconds, 3), "games_per_minute": round(rate, 2),
-                "workers": self.workers, "interrupted": self.interrupted,
-                "changed": self.changed, "store_error": self.store_error})
+        doc = {"job": self.job, "done": self.done, "skipped": self.skipped,
+               "failed": self.failed, "searched": self.searched, "hits": self.hits,
+               "seconds": round(self.seconds, 3), "games_per_minute": round(rate, 2),
+               "workers": self.workers, "interrupted": self.interrupted,
+               "changed": self.changed, "store_error": self.store_error}
+        if self.job in ("annotate", "mine"):     # games read from files
+            doc["no_game"] = self.no_game
+        if self.job == "mine":
+            doc["puzzles"] = self.puzzles
+        return tidy(doc)
 
 
 def params_text(job: str, options: dict) -> str:
@@ -139,7 +148,9 @@ def plan_batch(job: str, items: Iterable[Item], options: dict, store: Store, *,
     todo: list[Item] = []
     for item in items:
         stored = done_before.get((os.path.realpath(item.source), item.number))
-        if item.error:
+        if item.no_game:
+            summary.no_game.append(item.error)
+        elif item.error:
             summary.failed.append(item.error)
         elif stored == item.digest:
             summary.skipped += 1
@@ -212,6 +223,8 @@ def run_batch(job: str, items: Iterable[Item], options: dict, store: Store, clie
                                  out["computed"])
                 summary.done += 1
                 summary.searched += len(out["computed"])
+                if job == "mine":
+                    summary.puzzles += len(out["result"].get("puzzles", []))
             submit_next()
             if progress is not None:
                 progress(summary, total)

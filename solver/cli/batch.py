@@ -13,7 +13,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 
-from ..numbers import tidy
+from ..numbers import counted, tidy
 from ..batch.inputs import InputError, files_of, games_of
 from ..batch.store import Store, StoreError
 from .params import INTEGER, POSITIVE, Number, WORKERS, Whole
@@ -214,7 +214,11 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
     items = list(games_of(files))
     planned = plan_batch(job, items, options, store, resume=resume)
     if planned[1] or planned[0].store_error:
-        summary = _on_cluster(job, f"{len(items)} games from {len(files)} files", store,
+        # a file with no game is not a game: said apart
+        empty = sum(item.no_game for item in items)
+        what = (f"{counted(len(items) - empty, 'game')} from {counted(len(files), 'file')}"
+                + (f" ({empty} with no game)" if empty else ""))
+        summary = _on_cluster(job, what, store,
                               scheduler, workers, quiet, "games", dashboard,
                               lambda client, progress: run_batch(job, items, options, store,
                                                                  client, progress=progress,
@@ -222,7 +226,8 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
     else:           # nothing left to do: no cluster to start
         store.close()
         summary = planned[0]
-    for line in summary.failed:
+    # the files with no game (as annotate says it), then the games that failed
+    for line in summary.no_game + summary.failed:
         click.echo(f"error: {line}", err=True)
     if summary.store_error:
         click.echo(f"error: {summary.store_error}; the batch stopped "
@@ -231,29 +236,50 @@ def _run(job, paths, options, db, scheduler, workers, resume, as_json, quiet,
     doc["db"] = db
     if as_json:
         click.echo(json.dumps(doc, indent=2))
-    elif not summary.workers and not summary.store_error and not summary.skipped:
-        # every game failed before a search (none read, or none valid)
-        failed = len(summary.failed)
-        Console().print(f"{job}: no game to run: {failed} failed (above); store {db}",
-                        highlight=False)
-    elif not summary.workers and not summary.store_error:
-        games = f"{summary.skipped} game{'s' * (summary.skipped != 1)}"
-        Console().print(f"{job}: nothing left to do: {games} already in the store, "
-                        f"{len(summary.failed)} failed; store {db}", highlight=False)
     else:
-        Console().print(
-            f"{job}: {summary.done} game{'s' * (summary.done != 1)} done, "
-            f"{summary.skipped} already in the store"
-            + (f" ({summary.changed} changed since, done again)" if summary.changed else "")
-            + f", {len(summary.failed)} failed; {summary.searched} evaluations searched, "
-            f"{summary.hits} from the store; {doc['games_per_minute']} games a minute "
-            f"on {summary.workers} worker{'s' * (summary.workers != 1)}; store {db}", highlight=False)
+        Console().print(_said(job, summary, doc, db), highlight=False)
     if summary.interrupted:
         _exit_interrupted(f"{summary.done} games finished are in the store; --resume carries on")
     if summary.store_error:
         sys.exit(2)
-    if summary.failed:
+    if summary.failed or summary.no_game:
         sys.exit(1)
+
+
+def _said(job: str, summary, doc: dict, db: str) -> str:
+    """The one-line summary of a batch annotate or mine, in words: what
+    was done now, what the store had, what failed (the errors are printed
+    above it); what was searched (annotate) or found (mine) only when a
+    game was done."""
+    failures = [f"{len(summary.failed)} failed"]
+    if summary.no_game:
+        failures.append(f"{counted(len(summary.no_game), 'file')} with no game")
+    failures = ", ".join(failures) + (" (above)" if summary.failed or summary.no_game else "")
+    if not summary.workers and not summary.store_error and not summary.skipped:
+        # every game failed before a search (none read, or none valid)
+        return f"{job}: no game to run: {failures}; store {db}"
+    if not summary.workers and not summary.store_error:
+        return (f"{job}: nothing left to do: {counted(summary.skipped, 'game')} already in "
+                f"the store, {failures}; store {db}")
+    done = (f"{counted(summary.done, 'game')} done" if summary.done
+            else "no game done")
+    text = (f"{job}: {done}, {summary.skipped} already in the store"
+            + (f" ({summary.changed} changed since, done again)" if summary.changed else "")
+            + f", {failures}")
+    if summary.done:        # what the games done cost, and found
+        if job == "mine":
+            found = counted(summary.puzzles, "puzzle") if summary.puzzles else "no puzzle"
+            text += f"; {found} found"
+        elif summary.searched:
+            text += (f"; {counted(summary.searched, 'evaluation')} searched, "
+                     f"{summary.hits} from the store")
+        elif summary.hits:
+            text += f"; no evaluation searched: all {summary.hits} from the store"
+        else:
+            text += "; no evaluation needed"
+        text += (f"; {doc['games_per_minute']} games a minute on "
+                 f"{counted(summary.workers, 'worker')}")
+    return text + f"; store {db}"
 
 
 def _on_cluster(job, what, store, scheduler, workers, quiet, unit, dashboard, work):
@@ -271,7 +297,7 @@ def _on_cluster(job, what, store, scheduler, workers, quiet, unit, dashboard, wo
         _fail(f"--scheduler: cannot reach {scheduler}: {e}")
     if not quiet:
         link = getattr(client, "dashboard_link", None)
-        where = scheduler or f"local cluster, {len(client.nthreads())} workers"
+        where = scheduler or f"local cluster, {counted(len(client.nthreads()), 'worker')}"
         err.print(f"{job}: {what} on {where}"
                   + (f"; dashboard {link}" if link else ""), highlight=False)
     bar = None
@@ -409,6 +435,10 @@ def _export(store: Store, what: str, fmt: str, out) -> None:
     fmt = fmt or "jsonl"
     writer = None
     for row in rows:
+        if fmt == "jsonl" and isinstance(row.get("params"), str):
+            # a game's options as the JSON object they are (the store keeps
+            # their canonical text, which the csv column keeps as it is)
+            row = {**row, "params": _json_or_text(row["params"])}
         row = tidy(row)
         if fmt == "jsonl":
             out.write(json.dumps(row) + "\n")
@@ -421,3 +451,11 @@ def _export(store: Store, what: str, fmt: str, out) -> None:
             writer = csv.DictWriter(out, fieldnames=fields)
             writer.writeheader()
         writer.writerow(flat)
+
+
+def _json_or_text(text: str):
+    """``text`` read as JSON; the text itself when it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text

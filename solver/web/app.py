@@ -8,6 +8,7 @@ JSON API (:mod:`solver.web.api`), the search pool, the request limits.
 
 from __future__ import annotations
 
+import re
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +53,9 @@ class BodyLimit:
     """ASGI middleware: a request body larger than ``limit`` bytes gets
     413 and a one-line error, whether it says its length (Content-Length)
     or not (chunked): the body is read here, up to the limit, and handed
-    on whole."""
+    on whole. A body that ends before the length its Content-Length
+    says gets 400 and a one-line error saying so (it was read as the
+    JSON it cut off, with the parser's words cut off too)."""
 
     def __init__(self, app, limit: int) -> None:
         self.app = app
@@ -62,9 +65,12 @@ class BodyLimit:
         """Pass the request on with its body read and counted."""
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        declared = None
         for k, v in scope.get("headers", []):
-            if k == b"content-length" and v.isdigit() and int(v) > self.limit:
-                return await self._refuse(send)
+            if k == b"content-length" and v.isdigit():
+                declared = int(v)
+                if declared > self.limit:
+                    return await self._refuse(send)
         chunks, seen = [], 0
         while True:
             msg = await receive()
@@ -77,6 +83,9 @@ class BodyLimit:
             chunks.append(body)
             if not msg.get("more_body", False):
                 break
+        if declared is not None and seen < declared:
+            return await self._error(send, 400, f"the request body ended before its "
+                                                f"Content-Length ({seen:,} of {declared:,} bytes)")
         whole = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
         given = False
 
@@ -90,9 +99,12 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send) -> None:
-        await JSONResponse({"error": f"the request is larger than {self.limit:,} bytes "
-                                     f"(the server's --max-upload)"}, 413)(
-            {"type": "http"}, None, send)
+        await self._error(send, 413, f"the request is larger than {self.limit:,} bytes "
+                                     f"(the server's --max-upload)")
+
+    @staticmethod
+    async def _error(send, status: int, message: str) -> None:
+        await JSONResponse({"error": message}, status)({"type": "http"}, None, send)
 
 
 def _validation_message(err: RequestValidationError, body: bytes | None = None) -> str:
@@ -104,6 +116,11 @@ def _validation_message(err: RequestValidationError, body: bytes | None = None) 
     if first.get("type") == "json_invalid":
         pos = loc[-1] if loc and isinstance(loc[-1], int) else None
         why = (first.get("ctx") or {}).get("error")
+        if why:
+            # Python's JSON words end on the place they name ("Unterminated
+            # string starting at", "Invalid control character at"): the
+            # line and column say it
+            why = re.sub(r"(?: starting)? at$", "", str(why))
         where = ""
         if pos is not None and body is not None:
             before = body.decode("utf-8", "replace")[:pos]     # pos counts characters
