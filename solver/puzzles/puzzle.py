@@ -423,6 +423,10 @@ def mover_margin(p: Puzzle) -> MoverMargin | None:
     if p.position.players != 2 or "declaration" not in p.themes:
         return None
     r = robust(p.position, _rank(p.best))
+    if math.isinf(r.margin):
+        # no other play (one legal play: the exact margin says so), or
+        # the best play never legal over the hidden hands: fails any margin
+        return None if r.margin > 0 else MoverMargin(r.hands, r.margin)
     # 1e-6: an average of halves over integer weights that float
     # arithmetic leaves a hair under a hundredth is that hundredth
     return MoverMargin(r.hands, math.floor(r.margin * 100 + 1e-6) / 100)
