@@ -34,6 +34,7 @@ A plain ``ronda-solve FILE`` reads these lines as a test suite (``bm`` and
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import time
 from functools import lru_cache
@@ -80,7 +81,10 @@ class Puzzle:
     - ``position``: the position, without the puzzle's opcodes;
     - ``best``: the one best play (card text); ``value``: its exact value,
       points for the mover's side; ``margin``: points by which it beats the
-      strongest other play (``None`` with one legal play);
+      strongest other play (``None`` with one legal play; a puzzle drawn
+      from the mover's seat, once :func:`make_puzzle` or :func:`verify` has
+      judged it: on average over the hands the mover cannot tell apart,
+      :func:`mover_margin`);
     - ``themes``: theme names (:data:`solver.puzzles.themes.THEMES` order);
     - ``level``: 1, 2, 3 (:func:`difficulty`); ``depth``: plies a gain-only
       look-ahead needs to single out the best play (``MAX_DEPTH + 1``:
@@ -387,24 +391,58 @@ def make_puzzle(pos: Position, margin: float = DEFAULT_MARGIN, theme: str | None
         raise NotAPuzzle("theme", "no theme fits")
     if theme is not None and theme not in p.themes:
         raise NotAPuzzle("theme", f"the themes are {' '.join(p.themes)}, not {theme}")
-    problem = hidden_problem(p, margin)
+    seen = mover_margin(p)
+    problem = hidden_problem(p, margin, seen)
     if problem:
         raise NotAPuzzle("hidden hand", problem)
+    if seen is not None:            # the margin the line writes, check verifies
+        p.margin = seen.margin
     return p
 
 
-def hidden_problem(p: Puzzle, margin: float = DEFAULT_MARGIN) -> str | None:
-    """For a puzzle drawn from the mover's seat (a two-player declaration
-    puzzle, :func:`solver.analysis.hidden.hides_cards`): why its answer does not
-    hold whatever the hidden cards are (:func:`solver.analysis.hidden.robust`), or
-    None. Any other puzzle: None."""
+@dataclass(frozen=True)
+class MoverMargin:
+    """A puzzle drawn from the mover's seat, judged over the hands the
+    mover cannot tell apart: ``hands`` counted and ``margin``, the best
+    play's average lead over the strongest other play
+    (:func:`solver.analysis.hidden.robust`) rounded down to the hundredth,
+    as the line writes it (a written margin never says more than holds)."""
+
+    hands: int
+    margin: float
+
+
+def mover_margin(p: Puzzle) -> MoverMargin | None:
+    """The margin of a puzzle drawn from the mover's seat (a two-player
+    declaration puzzle, :func:`solver.analysis.hidden.hides_cards`) from the
+    mover's view (:class:`MoverMargin`); None for any other puzzle, whose
+    margin is the exact one. The one computation of that margin:
+    :func:`make_puzzle` (``generate``, ``batch mine``) writes it and
+    :func:`verify` (``puzzles check``) verifies it and tests it against
+    ``--margin``."""
     from ..analysis.hidden import robust
     if p.position.players != 2 or "declaration" not in p.themes:
         return None
     r = robust(p.position, _rank(p.best))
-    if not r.holds(margin):
-        return (f"over the {r.hands} hands the mover cannot tell apart, {p.best} beats the "
-                f"next play by {r.margin:.2f} points on average, less than {margin:g}")
+    if math.isinf(r.margin):
+        # no other play (one legal play: the exact margin says so), or
+        # the best play never legal over the hidden hands: fails any margin
+        return None if r.margin > 0 else MoverMargin(r.hands, r.margin)
+    # 1e-6: an average of halves over integer weights that float
+    # arithmetic leaves a hair under a hundredth is that hundredth
+    return MoverMargin(r.hands, math.floor(r.margin * 100 + 1e-6) / 100)
+
+
+def hidden_problem(p: Puzzle, margin: float = DEFAULT_MARGIN,
+                   seen: MoverMargin | None = None) -> str | None:
+    """For a puzzle drawn from the mover's seat (:func:`mover_margin`,
+    given as ``seen`` or worked out): why its answer does not beat every
+    other play by ``margin`` on average over the hands the mover cannot
+    tell apart, or None. Any other puzzle: None."""
+    seen = seen if seen is not None else mover_margin(p)
+    if seen is not None and seen.margin < margin:
+        return (f"over the {seen.hands} hands the mover cannot tell apart, {p.best} beats "
+                f"the next play by {seen.margin:.2f} points on average, less than {margin:g}")
     return None
 
 
@@ -742,7 +780,10 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
     compares it, :data:`POINTS_FIELDS` and the hidden-hand test left
     unchecked: :func:`objective_line` says so, and :data:`MATCH_FIELDS`
     the match play's, :func:`match_idea`, a theme it cannot judge for the
-    match refused as such); then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
+    match refused as such); a puzzle drawn from the mover's seat must also
+    beat every other play by ``margin`` from the mover's view, and its
+    ``margin`` is that one (:func:`mover_margin`, as ``found.margin``);
+    then each of ``v``, ``vv``, ``margin``, ``themes``, ``level``,
     ``depth``, ``method``, ``pv`` when present equals what the engine
     computes now; an ``id`` must be the position's own and a ``source``
     a known one (:func:`_label_problems`). A plain line (a teacher's
@@ -802,14 +843,18 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
                                          f"for points, as ronda-solve compares it), not {v}"))
     except ValueError:
         problems.append(Problem("v", f"not a number: {v!r}"))
+    # drawn from the mover's seat: the margin the line writes is the
+    # mover's view's (mover_margin), and the answer must hold by it too
+    seen_from = None if match else mover_margin(p)
     if second is None:
         problems.append(Problem("bm", "only one play is possible"))
     else:
         points_top = max(a.moves, key=lambda mv: mv.value)
         gap = points_top.value - max(mv.value for mv in a.moves if mv is not points_top)
         if gap < margin and not match:
+            seen_all = " with every card seen" if seen_from is not None else ""
             problems.append(Problem("margin", f"the best play beats {second.move} by "
-                                              f"{gap:g} points, less than {margin:g}"))
+                                              f"{gap:g} points{seen_all}, less than {margin:g}"))
         if (p.value != a.value or (p.margin is not None and abs(p.margin - gap) > 1e-9)
                 or (a.values is not None and p.vector != [float(x) for x in a.values])):
             problems.append(Problem("position", "the puzzle lines and the evaluation disagree"))
@@ -817,7 +862,8 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
                                                      "method", "pv")}
     leveled = singled_out(p.margin)
     computed = {"vv": " ".join(_num(x) for x in p.vector) if p.vector is not None else None,
-                "margin": _num(p.margin) if p.margin is not None else None,
+                "margin": (_num(seen_from.margin) if seen_from is not None else
+                           _num(p.margin) if p.margin is not None else None),
                 "themes": " ".join(p.themes), "level": str(p.level) if leveled else None,
                 "depth": str(p.depth) if leveled else None, "method": "exact",
                 "pv": " ".join(p.pv)}
@@ -859,9 +905,11 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
             for_match = " for the match" if seen is not None and name in MATCH_FIELDS else ""
             problems.append(Problem(name, f"{_DIFFERS} {want or '(none)'}{for_match}, "
                                           f"the line says {have}"))
-    hidden = None if match else hidden_problem(p, margin)
+    hidden = None if match else hidden_problem(p, margin, seen_from)
     if hidden:
         problems.append(Problem("bm", hidden))
+    if seen_from is not None:       # found's margin: the one the line writes
+        p.margin = seen_from.margin
     unknown = [t for t in (recorded["themes"] or "").split() if t not in THEMES]
     if unknown:
         problems.append(Problem("themes", f"unknown theme {unknown[0]!r} "
