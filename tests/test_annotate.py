@@ -373,3 +373,14 @@ def test_the_budget_line_counts_the_luck_draws_asked(planted_full):
         f"--time 2 s a play and a deal's luck: 0 of {plays} plays cut short (~: an estimate); "
         "each deal's luck from 3 to 24 of the 24 draws asked (--luck-samples), a new hand's "
         "expectation from 10 of 48")
+
+
+def test_a_zero_in_a_records_comment_has_no_sign():
+    """A new user's pass: an annotated record wrote ``[%eval -0.00]`` for
+    N's play of a drawn position (0 seen from the other side) and
+    ``[%eval +0.00]`` where the tables write ``0.00``."""
+    from solver.games.annotate import PlayNote, machine_comment
+    for seat in (0, 1):
+        n = PlayNote(1, 1, 2, seat, "6o", 3, value=0.0, best_value=-1.0, best="12e", loss=1.0)
+        want = "+1.00" if seat == 1 else "-1.00"
+        assert machine_comment(n) == f"[%eval 0.00] [%best 12e {want}] [%loss 1.00]"

@@ -106,3 +106,22 @@ def test_the_arena_says_why_it_has_no_luck_reduced_margin():
     none = run_arena("greedy", "random", pairs=1, rules=dataclasses.replace(french, voleur=True),
                      luck_samples=0).summary()
     assert "luck_note" not in none
+
+
+def test_a_zero_margin_is_written_without_a_sign():
+    """A new user's pass: two equal players' margin read ``+0.000 ±
+    0.000`` where every other column writes zero ``0``; a margin of
+    -0.0004 reads 0.000 too, and a real margin keeps its sign."""
+    from rich.console import Console
+    from solver.cli.render_games import arena_table
+    from solver.games.arena import ArenaResult
+    from solver.rules import PRESETS
+    for margins, want in (([0.0, 0.0, 0.0, 0.0], "0.000 ± 0.000"),
+                          ([-0.0008, 0.0, 0.0, 0.0], "0.000 ± 0.000"),
+                          ([3.0, -1.0, 2.0, 0.0], "+1.000 ± ")):
+        r = ArenaResult("greedy", "greedy", PRESETS["french"], 4, 0, margins=margins,
+                        a_points=[1.0] * 4, b_points=[1.0] * 4)
+        con = Console(width=120, record=True)
+        con.print(arena_table(r.summary()))
+        row = con.export_text().split("A's margin per hand", 1)[1].splitlines()[0]
+        assert row.strip(" │").startswith(want), row

@@ -176,7 +176,7 @@ def _pm(mean: float | None, ci: float | None, fmt: str) -> str:
     "(one: no interval)" without an interval."""
     if mean is None:
         return "none finished"
-    text = format(mean, fmt)
+    text = signed(mean, fmt.lstrip("+")) if fmt.startswith("+") else format(mean, fmt)
     return text + (" (one: no interval)" if ci is None else f" ± {ci:{fmt.lstrip('+')}}")
 
 

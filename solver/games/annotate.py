@@ -63,7 +63,7 @@ from ..engine.hand import Hand
 from ..engine.scoring import declaration_points, ranks_of
 from .match import HandState, deal_hand
 from ..notation import format_position
-from ..numbers import tidy
+from ..numbers import signed, tidy
 from ..position import seat_names, side_names, side_of
 from .record import GameRecord, Replay
 from ..search.budget import SearchAborted
@@ -278,7 +278,10 @@ class Annotation:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:+.2f}"
+    """A value in a record's comment: signed at two decimals, zero without
+    a sign (``0.00``, as the tables write it; ``-0.00`` was a zero seen
+    from the other side)."""
+    return signed(x, ".2f")
 
 
 def shown_loss(loss: float) -> bool:
