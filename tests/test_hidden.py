@@ -203,3 +203,24 @@ def test_hands_with_a_declared_card_on_the_table_a_rankless_or_a_hidden_declarat
                             "declared=N:ronda11")
     assert [None if c is None else c.rank for c in mover_view(hidden).hands[1]] == [11, 11, None]
     assert all(h.count(R[11]) == 2 for h, _w in consistent_hands(hidden))
+
+
+def test_the_captured_cards_written_are_not_hidden_cards():
+    """A new user's pass: a mined declaration puzzle late in its hand wrote
+    gone= with 31 cards, so the mover can count N's last hidden card, yet
+    its margin was averaged over hands holding captured cards. Counted by
+    hand: table 4 6 10, S 1 3 7, N 7 11 11 (a Ronda of 11s declared), 31
+    cards captured. Without gone= N's hidden card is any rank but 11
+    (9 ranks, 30 cards: weights 3 4 3 3 4 3 3 3 4); with it, the one 7
+    left."""
+    from solver.analysis.hidden import consistent_hands
+    from solver.cards import RANK_INDEX
+    line = "4.6.10 1.3.7/7.11.11 - S taken=16,15 last=S declared=N:ronda11"
+    gone = "1.1.1.2.2.2.2.3.3.3.4.4.4.5.5.5.5.6.6.6.7.7.10.10.10.11.11.12.12.12.12"
+    assert len(gone.split(".")) == 31
+    without = list(consistent_hands(parse_position(line)))
+    assert sorted(w for _, w in without) == sorted([3, 4, 3, 3, 4, 3, 3, 3, 4])
+    assert sum(w for _, w in without) == 30
+    r7, r11 = RANK_INDEX[7], RANK_INDEX[11]
+    assert list(consistent_hands(parse_position(f"{line} gone={gone}"))) == [
+        (sorted([r7, r11, r11]), 1)]

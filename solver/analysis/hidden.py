@@ -7,8 +7,9 @@ shows that the hand holds no pair. A declaration puzzle is drawn from the
 mover's seat (:func:`mover_view`): the mover's hand, the table, the piles'
 sizes and the declared cards; the rest of the other hand is hidden. The
 hidden cards may be any of the cards the diagram does not show (the 40
-less the table, the mover's hand and the declared cards) that keep every
-declaration true (:func:`consistent_hands`).
+less the table, the mover's hand, the declared cards and, when the line
+gives them, the captured cards ``gone=``, which both players saw taken)
+that keep every declaration true (:func:`consistent_hands`).
 
 The puzzle's answer must then hold without seeing them (:func:`robust`),
 **by expectation**: over the consistent hands, each weighted by the ways
@@ -116,7 +117,10 @@ def consistent_hands(pos: Position) -> Iterator[tuple[list[int], int]]:
         pool[c.index] -= 1
     for r in shown:
         pool[r] -= 1
-    # a declared card played onto the table was taken off twice
+    # the captured cards, when the line gives them (gone=), were seen by all
+    for c in pos.gone or ():
+        pool[c.index] -= 1
+    # a declared card played onto the table (or captured) was taken off twice
     pool = [max(0, n) for n in pool]
     want = _declared_as(pos, seat)
     hidden = len(pos.hands[seat]) - len(held)
