@@ -177,6 +177,13 @@ def test_a_mined_declaration_puzzle_writes_the_margin_the_check_verifies(tmp_pat
     one.write_text(format_position(low) + "\n")
     r = CliRunner().invoke(main, ["puzzles", "check", str(one)])
     assert r.exit_code == 1 and "less than 2" in r.stdout + r.stderr
+    # one error line: with one hand left the mover's view is the deal's, so
+    # the mover's-view margin is not said again ("over the 1 hands ... by
+    # 1.00 points" beside "by 1 points")
+    errors = r.stderr.strip().splitlines()
+    assert len(errors) == 1 and errors[0].startswith(
+        f"error: {one}: line 1, margin: the best play beats "), errors
+    assert errors[0].endswith(" by 1 points with every card seen, less than 2")
     # mined at 1.6: under the margin, so not mined; the game's others are
     ids = [parse_position(line).opcode("id") for line in
            mine_game(games[22], {"margin": 1.6, "source": "c", "number": 23}, {})

@@ -441,8 +441,11 @@ def hidden_problem(p: Puzzle, margin: float = DEFAULT_MARGIN,
     tell apart, or None. Any other puzzle: None."""
     seen = seen if seen is not None else mover_margin(p)
     if seen is not None and seen.margin < margin:
+        if seen.hands == 1:     # the captured cards written leave N one hand
+            return (f"with the one hand the mover can count, {p.best} beats the next play "
+                    f"by {seen.margin:g} points, less than {margin:g}")
         return (f"over the {seen.hands} hands the mover cannot tell apart, {p.best} beats "
-                f"the next play by {seen.margin:.2f} points on average, less than {margin:g}")
+                f"the next play by {seen.margin:g} points on average, less than {margin:g}")
     return None
 
 
@@ -905,9 +908,12 @@ def verify(pos: Position, margin: float = DEFAULT_MARGIN,
             for_match = " for the match" if seen is not None and name in MATCH_FIELDS else ""
             problems.append(Problem(name, f"{_DIFFERS} {want or '(none)'}{for_match}, "
                                           f"the line says {have}"))
-    hidden = None if match else hidden_problem(p, margin, seen_from)
+    # one hand the mover can count: its view is the deal written, whose
+    # margin the line's own margin problem above gives already
+    one_hand = seen_from is not None and seen_from.hands == 1
+    hidden = None if match or one_hand else hidden_problem(p, margin, seen_from)
     if hidden:
-        problems.append(Problem("bm", hidden))
+        problems.append(Problem("margin", hidden))
     if seen_from is not None:       # found's margin: the one the line writes
         p.margin = seen_from.margin
     unknown = [t for t in (recorded["themes"] or "").split() if t not in THEMES]
