@@ -168,6 +168,14 @@ def test_inputs_and_store_errors_are_one_line(tmp_path):
     r = CliRunner().invoke(main, ["batch", "annotate", str(tmp_path / "none.txt"),
                                   "--db", str(tmp_path / "x.db")])
     assert r.exit_code == 2 and r.output.strip() == f"error: {tmp_path / 'none.txt'}: no such file or directory"
+    # "-" is standard input in the other commands: batch says why it is not
+    # one here (it said "-: no such file or directory")
+    for job in ("annotate", "mine"):
+        r = CliRunner().invoke(main, ["batch", job, "-", "--db", str(tmp_path / "x.db")],
+                               input="hand 1 dealer N table 1o.4c.5e.11b\n")
+        assert r.exit_code == 2 and r.output.strip() == (
+            "error: -: batch reads files, not standard input: save the games to a file "
+            "(or use `ronda-solve annotate -` for one record)")
     notdb = tmp_path / "not.db"
     notdb.write_text("hello, not a database\n" * 100)
     r = CliRunner().invoke(main, ["db", "stats", "--db", str(notdb)])

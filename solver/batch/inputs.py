@@ -41,6 +41,11 @@ def files_of(paths: tuple[str, ...]) -> list[Path]:
     out: list[Path] = []
     for text in paths:
         p = Path(text)
+        if text == "-" and not p.exists():
+            # the workers read the collection's files themselves (and
+            # --resume knows a game by its file): no standard input
+            raise InputError("-: batch reads files, not standard input: save the games "
+                             "to a file (or use `ronda-solve annotate -` for one record)")
         if p.is_dir():
             found = sorted(x for x in p.rglob("*.txt") if x.is_file())
         elif p.is_file():
