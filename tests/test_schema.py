@@ -339,3 +339,29 @@ def test_annotate_match_objective_says_what_the_time_cut():
     plain = cli_json("annotate", "--objective", "match", "--view", "full", "--json", "-q", game)
     assert "time" not in plain["games"][0]
     assert all("cut" not in p for p in plain["games"][0]["plays"])
+
+
+def test_annotate_json_gives_the_errors_in_the_document(tmp_path):
+    """A new user's pass: ``annotate --json`` of a record it could not read
+    printed ``{"games": [], "partial": false}`` (exit 1), the error on stderr
+    only, and of an empty file nothing on stdout; ``ronda-solve --json``
+    gives its errors in the document. Now both carry ``errors``."""
+    import json
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    bad = tmp_path / "bad.txt"
+    bad.write_text("hand 1 dealer N table 1o.4c.5e.11b\n1. xx\n")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    r = CliRunner().invoke(main, ["annotate", "--json", "-q", str(bad)])
+    doc = json.loads(r.stdout)
+    check(doc, "annotate.json")
+    assert r.exit_code == 1 and doc["games"] == []
+    assert doc["errors"] == [{"file": str(bad), "game": None, "line": 2,
+                              "error": "syntax: round 1. outside a deal"}]
+    assert r.stderr.strip() == f"error: {bad}: line 2, syntax: round 1. outside a deal"
+    r = CliRunner().invoke(main, ["annotate", "--json", "-q", str(empty)])
+    doc = json.loads(r.stdout)
+    check(doc, "annotate.json")
+    assert r.exit_code == 1 and doc == {"games": [], "partial": False, "errors": [
+        {"file": str(empty), "game": None, "line": None, "error": "no game in the file"}]}

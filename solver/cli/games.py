@@ -32,6 +32,7 @@ from ..runtime.interrupt import Signals
 from ..runtime.output import OutputError, check_output, is_stdout, write_output
 from ..runtime.streams import stdin_closed
 from ..games.record import GameRecord, RecordError, dumps_all, from_match, parse_games
+from ..notation import field_error
 from ..rules import PRESETS, RulesError, check_players, preset
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -336,7 +337,20 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
     name = input_name(game)
     text = read_input(game)
     items = parse_games(text)
+    # --json: each error also in the document, as ronda-solve --json gives
+    # them: the file, the game (its number, or null), the line, the text
+    errors: list[dict] = []
+
+    def error(game_no, line, text: str, bare: str | None = None) -> None:
+        click.echo(f"error: {name}: {text}", err=True)
+        # the JSON text without the line, which has its own key (``bare``)
+        errors.append({"file": name, "game": game_no, "line": line, "error": bare or text})
+
     if not items:
+        if as_json:
+            error(None, None, "no game in the file")
+            click.echo(json.dumps({"games": [], "errors": errors, "partial": False}, indent=2))
+            sys.exit(1)
         _fail(f"{name}: no game in the file")
     failed = False
     done: list[GameRecord] = []
@@ -346,18 +360,18 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
         try:
             for i, item in enumerate(items, start=1):
                 if isinstance(item, RecordError):
-                    click.echo(f"error: {name}: {item}", err=True)
+                    error(None, item.line, str(item), field_error(item))
                     failed = True
                     continue
                 if not item.hands:
-                    click.echo(f"error: {name}: game {i} (line {item.line}) has tags but no "
-                               "hand: nothing to annotate", err=True)
+                    error(i, item.line, f"game {i} (line {item.line}) has tags but no "
+                                        "hand: nothing to annotate")
                     failed = True
                     continue
                 if objective == "match":
                     if _annotate_match(item, i, name, view, samples, seed, marks, as_json,
                                        as_record, all_plays, len(items), docs, done, console,
-                                       time_budget):
+                                       time_budget, error):
                         failed = True
                     continue
                 try:
@@ -366,7 +380,7 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
                                   time_budget=time_budget,
                                   progress=_progress(quiet, f"game {i}: evaluations"))
                 except (CompileError, ValueError) as err:
-                    click.echo(f"error: {name}: game {i}: {err}", err=True)
+                    error(i, None, f"game {i}: {err}")
                     failed = True
                     continue
                 done.append(an.record)
@@ -378,7 +392,8 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
         except KeyboardInterrupt as err:
             sig.caught(err)
         if as_json:
-            click.echo(json.dumps({"games": docs, "partial": sig.interrupted}, indent=2))
+            click.echo(json.dumps({"games": docs, "errors": errors, "partial": sig.interrupted},
+                                  indent=2))
         elif as_record and done:
             sys.stdout.write(dumps_all(done))
         if out is not None and done:
@@ -391,15 +406,19 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
 
 
 def _annotate_match(item, i, name, view, samples, seed, marks, as_json, as_record, all_plays,
-                    n_items, docs, done, console, time_budget=None) -> bool:
-    """annotate --objective match for one game; True when it failed."""
+                    n_items, docs, done, console, time_budget=None, error=None) -> bool:
+    """annotate --objective match for one game; True when it failed
+    (``error(game, line, text)`` says why)."""
     from ..match_equity.annotate import annotate_match
     from .render_match import match_annotation_json, match_annotation_renderable
     try:
         an = annotate_match(item, view=view, samples=min(samples, 16), seed=seed,
                             thresholds=marks, time_budget=time_budget)
     except (CompileError, ValueError) as err:
-        click.echo(f"error: {name}: game {i}: {err}", err=True)
+        if error is None:
+            click.echo(f"error: {name}: game {i}: {err}", err=True)
+        else:
+            error(i, None, f"game {i}: {err}")
         return True
     done.append(an.record)
     if as_json:
