@@ -366,8 +366,14 @@ def test_a_file_with_no_game_is_not_counted_as_a_game(tmp_path):
     assert err[-2:] == [f"error: {tmp_path / 'b.txt'}: no game in the file",
                         f"error: {tmp_path / 'c.txt'}: no game in the file"]
     summary = " ".join(r.stdout.split())
+    # the puzzles the store holds for the game, counted in words
+    with sqlite3.connect(db) as con:
+        [(result,)] = con.execute("SELECT result FROM games WHERE job = 'mine'").fetchall()
+    n = len(json.loads(result)["puzzles"])
+    assert n >= 1
+    found = "1 puzzle found" if n == 1 else f"{n} puzzles found"
     assert summary.startswith("mine: 1 game done, 0 already in the store, 0 failed, "
-                              "2 files with no game (above); 1 puzzle found; ")
+                              f"2 files with no game (above); {found}; ")
     assert summary.endswith(f"games a minute on 1 worker; store {db}")
     assert "evaluations searched" not in summary
     # again with --resume: nothing to do, the empty files said the same way
