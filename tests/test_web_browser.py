@@ -16,6 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from solver.cli.render import _entry, _points
+from solver.numbers import percent, percent_gap, signed, tenths
+from solver.puzzles.puzzle import chance_gap_text, chance_text
+
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is missing: pip install -e '.[dev]'")
 
@@ -76,6 +80,50 @@ def page(browser):
     pg = browser.new_page(viewport={"width": 1280, "height": 900})
     yield pg
     pg.close()
+
+
+def test_the_pages_print_numbers_as_the_command_line(server, page):
+    """common.js's number helpers, run in the page, against the Python
+    ones the command line prints with (solver/numbers.py,
+    solver/cli/render.py, solver/puzzles/puzzle.py): zero without a sign
+    (fmt(0.001) is 0, not +0), exact ties rounded as Python rounds them
+    (0.125 to 0.12), chances near 0 and 1 as <0.1% and >99.9%, a chance
+    lost as the printed best less the printed chance."""
+    page.goto(server + "/board")
+    page.wait_for_selector("body[data-ready='1']")
+    values = [0, 0.001, -0.001, 0.004999, 0.005, -0.005, 0.125, -0.125, 0.375, 0.5, -0.5,
+              2.5, -2.5, 5, -5, 4.999999999999999, -2.0000000001, 1 / 3, -2 / 3, 2.675,
+              0.015, 12.345, 1234.5, 0.00001, 123456789]
+    chances = [0, 1, 0.0004, 0.00049, 0.0005, 0.00051, 0.0025, 0.0075, 0.00025, 0.0863,
+               0.123456, 0.45551, 0.5, 0.49999, 0.54549, 0.5456, 0.99949, 0.9995, 0.9996,
+               0.99999]
+    got = page.evaluate("""([vs, ps]) => ({
+        g: vs.map(v => signed(v)), f2: vs.map(v => signed(v, ".2f")),
+        f1: vs.map(v => signed(v, ".1f")), fmt: vs.map(fmt),
+        exact: vs.map(v => points(v, "exact")), expectimax: vs.map(v => points(v, "expectimax")),
+        loss: vs.map(v => points(Math.abs(v), "expectimax", false)),
+        seat: vs.map(v => seatPoints(Math.abs(v), false)),
+        sampled: vs.map(v => seatPoints(Math.abs(v), true)),
+        tenths: ps.map(tenths), percent: ps.map(percent), chance: ps.map(chanceText),
+        gap: ps.flatMap(a => ps.map(b => percentGap(a, b))),
+        chanceGap: ps.flatMap(a => ps.map(b => chanceGapText(a, b))),
+    })""", [values, chances])
+    assert got == {
+        "g": [signed(v) for v in values], "f2": [signed(v, ".2f") for v in values],
+        "f1": [signed(v, ".1f") for v in values],
+        "fmt": [signed(float(format(v, ".2f"))) for v in values],
+        "exact": [_points(v, "exact") for v in values],
+        "expectimax": [_points(v, "expectimax") for v in values],
+        "loss": [_points(abs(v), "expectimax", sign=False) for v in values],
+        "seat": [_entry(abs(v), False) for v in values],
+        "sampled": [_entry(abs(v), True) for v in values],
+        "tenths": [tenths(p) for p in chances], "percent": [percent(p) for p in chances],
+        "chance": [chance_text(p) for p in chances],
+        "gap": [percent_gap(a, b) for a in chances for b in chances],
+        "chanceGap": [chance_gap_text(a, b) for a in chances for b in chances],
+    }
+    assert got["fmt"][:3] == ["0", "0", "0"] and got["percent"][2] == "<0.1%"
+    assert page.evaluate("[percent(null), fmt(null), fmt(undefined)]") == ["", "", ""]
 
 
 def _cli(*args: str, stdin: str | None = None) -> dict:
@@ -157,10 +205,15 @@ def test_board_at_38_40_plays_for_the_match_as_the_cli_does(server, page):
     rows = page.query_selector_all("#moves tbody tr")
     assert [r.get_attribute("data-move") for r in rows] == ["2", "7"]
     assert [r.get_attribute("class") for r in rows] == ["play best", "play"]
+    # the chances as the command line prints them: the chance lost against
+    # the best the printed best less the printed chance
     assert [r.query_selector(".chance").inner_text() for r in rows] == \
-        [f"{100 * want['chance']:.1f}%", "0.0%"]
+        [percent(m["chance"]) for m in want["moves"]] == [percent(want["chance"]), "0.0%"]
+    assert [r.query_selector(".lost").inner_text() for r in rows] == \
+        ["", percent_gap(want["chance"], 0)]
     assert [r.query_selector(".value").inner_text() for r in rows] == ["0", "+4"]
-    assert page.inner_text("#answer") == f"best 2 · {100 * want['chance']:.1f}% to win the match"
+    assert [r.query_selector(".loss").inner_text() for r in rows] == ["4", ""]
+    assert page.inner_text("#answer") == f"best 2 · {percent(want['chance'])} to win the match"
     assert page.inner_text("#objective-note") == want["objective_note"]
     plies = [e.inner_text() for e in page.query_selector_all("#pv .ply")]
     assert plies[0] == "S:2"
@@ -244,7 +297,7 @@ def test_puzzle_solved_right_and_wrong(server, page, shots):
     assert page.inner_text("#score") == "1 of 2"
     values = {r.query_selector("td").inner_text(): r.query_selector_all("td")[1].inner_text()
               for r in page.query_selector_all("#values tbody tr")}
-    assert values == {"6": "+4", "10": "+0"} or values["6"] == "+4"
+    assert values["6"] == "+4" and not {"+0", "-0"} & set(values.values())
 
 
 def _set_up(page, server, players: str, rules: str, zones, extra: str) -> str:
@@ -277,8 +330,12 @@ def test_board_analyses_a_three_player_position(server, page, shots):
     rows = {r.get_attribute("data-move"): [c.inner_text() for c in
                                            r.query_selector_all(".seat-value")]
             for r in page.query_selector_all("#moves tbody tr")}
-    signed = lambda v: f"+{v}" if v > 0 else str(v)  # noqa: E731
-    assert rows == {m["move"]: [signed(v) for v in m["values"]] for m in want["moves"]}
+    # each seat's own points unsigned, the mover's value signed: the
+    # command line's table (its seat columns and value column)
+    assert rows == {m["move"]: [_entry(v, False) for v in m["values"]] for m in want["moves"]}
+    assert {r.get_attribute("data-move"): r.query_selector(".value").inner_text()
+            for r in page.query_selector_all("#moves tbody tr")} == \
+        {m["move"]: _points(m["value"], "exact") for m in want["moves"]}
     best = [r.get_attribute("data-move") for r in page.query_selector_all("#moves tr.best")]
     assert sorted(best) == sorted(want["best"])
     page.screenshot(path=str(shots / "web-board-3p.png"), full_page=True)
@@ -607,7 +664,6 @@ def test_game_viewer_plots_three_players_each_seats_own_points(server, page):
     assert any(p["seat"] == "E" and p["value"] > 0 for p in valued.values())
     _open_shipped_game(page, server, "french-3p.txt")
     circles = page.query_selector_all("#graph circle")
-    signed = lambda v: f"+{v}" if v > 0 else str(v)  # noqa: E731
     assert {int(c.get_attribute("data-i")): c.query_selector("title").text_content()
             for c in circles} == {i: f"{p['seat']}:{p['card']} {signed(p['value'])} {p['mark']}"
                                   for i, p in valued.items()}

@@ -155,7 +155,7 @@ def test_a_whole_two_player_game_by_clicking(server, browser, shots, tmp_path): 
     # the luck of the deal: opposite for the two players
     luck = [float(page.inner_text(f"#summary tr[data-seat='{x}'] td:last-child") or 0)
             for x in "SN"]
-    assert abs(luck[0] + luck[1]) <= 0.011      # each rounded to 2 decimals
+    assert abs(luck[0] + luck[1]) <= 0.11       # each to 1 decimal, as the CLI prints it
     # the viewer on a phone: no horizontal scrolling either
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

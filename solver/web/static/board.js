@@ -235,8 +235,6 @@ async function analyse() {
   show(doc.positions[0]);
 }
 
-function pct(p) { return p === null || p === undefined ? "" : (100 * p).toFixed(1) + "%"; }
-
 function show(a) {
   lastDoc = a;
   const match = a.objective === "match";
@@ -250,21 +248,28 @@ function show(a) {
   headRow.querySelector("th.value").after(...seats.map(s => el("th", {class: "seat-value",
     title: `${s}'s own points, to the end of the hand`}, s)));
   $("vector-note").hidden = !a.values;
+  // the numbers as the command line's table prints them (solver/cli/render.py)
+  const sampled = a.stderr !== null || a.method === "determinised";
+  const loss = m => a.method === "deal" && a.best.includes(m.move) && m.loss > 1e-9 ? "close"
+    : m.loss <= 1e-9 || (sampled && m.loss < 0.005) ? ""
+    : sampled ? fixed(m.loss, 2) : points(m.loss, a.method, false);
   for (const m of a.moves) {
     const cells = [el("td", {class: "move"}, m.move)];
-    if (match) cells.push(el("td", {class: "chance"}, pct(m.chance)));
-    cells.push(el("td", {class: "value"}, fmt(m.value)),
-      ...seats.map((s, i) => el("td", {class: "seat-value", "data-seat": s}, fmt((m.values || [])[i]))),
-      el("td", {class: "loss"}, m.loss > 0.005 ? (Math.round(m.loss * 100) / 100).toString() : ""),
-      el("td", {class: "stderr"}, m.stderr === null ? "" : m.stderr.toFixed(2)),
+    if (match) cells.push(el("td", {class: "chance"}, percent(m.chance)),
+                          el("td", {class: "lost"}, percentGap(a.chance || 0, m.chance || 0)));
+    cells.push(el("td", {class: "value"}, sampled ? signed(m.value, ".2f") : points(m.value, a.method)),
+      ...seats.map((s, i) => el("td", {class: "seat-value", "data-seat": s}, seatPoints((m.values || [])[i], sampled))),
+      el("td", {class: "loss"}, loss(m)),
+      el("td", {class: "stderr"}, m.stderr === null ? "" : fixed(m.stderr, 2)),
       el("td", {class: "effect"}, m.effect));
     const tr = el("tr", {class: "play" + (a.best.includes(m.move) ? " best" : ""), "data-move": m.move,
                          title: "make this play", onclick: () => makePlay(m.move)}, ...cells);
     body.append(tr);
   }
   let answer = `best ${a.best.join(", ")}`;
-  if (match) answer += ` · ${pct(a.chance)} to win the match`;
-  else answer += ` · value ${fmt(a.value)}` + (a.stderr !== null ? ` ± ${a.stderr.toFixed(2)}` : "") + " points";
+  if (match) answer += ` · ${percent(a.chance)} to win the match`;
+  else answer += " · value " + (a.stderr !== null ? `${signed(a.value, ".2f")} ± ${fixed(a.stderr, 2)}`
+                                                  : points(a.value, a.method)) + " points";
   $("answer").textContent = answer;
   $("objective-note").textContent = a.objective_note;
   $("summary").textContent = a.summary;

@@ -88,10 +88,103 @@ function renderBoard(box, b, opts) {
   for (const f of b.facts) box.append(el("div", {class: "facts"}, f));
 }
 
+// Numbers as the command line prints them: the rules of solver/numbers.py
+// (and of the CLI's tables, solver/cli/render.py), which are the reference;
+// tests/test_web_browser.py checks these against the Python ones.
+
+// format(x, ".Nf") as Python writes it: correctly rounded, an exact tie to
+// the even digit (toFixed takes the larger one: 0.125 -> 0.13, not 0.12).
+function fixed(x, d) {
+  if (x < 0) return "-" + fixed(-x, d);
+  const s = x.toFixed(d);
+  const full = x.toFixed(100);              // x's decimal expansion
+  const cut = full.indexOf(".") + 1 + d;
+  if (!/^50*$/.test(full.slice(cut))) return s;
+  const down = full.slice(0, d ? cut : cut - 1);
+  return "02468".includes(down[down.length - 1]) ? down : s;
+}
+
+// format(x, "g") as Python writes it (six significant digits, no trailing
+// zeros): 5, 2.5, 0.333333.
+function general(x) {
+  if (x < 0) return "-" + general(-x);
+  if (x === 0) return "0";
+  const strip = t => t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t;
+  const [m, e] = x.toExponential(5).split("e");
+  const exp = Number(e);
+  if (exp >= -4 && exp < 6) return strip(fixed(x, 5 - exp));
+  return strip(m) + "e" + (exp < 0 ? "-" : "+") + String(Math.abs(exp)).padStart(2, "0");
+}
+
+// signed(x, spec): x by spec ("g", or ".2f" and the like) with its sign
+// (+5, -2.5), except a zero, which has none (0, 0.00), also when x only
+// rounds to zero.
+function signed(x, spec) {
+  const d = /^\.(\d+)f$/.exec(spec || "g");
+  const body = d ? fixed(Math.abs(x), Number(d[1])) : general(Math.abs(x));
+  if (/^[0.]*$/.test(body)) return body;
+  return (x < 0 ? "-" : "+") + body;
+}
+
+// A value in points to two decimals at most, signed (+4, -2.5, +0.33, 0);
+// "" for none.
 function fmt(v) {
   if (v === null || v === undefined) return "";
-  const s = (Math.round(v * 100) / 100).toString();
-  return v > 0 ? "+" + s : s;
+  return signed(Number(fixed(v, 2)));
+}
+
+// The CLI's value column (_points): exact half-points in full (+4, -2.5,
+// 0), any other value to two decimals unless whole (-2.64); unsigned when
+// not sign (a loss).
+function points(x, method, sign) {
+  const spec = method === "exact" || Math.abs(x - Math.round(x)) < 1e-9 ? "g" : ".2f";
+  if (sign === false) return spec === "g" ? general(x) : fixed(x, 2);
+  return signed(x, spec);
+}
+
+// The CLI's seat columns (three players: each seat's own points,
+// unsigned): whole numbers as they are, else two decimals.
+function seatPoints(x, sampled) {
+  if (x === null || x === undefined) return "";
+  return sampled || x !== Math.trunc(x) ? fixed(x, 2) : general(x);
+}
+
+// A probability in tenths of a percent, as a chance shown to one decimal
+// reads (0.5456 -> 546).
+function tenths(p) { return Math.round(Number(fixed(100 * p, 1)) * 10); }
+
+// A chance to one decimal; "<0.1%" and ">99.9%" near 0 and 1 (but not at
+// them), so that a chance that decides the play never reads 0.0% or
+// 100.0%; "" for none.
+function percent(p) {
+  if (p === null || p === undefined) return "";
+  if (0 < p && p < 0.0005) return "<0.1%";
+  if (0.9995 <= p && p < 1) return ">99.9%";
+  return fixed(tenths(p) / 10, 1) + "%";
+}
+
+// whole - part as printed beside percent() of both: the printed whole less
+// the printed part (so they add up as read); "<0.1%" when the two print
+// alike but differ, ">99.9%" for a gap under 1 that reads 100%; "" when
+// there is no gap.
+function percentGap(whole, part) {
+  if (whole - part <= 1e-12) return "";
+  const shown = tenths(whole) - tenths(part);
+  if (shown <= 0) return "<0.1%";
+  if (shown >= 1000 && whole - part < 1) return ">99.9%";
+  return fixed(shown / 10, 1) + "%";
+}
+
+// A chance as the puzzle commands print it (chance_text): 100%, 61.6%.
+function chanceText(p) {
+  if (p === null || p === undefined) return "?";
+  return fixed(100 * p, 1).replace(/0+$/, "").replace(/\.$/, "") + "%";
+}
+
+// chance_gap_text: percentGap with whole percents without their ".0".
+function chanceGapText(whole, part) {
+  const t = percentGap(whole, part);
+  return t.endsWith(".0%") ? t.slice(0, -3) + "%" : t;
 }
 
 function showError(box, message) {

@@ -79,8 +79,8 @@ function summary(rows) {
   body.replaceChildren(...rows.map(r => el("tr", {"data-seat": r.seat},
     el("td", {}, r.seat), el("td", {}, r.player), el("td", {}, r.plays),
     el("td", {}, r["?!"]), el("td", {}, r["?"]), el("td", {}, r["??"]),
-    el("td", {}, r.average_loss.toFixed(2)), el("td", {class: "hints"}, hints[r.seat] || 0),
-    el("td", {}, r.points), el("td", {}, fmt(r.luck)))));
+    el("td", {}, fixed(r.average_loss, 2)), el("td", {class: "hints"}, hints[r.seat] || 0),
+    el("td", {}, r.points), el("td", {}, r.luck === null || r.luck === undefined ? "" : signed(r.luck, ".1f")))));
 }
 
 function draw() {
@@ -106,10 +106,11 @@ function draw() {
   let best = "";
   if (n && n.forced) best = "forced";
   else if (n && n.value !== null && n.value !== undefined) {
-    best = `value ${fmt(n.value)}`;
-    if (n.loss >= 0.005) best += ` · best ${n.best} (${fmt(n.best_value)}), loss ${(Math.round(n.loss * 100) / 100)}`;
+    // as the command line's annotation table prints them (render_games.py)
+    best = `value ${signed(n.value, ".2f")}`;
+    if (Number(fixed(n.loss, 2)) > 0) best += ` · best ${n.best} (${signed(n.best_value, ".2f")}), loss ${fixed(n.loss, 2)}`;
     if (n.match_note) best += ` · ${n.match_note}`;
-    if (n.stderr) best += ` (± ${n.stderr.toFixed(2)})`;
+    if (n.stderr) best += ` (± ${fixed(n.stderr, 2)})`;
   }
   const asked = hintOf(s);
   if (asked !== null) best += ` · hint asked (${asked})`;

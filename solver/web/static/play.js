@@ -169,7 +169,7 @@ function renderSide(s) {
   $("target-note").textContent = `(to ${s.target}${s.win_check === "end_of_hand" ? ", at the end of a hand" : ""})`;
   const e = doc.equity;
   $("equity").textContent = e.chance === null ? `Match-winning chance: ${e.note}.`
-    : `Your chance of winning the match: ${Math.round(e.chance * 100)}% (${e.when}; ${e.note}).`;
+    : `Your chance of winning the match: ${percent(e.chance)} (${e.when}; ${e.note}).`;
   $("equity").dataset.chance = e.chance === null ? "" : String(e.chance);
   $("where").textContent = `Hand ${s.hand}, deal ${s.deal} of ${s.deals}; ${s.dealer} deals, ${s.leader} leads. Hints taken: ${s.hints}.`;
   const dp = s.declared_points;

@@ -43,10 +43,9 @@ async function answer(card) {
   $("verdict").textContent = doc.right ? `right: ${doc.best}` + (hints ? " (with a hint)" : "")
                                        : `not ${doc.card}: the answer is ${doc.best}`;
   if (doc.objective === "match") {   // judged by the chance of winning the match
-    const pct = m => `${Math.round(1000 * m.chance) / 10}%`;
     const best = doc.moves.find(m => m.best);
     $("verdict").textContent = `${doc.objective_note}: ` + $("verdict").textContent
-      + (best ? ` (${pct(best)} to win the match)` : "");
+      + (best ? ` (${chanceText(best.chance)} to win the match)` : "");
   }
   $("verdict").className = doc.right ? "right" : "wrong";
   // a line the engine cannot value (a '?' hand or stock) is judged by its
@@ -56,8 +55,9 @@ async function answer(card) {
                  doc.explanation];
   $("explanation").textContent = parts.filter(Boolean).join(" ");
   $("line").textContent = doc.pv.length ? (doc.objective === "match" ? "line for the match: " : "line: ") + doc.pv.join(" ") : "";
-  // three players: the mover's entry, then every seat's own points (max^n)
-  const seats = m => m.values && doc.seats ? " (" + doc.seats.map((n, i) => `${n} ${m.values[i]}`).join(", ") + ")" : "";
+  // three players: the mover's entry, then every seat's own points (max^n),
+  // unsigned as the command line's seat columns are
+  const seats = m => m.values && doc.seats ? " (" + doc.seats.map((n, i) => `${n} ${plain(m.values[i])}`).join(", ") + ")" : "";
   const match = doc.objective === "match";
   // played for the match: value and loss are chances of winning it, the
   // points this hand said as points
@@ -66,12 +66,13 @@ async function answer(card) {
   head[1].textContent = match ? "to win the match"
     : doc.view === "mover" ? "value (average over the hands you cannot see)" : "value";
   head[2].textContent = match ? "loss (chance)" : "loss";
-  const pctOf = x => `${Math.round(1000 * x) / 10}%`;
+  // as the command line's puzzle tables print them (solver/cli/puzzles.py)
+  const top = Math.max(...doc.moves.map(m => m.value));
+  const plain = x => general(Number(fixed(x, 2)));
   $("values").tBodies[0].replaceChildren(...doc.moves.map(m =>
     el("tr", {class: (m.best ?? m.loss === 0) ? "best" : ""}, el("td", {}, m.move),
-       el("td", {}, match ? `${pctOf(m.value)} (points this hand ${fmt(m.points)})` : fmt(m.value) + seats(m)),
-       el("td", {}, match ? (m.loss ? pctOf(m.loss) : "")
-                          : (m.loss ? String(Math.round(m.loss * 100) / 100) : "")))));
+       el("td", {}, match ? `${chanceText(m.value)} (points this hand ${fmt(m.points)})` : fmt(m.value) + seats(m)),
+       el("td", {}, match ? chanceGapText(top, m.value) : (m.loss ? plain(m.loss) : "")))));
 }
 
 function hint() {
