@@ -177,3 +177,43 @@ def test_a_presolve_failure_falls_back_and_agrees_with_pdlp(monkeypatch):
     assert values.keys() == values2.keys()
     assert all(values[m] == pytest.approx(values2[m], abs=1e-5) for m in values)
     assert sol.value == pytest.approx(max(values.values()), abs=1e-9)
+
+
+HP1 = ("2.5 1.6.10/?.?.? ? S rules=pagat taken=14,12 last=S "
+       "gone=1.1.2.3.3.4.4.4.5.5.6.10.10.11.11.12.6.6.7.7.1.2.3.12.12.7")
+
+
+def test_auto_leaves_the_fallback_its_time_when_the_equilibrium_does_not_fit():
+    """A new user's pass: at --time 1 the equilibrium of this pagat line
+    built its game and LP for 1.1-1.3 s before its first check, so the
+    deal search it fell back to had no time left: "exact for 1 of the 63
+    hands (2% of their weight)", best 1, 6, 10 at +0.05, and 1.4 s in all.
+    The equilibrium now keeps to 60% of the time (its building and the LP
+    solver check it); the deal search then covers every hand and gives
+    --method deal's answer."""
+    pos = parse_position(HP1)
+    ref = evaluate(pos, method="deal")
+    assert ref.best == ["1", "6"]
+    a = evaluate(parse_position(HP1), method="auto", time_budget=1.0)
+    if a.method == "equilibrium":       # a fast machine: the LP fit in 0.6 s
+        assert a.best == ["1", "6"]
+        return
+    assert a.method == "deal" and "the time ran out" not in a.note, a.note
+    assert {m.move: m.value for m in a.moves} == {m.move: m.value for m in ref.moves}
+
+
+def test_the_equilibrium_stops_when_its_check_says_the_time_is_up():
+    """``check`` is called while the game and the LP are built: a check
+    that raises stops them (it is how --time reaches them)."""
+    class Up(Exception):
+        pass
+    calls = []
+
+    def check():
+        calls.append(1)
+        if len(calls) > 3:
+            raise Up
+        return 10.0
+    with pytest.raises(Up):
+        solve(ViewGame(parse_position(HP1), check=check).tree, check=check)
+    assert len(calls) == 4

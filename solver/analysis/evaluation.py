@@ -404,7 +404,8 @@ def _evaluate(run: _Run, method: str) -> Analysis:
         why = _equilibrium_refusal(run)
         if why is None:
             try:
-                return _equilibrium(run)
+                # auto keeps 40% of the time for the method it falls back to
+                return _equilibrium(run, EXPECTIMAX_SHARE if method == "auto" else 1.0)
             except (SearchAborted, CompileError) as e:
                 if method == "equilibrium":
                     if isinstance(e, SearchAborted):
@@ -537,20 +538,28 @@ def _equilibrium_refusal(run: _Run) -> str | None:
     return None
 
 
-def _equilibrium(run: _Run) -> Analysis:
+def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
     """The exact player's-view values of the last two deals: the deal as a
     game with imperfect information (:class:`solver.engine.view_game.
     ViewGame`), solved by its sequence-form LP; one LP for the game and one
-    for each distinct play."""
+    for each distinct play. ``share`` of the time left (``auto`` keeps the
+    rest for the method it falls back to); the game's building and the
+    LP solver keep to it, and SearchAborted says it ran out."""
     from ..search.equilibrium import solve
     pos = run.pos
-    vg = ViewGame(pos)
-    sol = solve(vg.tree)
+    deadline = clock.now() + share * (run.budget.deadline - clock.now())
+
+    def check() -> float:
+        left = deadline - clock.now()
+        if left <= 0:
+            raise SearchAborted("time", 0, time.perf_counter() - run.t0)
+        return left
+
+    vg = ViewGame(pos, check=check)
+    sol = solve(vg.tree, check=check)
     values = {}
     for m in sol.root_policy:
-        if clock.now() > run.budget.deadline:
-            raise SearchAborted("time", 0, time.perf_counter() - run.t0)
-        values[m] = solve(vg.tree, fix_root=m).value
+        values[m] = solve(vg.tree, fix_root=m, check=check).value
     prob = sampled_problem(pos, run.seed)
     moves = _moves_scalar(prob, values)
     top = moves[0].value

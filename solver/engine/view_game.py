@@ -78,7 +78,8 @@ class ViewGame:
     outcomes.
     """
 
-    def __init__(self, pos: Position, hands: list[tuple[int, ...]] | None = None) -> None:
+    def __init__(self, pos: Position, hands: list[tuple[int, ...]] | None = None,
+                 check=None) -> None:
         if pos.players != 2:
             raise CompileError(
                 f"the equilibrium takes two players (a zero-sum game of two hands; "
@@ -131,6 +132,8 @@ class ViewGame:
         self._searcher = None
         outcomes = {}
         for h, w in weights.items():
+            if check is not None:       # raises when the time is up
+                check()
             stock = Counter(pool)
             stock.subtract(h)
             game = Hand(pos.rules, 2, leader, sorted(stock.elements()), shuffled=True)

@@ -90,12 +90,14 @@ class GameError(ValueError):
     sum to 1)."""
 
 
-def solve(root: Node, fix_root: Hashable | None = None) -> Solution:
+def solve(root: Node, fix_root: Hashable | None = None, check=None) -> Solution:
     """Solve the game (value for player 0). With ``fix_root``, player 0
     must play that action at its first infoset (the one it meets before
     any action of its own; chance may come first): the value is that
     play's. Raises GameError for an improper tree, RuntimeError when the
-    LP solver fails."""
+    LP solver fails. ``check``: called as the LP is built and before it
+    is solved, it raises when the time is up and otherwise returns the
+    seconds left (None: no limit), the LP solver's own time limit."""
     import time
     from ortools.linear_solver import pywraplp
 
@@ -106,7 +108,12 @@ def solve(root: Node, fix_root: Hashable | None = None) -> Solution:
     info1: dict = {}
     payoff: dict = {}             # (seq0, seq1) -> expected payoff weight
 
+    walked = [0]
+
     def walk(node: Node, s0: tuple, s1: tuple, reach: float) -> None:
+        walked[0] += 1
+        if check is not None and walked[0] % 1024 == 0:
+            check()
         if node.kind == "leaf":
             key = (s0, s1)
             payoff[key] = payoff.get(key, 0.0) + reach * node.value
@@ -171,7 +178,9 @@ def solve(root: Node, fix_root: Hashable | None = None) -> Solution:
             lp.Add(sum(x[parent + ((I, a),)] for a in actions) == x[parent])
         if fix_root is not None:
             lp.Add(x[((first[0], fix_root),)] == 1)
-        for s in seq1:
+        for i, s in enumerate(seq1):
+            if check is not None and i % 256 == 255:
+                check()
             lhs = (q_root if s == () else q[s[-1][0]]) - sum(q[J] for J in leads[s])
             rhs = sum(w * x[s0] for s0, w in by_seq1[s])
             lp.Add(lhs <= rhs)
@@ -183,11 +192,16 @@ def solve(root: Node, fix_root: Hashable | None = None) -> Solution:
         lp, x, q_root = build(solver, params)
         if lp is None:    # pragma: no cover
             continue
+        left = check() if check is not None else None
+        if left is not None:
+            lp.SetTimeLimit(max(1, int(left * 1000)))
         status = lp.Solve()
         statuses.append(f"{solver} {params or 'default'}: {status}")
         if status == pywraplp.Solver.OPTIMAL:
             break
     else:
+        if check is not None:
+            check()         # stopped by its time limit: the time is up
         raise RuntimeError(f"the sequence-form LP did not solve ({'; '.join(statuses)})")
     policy = {}
     if len(first) == 1:
