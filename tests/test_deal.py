@@ -314,12 +314,26 @@ def test_the_deal_method_says_why_it_cannot_take_a_position():
     saying why (the CLI prints it as the line's error); `auto` answers."""
     from solver.analysis.deal import why_not
     from solver.notation import parse_position
+    # a new user's pass: a voleur line with every card known was refused for
+    # want of a model ("no boundary-value model for Ronda voleur"), where
+    # the plain game's says the stock is known; and the CLI said "the deal
+    # search cannot take this position: the deal search takes two sides"
     voleur = parse_position("3.10 5.12/10.11 - S rules=french voleur=yes taken=12,22 last=N "
                             "tops=2,5")
-    assert why_not(voleur) == ("no boundary-value model for Ronda voleur (the piles change "
-                               "what a deal is worth)")
+    assert why_not(voleur) == "the stock order is known: exact search"
+    hidden = parse_position("3.10 5.12/?.? ? S rules=french voleur=yes taken=12,16 last=N "
+                            "tops=2,5 gone=1.1.1.1.2.2.2.3.3.3.4.4.4.4.5.5.5.6.6.6.6.7.7.7.7"
+                            ".10.10.11")
+    assert why_not(hidden) == ("it does not take Ronda voleur (the piles change what a deal "
+                               "is worth)")
     three = parse_position("3.10 5.12/10.11/1.2 - S rules=french")
-    assert why_not(three) == "the deal search takes two sides (2 players, or 4 in partnerships)"
+    assert why_not(three) == "it takes two sides (2 players, or 4 in partnerships)"
+    from solver.analysis.evaluation import evaluate
+    from solver.engine.compile import CompileError
+    with pytest.raises(CompileError) as e:
+        evaluate(three, method="deal")
+    assert str(e.value) == ("the deal search cannot take this position: it takes two sides "
+                            "(2 players, or 4 in partnerships)")
     known = parse_position("1.6.7.10.12 6.2.3/4.5.11 1.1.2.3.4.5.11.12.12.10.10.7 S taken=7,10 "
                            "last=N")
     assert why_not(known) == "the stock order is known: exact search"

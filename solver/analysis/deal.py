@@ -62,13 +62,15 @@ def _stock_after_deal(pos: Position, hidden: int) -> int:
 def why_not(pos: Position) -> str | None:
     """Why the deal search cannot take ``pos`` (None when it can)."""
     if pos.players not in (2, 4):
-        return "the deal search takes two sides (2 players, or 4 in partnerships)"
-    if pos.rules.voleur:
-        return "no boundary-value model for Ronda voleur (the piles change what a deal is worth)"
-    if any(c is None for c in pos.hands[pos.turn]):
-        return "the mover's hand must be known"
+        return "it takes two sides (2 players, or 4 in partnerships)"
     if pos.stock_kind == "known":
         return "the stock order is known: exact search"
+    if pos.rules.voleur:
+        # said before the model is looked for: no model, and in the last
+        # deal (which needs none) its search does not take the piles' steals
+        return "it does not take Ronda voleur (the piles change what a deal is worth)"
+    if any(c is None for c in pos.hands[pos.turn]):
+        return "the mover's hand must be known"
     hidden = sum(1 for h in pos.hands for c in h if c is None)
     try:
         left = _stock_after_deal(pos, hidden)

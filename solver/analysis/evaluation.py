@@ -424,7 +424,7 @@ def _evaluate(run: _Run, method: str) -> Analysis:
                              "the deal search plays for points)")
     if chosen == "deal":
         from .deal import why_not
-        reason = why_not(pos) if run.match is None else "the deal search plays for points"
+        reason = why_not(pos) if run.match is None else "it plays for points"
         if reason is not None:
             raise CompileError(f"the deal search cannot take this position: {reason}")
         why = ("a hand is hidden: the deal search (the mover's view)" if method == "auto"
