@@ -41,7 +41,8 @@ from .position import (
     side_names,
     side_of,
 )
-from .rules import (DEFAULT_PRESET, Rules, RulesError, deal_sizes, format_value, preset, stock_sizes,
+from .rules import (DEFAULT_PRESET, Rules, RulesError, deal_sizes, format_value, player_counts,
+                    preset, stock_sizes,
                     target_winner)
 
 __all__ = [
@@ -596,7 +597,7 @@ def _rules_of(name: str, overrides: dict[str, str]) -> Rules:
 def _check_players(rules: Rules, name: str, overrides: dict[str, str], players: int) -> None:
     """The rules allow ``players`` players (the line's number of hands)."""
     if players not in rules.players:
-        allowed = ", ".join(str(p) for p in rules.players)
+        allowed = player_counts(rules.players)
         if "players" in overrides:
             raise NotationError(
                 "players", f"players={overrides['players']} does not allow {players} players")

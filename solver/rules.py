@@ -258,6 +258,17 @@ def preset(name: str) -> Rules:
             f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
 
 
+def player_counts(players) -> str:
+    """The player counts as a sentence lists them: "2", "2 or 4", "2, 3 or 4"
+    (messages said "2, 4").
+
+    >>> player_counts((2,)), player_counts((2, 4)), player_counts((2, 3, 4))
+    ('2', '2 or 4', '2, 3 or 4')
+    """
+    counts = [str(p) for p in players]
+    return counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " or " + counts[-1]
+
+
 def check_players(rules: Rules, players: int, source: str | None = None,
                   give: str = "give {} players") -> None:
     """Raise RulesError unless ``rules`` has a game for ``players`` players:
@@ -277,7 +288,7 @@ def check_players(rules: Rules, players: int, source: str | None = None,
     """
     if players in rules.players:
         return
-    allowed = ", ".join(str(p) for p in rules.players)
+    allowed = player_counts(rules.players)
     if source is not None:
         counts = " or ".join(str(p) for p in rules.players)
         raise RulesError(f"players={','.join(str(p) for p in rules.players)} (from {source}) "

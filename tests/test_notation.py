@@ -245,7 +245,7 @@ ERRORS = [
     ("1.3.5.11 2.2.7/4.6.12/1.1.1 ? S",
      "rules: rules=lmodire is for 2 players, not 3 (override with players=)"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.2 ? S rules=pagat",
-     "rules: rules=pagat is for 2, 4 players, not 3 (override with players=)"),
+     "rules: rules=pagat is for 2 or 4 players, not 3 (override with players=)"),
     ("1.3.5.11 2.2.7/4.6.12/1.1.2 ? S rules=french players=2,4",
      "players: players=2,4 does not allow 3 players"),
     # a line short of a hand: the rules' players, not a key written for

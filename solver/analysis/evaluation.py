@@ -569,7 +569,7 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
     note = (f"the mover's view in the last two deals: the exact value for what the mover "
             f"knows (the other hand dealt by chance from the {vg.hands_dealt} hands it may "
             f"be, each player knowing its own; the last deal exact), a zero-sum game solved "
-            f"by its sequence-form LP ({sol.variables} variables, {vg.leaves} end-of-deal "
+            f"by its sequence-form LP ({sol.variables:,} variables, {vg.leaves:,} end-of-deal "
             f"states); equilibrium policy {policy}")
     return Analysis(pos, "equilibrium", top, moves,
                     [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None,
