@@ -413,3 +413,18 @@ def test_the_ordering_guess_puts_a_pile_the_next_player_can_steal_last():
         n = core.gen_children(game.P, game.D, K, 0, state)
         kn.order_children(K, 0, n, -1)
         assert [int(K[0, K[0, core.MAX_MOVES, j], core.K_MOVE]) for j in range(n)] == order
+
+
+def test_a_three_player_steal_is_worded_as_a_two_player_one():
+    """A new user's pass: two and four players wrote a steal ``x5 steals
+    22``, three players ``x10 +pile N(9)``. Three players name whose pile
+    (two other piles could be stolen): S's 10 takes N's top 10 with N's 9
+    cards, S's 6 E's top 6 with E's 10 (taken=10,10,9 in S, E, N order)."""
+    from solver.analysis.evaluation import evaluate
+    from solver.notation import parse_position
+    a = evaluate(parse_position("1.4 2.6.10/3.7.12/5.11.1 - S rules=french voleur=yes "
+                                "taken=10,10,9 last=S tops=3,6,10"), method="exact")
+    effects = {m.move: m.effect for m in a.moves}
+    assert effects["10"] == "x10 steals N's 9 +1 capture"
+    assert effects["6"] == "x6 steals E's 10 +1 capture"
+    assert effects["2"] == "lays"

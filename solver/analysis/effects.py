@@ -33,8 +33,8 @@ def describe(prob, st: tuple, move: int) -> str:
     :class:`~solver.engine.compile.Problem` or a
     :class:`~solver.engine.hand.Hand`) does now:
     ``x5.6.7.10`` for the cards it takes (its own card first), then the
-    piles it steals (Ronda voleur: ``steals 12`` with two sides,
-    ``+pile E(12)`` with three), then the points of each event (``+1
+    piles it steals (Ronda voleur: ``steals 12`` with two sides, ``steals
+    E's 12`` with three), then the points of each event (``+1
     hit``, ``+5 answer``, ``+1 missa``, ``+1 capture``), or ``lays`` when it
     stays on the table."""
     P = prob.P
@@ -59,8 +59,9 @@ def describe(prob, st: tuple, move: int) -> str:
                     not core.pile_of(child[10], k):
                 if ev & (EV_ANSWER5 | EV_ANSWER10):
                     parts = ["x" + rank]
+                # two sides: the one other pile; three: whose (it wrote +pile E(12))
                 parts.append(f"steals {before}" if prob.nsides == 2
-                             else f"+pile {names[k]}({before})")
+                             else f"steals {names[k]}'s {before}")
     for bit, name in ((EV_CAPTURE, "capture"), (EV_HIT, "hit"), (EV_ANSWER5, "answer"),
                       (EV_ANSWER10, "answer"), (EV_MISSA, "missa")):
         pts = event_points(rules, bit) if ev & bit else 0
