@@ -327,3 +327,23 @@ def test_a_verdict_and_the_hand_points_write_zero_without_a_sign():
     hs = SimpleNamespace(players=2, finished=True, points=[3, 0], score=[13, 20], winner=None)
     event = SimpleNamespace(seat=0, card="7c", effect="lays")
     assert announce(hs, event)[-1] == "== the hand is over: S +3, N 0; score 13-20"
+
+
+def test_the_paranoid_search_is_said_in_the_answer_and_the_json():
+    """A new user's pass: ``--search paranoid`` changed the values and the
+    best plays, but no line of the answer said that the other two were
+    taken to play against the mover (only ``note`` named it). The short
+    line says so, and the JSON's ``search`` names the search."""
+    from solver.analysis.words import summary_line
+    line = "1.4 2.6.10/3.7.12/5.11.1 - S rules=french taken=10,10,9 last=S\n"
+    r = CliRunner().invoke(main, ["--search", "paranoid", "--json", "-"], input=line)
+    [doc] = json.loads(r.stdout)["positions"]
+    assert r.exit_code == 0 and doc["search"] == "paranoid"
+    assert doc["summary"].startswith(
+        "exact: every card is known (paranoid: E and N play against S); ")
+    r = CliRunner().invoke(main, ["--json", "-"], input=line)
+    [doc] = json.loads(r.stdout)["positions"]
+    assert doc["search"] == "maxn" and "paranoid" not in doc["summary"]
+    from solver.notation import parse_position
+    two = evaluate(parse_position("1.4 2.6.10/3.7.12 - S taken=16,16 last=N"), search="paranoid")
+    assert "paranoid" not in summary_line(two)      # two sides: alpha-beta, said in note

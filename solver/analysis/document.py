@@ -108,6 +108,7 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
         doc["cluster"] = a.extra["cluster"]
     if a.values is not None:        # three players: one entry per seat
         doc["values"] = [plain(x, m) for x in a.values]
+        doc["search"] = a.extra.get("search", "maxn")
         for mv, out in zip(a.moves, doc["moves"]):
             out["values"] = [plain(x, m) for x in (mv.values or [])]
     doc = tidy(doc)

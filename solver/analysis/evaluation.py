@@ -354,6 +354,8 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     a = _evaluate(_Run(pos, samples, seed, workers, Budget(time_budget, memory_mb), z,
                        min_samples, progress, inference, search if three else "maxn", match,
                        cluster, fast, play_model), method)
+    if three:       # the search the vectors come from (words.summary_line, JSON)
+        a.extra["search"] = search
     if forced is not None:
         a.note += "; the hidden cards are the cards not seen (no other deal is left)"
     if search != "maxn" and not three:

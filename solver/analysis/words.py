@@ -178,6 +178,11 @@ def summary_line(a: Analysis) -> str:
     ``1 and 6 are tied in this sample``, under the points objective and the
     match objective alike). A partial answer (interrupted) says so first."""
     out = _kind(a)
+    if a.extra.get("search") == "paranoid":
+        # the values assume the other two against the mover: say so up front
+        pos = a.position
+        others = [pos.seat_name(s) for s in range(pos.players) if s != pos.turn]
+        out += f" (paranoid: {' and '.join(others)} play against {pos.seat_name(pos.turn)})"
     single = _single(a)
     # the deal method names its ties and close plays itself (its best)
     deal = a.method == "deal" and len(a.best) > 1
