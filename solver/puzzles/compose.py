@@ -312,13 +312,17 @@ def _solve_stoppable(solver, model) -> int:
     is then stopped and the KeyboardInterrupt raised again."""
     box: list[int] = []
     th = threading.Thread(target=lambda: box.append(solver.Solve(model)), daemon=True)
-    th.start()
     try:
+        # started inside the try: a signal between the start and the wait
+        # still stops the search and joins its thread (a CP-SAT thread left
+        # running at exit can end the process with "terminate called")
+        th.start()
         while th.is_alive():
             th.join(0.05)
     except KeyboardInterrupt:
-        solver.stop_search()
-        th.join()
+        if th.is_alive():
+            solver.stop_search()
+            th.join()
         raise
     return box[0]
 
