@@ -406,7 +406,7 @@ def annotate_command(game, view, samples, seed, method, thresholds, luck_samples
 
 
 def _annotate_match(item, i, name, view, samples, seed, marks, as_json, as_record, all_plays,
-                    n_items, docs, done, console, time_budget=None, error=None) -> bool:
+                    n_items, docs, done, console, time_budget, error) -> bool:
     """annotate --objective match for one game; True when it failed
     (``error(game, line, text)`` says why)."""
     from ..match_equity.annotate import annotate_match
@@ -415,10 +415,7 @@ def _annotate_match(item, i, name, view, samples, seed, marks, as_json, as_recor
         an = annotate_match(item, view=view, samples=min(samples, 16), seed=seed,
                             thresholds=marks, time_budget=time_budget)
     except (CompileError, ValueError) as err:
-        if error is None:
-            click.echo(f"error: {name}: game {i}: {err}", err=True)
-        else:
-            error(i, None, f"game {i}: {err}")
+        error(i, None, f"game {i}: {err}")
         return True
     done.append(an.record)
     if as_json:
