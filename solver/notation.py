@@ -1249,7 +1249,7 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
     [(2, 'NotationError')]
     """
     if hasattr(lines, "readline") and not isinstance(lines, (str, bytes)):
-        from .runtime.streams import bounded_lines
+        from .runtime.streams import bad_byte, bounded_lines
         lines = bounded_lines(lines)
     for number, raw in enumerate(lines, start=1):
         if isinstance(raw, ValueError):         # a line too long: the file ends here
@@ -1260,16 +1260,12 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
                 from .runtime.streams import UTF16, is_utf16
                 if is_utf16(raw):
                     # a UTF-16 file: one error, not one a line
-                    yield number, NotationError(
-                        "line", f"not UTF-8 text (byte 0x{raw[0]:02x} at column 1){UTF16}",
-                        number)
+                    yield number, NotationError("line", bad_byte(raw[0], 1) + UTF16, number)
                     return
             try:
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                yield number, NotationError(
-                    "line", f"not UTF-8 text (byte 0x{raw[e.start]:02x} at column "
-                            f"{e.start + 1})", number)
+                yield number, NotationError("line", bad_byte(raw[e.start], e.start + 1), number)
                 continue
         if number == 1 and raw.startswith("\ufeff"):
             raw = raw[1:]

@@ -180,6 +180,29 @@ def percent_gap(whole: float, part: float) -> str:
     return f"{shown / 10:.1f}%"
 
 
+def points_gap(best: float, value: float) -> str:
+    """The points ``best - value`` as printed beside both values at two
+    decimals: the difference of the printed values, so that a loss and
+    the two values it sits between add up as the reader sees them
+    (-4.435 and -4.4449 print -4.43 and -4.44: 0.01); "<0.01" when the
+    two print alike but differ, "" when there is no gap.
+
+    >>> points_gap(-4.4351, -4.4449), points_gap(-4.435, -4.4449), points_gap(2.0, 2.0)
+    ('<0.01', '0.01', '')
+    >>> points_gap(1.5, -2.25)
+    '3.75'
+    """
+    if best - value <= 1e-9:
+        return ""
+    shown = _hundredths(best) - _hundredths(value)
+    return "<0.01" if shown <= 0 else f"{shown / 100:.2f}"
+
+
+def _hundredths(x: float) -> int:
+    """``x`` in hundredths as ``format(x, ".2f")`` prints it."""
+    return round(float(format(x, ".2f")) * 100)
+
+
 def apportion(parts: list[float], total: int) -> list[int]:
     """``parts`` (non-negative, summing to 1) as whole numbers summing to
     ``total`` (100 for whole percents, 1000 for tenths): each rounded

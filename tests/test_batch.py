@@ -201,7 +201,7 @@ def test_a_file_that_is_not_utf8_is_said_as_the_other_commands_say_it(tmp_path):
     (tmp_path / "g.txt").write_bytes(b"[Event \"x\"]\n\x00\xc6\x01\n")
     items = list(games_of(files_of((str(tmp_path),))))
     assert [(i.game, i.error) for i in items] == [
-        (None, f"{tmp_path / 'g.txt'}: not UTF-8 text (byte 0xc6 on line 2, at offset 13)")]
+        (None, f"{tmp_path / 'g.txt'}: line 2, line: not UTF-8 text (byte 0xc6 at column 2)")]
 
 
 def test_batch_annotate_runs_a_three_player_game(tmp_path):

@@ -282,6 +282,80 @@ def test_the_composer_refuses_four_card_deals():
         next(compose("hit", rules_name="online"))
 
 
+def _reference_moves(pos):
+    """Every play's exact value by the plain reference (two players)."""
+    from solver.position import side_of
+    last = None if pos.last is None else side_of(pos.last, pos.players)
+    _v, moves = reference.reference_value(
+        pos.rules, [c.rank for c in pos.table], [[c.rank for c in h] for h in pos.hands],
+        [c.rank for c in pos.stock], pos.turn, pos.leader(),
+        prev=pos.prev.rank if pos.prev else None,
+        show=(pos.show.rank, pos.show.size) if pos.show else None,
+        last_side=last, taken=pos.pile_sizes())
+    return moves
+
+
+def test_puzzles_generate_takes_house_rules_with_set(tmp_path):
+    """``puzzles generate --set``: french has no answer for 5 (hit=1), so
+    its answer5 puzzles are refused; with ``--set hit=1,5`` they are made,
+    each line writes ``hit=1,5``, and the plain reference under those rules
+    gives the line's best play, value and margin; ``puzzles check`` verifies
+    the file. Without ``--set`` the lines are the ones made before it
+    existed (the seeds do not change)."""
+    out = tmp_path / "p.txt"
+    refused = CliRunner().invoke(main, ["puzzles", "generate", "--rules", "french",
+                                        "--theme", "answer5", "--count", "1", "-o", "-"])
+    assert refused.exit_code == 2
+    assert refused.output.strip() == ("error: no answer5 puzzle: rules=french has no answer "
+                                      "for 5 (hit=1)")
+    r = CliRunner().invoke(main, ["puzzles", "generate", "--rules", "french", "--set", "hit=1,5",
+                                  "--theme", "answer5", "--count", "2", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    lines = out.read_text().splitlines()
+    assert "rules french hit=1,5, 2 players" in lines[0]
+    assert len(lines) == 3
+    for line in lines[1:]:
+        pos = parse_position(line)
+        assert " rules=french hit=1,5 " in line and pos.rules.hit == (1, 5)
+        moves = _reference_moves(pos)
+        best = max(moves.values())
+        ranks = sorted(moves, key=moves.get, reverse=True)
+        assert [int(pos.opcode("bm"))] == [m for m in moves if moves[m] == best]
+        assert float(pos.opcode("v")) == best
+        assert float(pos.opcode("margin")) == best - moves[ranks[1]]
+        assert "answer5" in pos.opcode("themes").split()
+    check = CliRunner().invoke(main, ["puzzles", "check", str(out)])
+    assert check.exit_code == 0 and "2 of 2 lines verified (exact)" in check.output
+    # without --set the seeds are those of positions/regenerate_puzzles.sh
+    plain = CliRunner().invoke(main, ["puzzles", "generate", "--theme", "hit", "--count", "10",
+                                      "--seed", "1", "-o", "-"])
+    assert plain.exit_code == 0
+    assert plain.stdout == (POSITIONS / "puzzles" / "hit.txt").read_text()
+
+
+@pytest.mark.parametrize("source", ["mined", "selfplay"])
+def test_mined_and_self_played_puzzles_write_their_set(source):
+    """Mined and self-played candidates carry ``--set``'s parameters too
+    (voleur's lines their pile tops) and read back with those rules."""
+    r = CliRunner().invoke(main, ["puzzles", "generate", "--source", source, "--set",
+                                  "voleur=yes", "--count", "1", "-o", "-"])
+    assert r.exit_code == 0, r.output
+    line = [x for x in r.output.splitlines() if " ; bm " in x][0]
+    pos = parse_position(line)
+    assert " voleur=yes " in line and pos.rules.voleur and pos.tops is not None
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--set", "hit=x"], "error: parameter hit cannot be 'x'"),
+    (["--set", "hit"], "error: --set: 'hit' is not NAME=VALUE"),
+    (["--set", "players=4"], "error: players=4 (from --set) does not allow 2 players: "
+                             "use --players 4 or drop players="),
+])
+def test_puzzles_generate_set_errors_are_one_line(args, message):
+    r = CliRunner().invoke(main, ["puzzles", "generate", *args, "-o", "-"])
+    assert r.exit_code == 2 and r.output.strip() == message
+
+
 def test_the_shipped_house_rule_positions():
     """positions/house-rules.txt solves, and its hand-checked lines give the
     values in their comments."""

@@ -464,5 +464,5 @@ def test_a_utf16_file_is_one_error_that_says_so(tmp_path):
     assert [e["error"] for e in doc["errors"]] == [
         "line: not UTF-8 text (byte 0xff at column 1): it is UTF-16 text; save it as UTF-8"]
     [item] = list(games_of([f]))
-    assert item.error == (f"{f}: not UTF-8 text (byte 0xff on line 1, at offset 0): it is "
+    assert item.error == (f"{f}: line 1, line: not UTF-8 text (byte 0xff at column 1): it is "
                           "UTF-16 text; save it as UTF-8")

@@ -499,13 +499,13 @@ def test_a_file_that_cannot_be_read_leaves_the_other_files_checked(puzzle_file, 
          "error": f"{empty}: no position in the file (it is empty or holds only comments and "
                   "blank lines)"},
         {"file": str(bad), "line": None,
-         "error": f"{bad}: not UTF-8 text (byte 0xe9 on line 2, at offset 15)"}]
+         "error": f"{bad}: line 2, line: not UTF-8 text (byte 0xe9 at column 4)"}]
     from test_schema import check
     check(doc, "puzzles.json")
     sheet = tmp_path / "s.html"
     r = run(["puzzles", "sheet", str(puzzle_file), str(bad), "-o", str(sheet)])
     assert r.exit_code == 1 and sheet.read_text().count("<svg") >= 2
-    assert f"error: {bad}: not UTF-8 text (byte 0xe9 on line 2, at offset 15) (left out)" in \
+    assert f"error: {bad}: line 2, line: not UTF-8 text (byte 0xe9 at column 4) (left out)" in \
         r.stderr
     r = run(["puzzles", "quiz", str(bad), str(puzzle_file)], stdin="q\n")
     assert "left out" in r.stderr and "score:" in r.stdout

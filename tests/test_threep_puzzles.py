@@ -187,9 +187,9 @@ def test_three_player_cli_generate_and_check(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--players", "3"], "rules: lmodire is for 2 players, not 3 (presets for 3 players: french)"),
     (["--players", "3", "--rules", "french", "--theme", "answer5"],
-     "no answer5 puzzle: rules=french has no answer for 5"),
+     "no answer5 puzzle: rules=french has no answer for 5 (hit=1)"),
     (["--players", "3", "--rules", "french", "--source", "mined", "--theme", "bait"],
-     "no bait puzzle: rules=french has no answer for 5"),
+     "no bait puzzle: rules=french has no answer for 5 (hit=1)"),
 ])
 def test_what_does_not_apply_is_one_line(args, message):
     """One line, as docs/puzzles.md promises (it was click's three-line

@@ -13,11 +13,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
-from solver.cli.render import _entry, _points
-from solver.numbers import percent, percent_gap, signed, tenths
+from solver.cli.render import _entry, _loss, _points
+from solver.numbers import percent, percent_gap, points_gap, signed, tenths
 from solver.puzzles.puzzle import chance_gap_text, chance_text
 
 sync_api = pytest.importorskip(
@@ -93,7 +94,7 @@ def test_the_pages_print_numbers_as_the_command_line(server, page):
     page.wait_for_selector("body[data-ready='1']")
     values = [0, 0.001, -0.001, 0.004999, 0.005, -0.005, 0.125, -0.125, 0.375, 0.5, -0.5,
               2.5, -2.5, 5, -5, 4.999999999999999, -2.0000000001, 1 / 3, -2 / 3, 2.675,
-              0.015, 12.345, 1234.5, 0.00001, 123456789]
+              0.015, 12.345, 1234.5, 0.00001, 123456789, -4.4351, -4.4449, -4.435]
     chances = [0, 1, 0.0004, 0.00049, 0.0005, 0.00051, 0.0025, 0.0075, 0.00025, 0.0863,
                0.123456, 0.45551, 0.5, 0.49999, 0.54549, 0.5456, 0.99949, 0.9995, 0.9996,
                0.99999]
@@ -107,6 +108,9 @@ def test_the_pages_print_numbers_as_the_command_line(server, page):
         tenths: ps.map(tenths), percent: ps.map(percent), chance: ps.map(chanceText),
         gap: ps.flatMap(a => ps.map(b => percentGap(a, b))),
         chanceGap: ps.flatMap(a => ps.map(b => chanceGapText(a, b))),
+        pointsGap: vs.flatMap(a => vs.map(b => pointsGap(a, b))),
+        lossText: ["exact", "expectimax"].flatMap(m => [false, true].flatMap(
+            sampled => vs.flatMap(a => vs.map(b => lossText(a, b, m, sampled))))),
     })""", [values, chances])
     assert got == {
         "g": [signed(v) for v in values], "f2": [signed(v, ".2f") for v in values],
@@ -121,6 +125,9 @@ def test_the_pages_print_numbers_as_the_command_line(server, page):
         "chance": [chance_text(p) for p in chances],
         "gap": [percent_gap(a, b) for a in chances for b in chances],
         "chanceGap": [chance_gap_text(a, b) for a in chances for b in chances],
+        "pointsGap": [points_gap(a, b) for a in values for b in values],
+        "lossText": [_loss(a, b, m, sampled) for m in ("exact", "expectimax")
+                     for sampled in (False, True) for a in values for b in values],
     }
     assert got["fmt"][:3] == ["0", "0", "0"] and got["percent"][2] == "<0.1%"
     assert page.evaluate("[percent(null), fmt(null), fmt(undefined)]") == ["", "", ""]
@@ -222,6 +229,28 @@ def test_board_at_38_40_plays_for_the_match_as_the_cli_does(server, page):
     page.click("#analyse")
     page.wait_for_function("document.querySelector('#moves tbody tr.best')?.dataset.move === '7'")
     assert page.is_hidden("#moves th.chance")
+    assert page.is_hidden("#moves th.chance-se")
+
+
+def test_board_shows_a_sampled_match_chance_with_its_error(server, page):
+    """A hidden hand played for the match: the chance of winning is
+    sampled, and the board shows its standard error in a "± %" column as
+    the command line does (it had none), each play's loss as the printed
+    values' difference."""
+    line = ("2.12 5.5/?.? ? S taken=14,14 last=S score=39,39 "
+            "gone=1.1.1.1.2.2.3.3.3.3.4.4.4.4.6.6.6.6.7.7.10.10.10.10.11.11.11.11")
+    page.goto(server + "/board?line=" + quote(line))
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#time", "2")
+    page.click("#analyse")
+    page.wait_for_selector("#moves tbody tr")
+    doc = page.evaluate("lastDoc")
+    assert doc["objective"] == "match" and doc["chance_stderr"] > 0
+    assert page.is_visible("#moves th.chance-se")
+    rows = page.query_selector_all("#moves tbody tr")
+    assert [r.query_selector(".chance-se").inner_text() for r in rows] == \
+        [percent(m["chance_stderr"]) for m in doc["moves"]]
+    assert all(r.query_selector(".chance-se").inner_text().endswith("%") for r in rows)
 
 
 def _open_shipped_game(page, server, name: str) -> None:

@@ -166,10 +166,33 @@ def test_no_other_best_is_named_at_a_loss_that_shows_as_zero(player_view):
     named = 0
     for line in player_view.splitlines():
         cells = [c.strip() for c in line.split("│")]
-        if len(cells) == 8 and cells[4]:        # a row naming another best play
-            assert float(cells[6]) >= 0.01, line
+        if len(cells) == 8 and cells[4] and re.fullmatch(r"\d+\.\d+", cells[0]):
+            # a play naming another best play: the loss is the printed values' difference: never 0.01
+            # between two values printed alike
+            value, best = (float(cells[k].lstrip("~*")) for k in (3, 5))
+            if value == best:
+                assert cells[6] == "<0.01", line
+            else:
+                assert float(cells[6]) == pytest.approx(best - value), line
             named += 1
     assert named
+
+
+def test_a_loss_is_the_difference_of_the_printed_values():
+    """A new user's pass: ``loss 0.01`` sat beside two values both
+    printed -4.44 (-4.4351 and -4.4449). The tables print the printed
+    values' difference: "<0.01" there (nothing when sampled, a tie within
+    the error), 0.01 between -4.435 (-4.43) and -4.4449 (-4.44). The
+    annotate table's rows are checked on a whole game above."""
+    from solver.cli.render import _loss
+    assert _loss(-4.4351, -4.4449, "expectimax", sampled=False) == "<0.01"
+    assert _loss(-4.4351, -4.4449, "determinised", sampled=True) == ""
+    assert _loss(-4.435, -4.4449, "expectimax", sampled=False) == "0.01"
+    assert _loss(1.0, -2.0, "expectimax", sampled=False) == "3"
+    assert _loss(1.5, -1.0, "exact", sampled=False) == "2.5"
+    assert _loss(0.004, -0.004, "determinised", sampled=True) == ""     # 0.00 and 0.00
+    assert _loss(0.006, -0.004, "determinised", sampled=True) == "0.01"
+    assert _loss(2.0, 2.0, "expectimax", sampled=False) == ""
 
 
 def test_one_ply_says_so_in_the_short_line():

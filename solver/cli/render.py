@@ -22,7 +22,7 @@ from ..analysis.words import legend_lines, summary_line
 from ..cards import RANKS, Card
 from ..notation import format_position, unwritten_piles
 from ..numbers import (deal_denominator, exact_fraction, fraction_text, percent,
-                       percent_gap, plain, signed, tidy)
+                       percent_gap, plain, points_gap, signed, tidy)
 from ..position import Position, side_names, seat_names
 
 
@@ -140,13 +140,27 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
                 if a.method == "deal" and mv.move in a.best and loss > 1e-9:
                     row.append("close")     # within the estimate's error of the best
                 else:
-                    row.append("" if loss <= 1e-9 or (sampled and loss < 0.005)
-                               else (f"{loss:.2f}" if sampled
-                                     else _points(loss, a.method, sign=False)))
+                    row.append(_loss(a.value, mv.value, a.method, sampled))
             elif col == "effect":
                 row.append(mv.effect)
         t.add_row(*row)
     return t
+
+
+def _loss(best: float, value: float, method: str, sampled: bool) -> str:
+    """The loss column: exact half-points in full (``2.5``); otherwise the
+    difference of the two printed values (:func:`solver.numbers.points_gap`,
+    whole points without decimals as the value column writes them), so that
+    a loss never reads 0.01 between two values printed alike: "<0.01"
+    there, or nothing when sampled (a tie within the sampling error)."""
+    if best - value <= 1e-9:
+        return ""
+    if method == "exact":
+        return _points(best - value, method, sign=False)
+    gap = points_gap(best, value)
+    if gap == "<0.01":
+        return "" if sampled else gap
+    return gap[:-3] if gap.endswith(".00") and not sampled else gap
 
 
 def _points(x: float, method: str, sign: bool = True) -> str:

@@ -9,7 +9,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..games.annotate import Annotation, shown_loss
-from ..numbers import signed
+from ..numbers import points_gap, signed
 from ..position import seat_names
 
 MARK_STYLE = {"??": "bold red", "?": "red", "?!": "yellow", "!": "green", "!!": "bold green"}
@@ -78,7 +78,9 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
             t.add_row(f"{n.deal}.{n.number}", names[n.seat], Text(n.card + n.mark, style=style),
                       f"{cut}{signed(n.value, '.2f')}", (n.best or "") if named else "",
                       signed(n.best_value, ".2f") if named else "",
-                      Text(f"{n.loss:.2f}", style=style) if named else "",
+                      # the printed values' difference (points_gap): never 0.01
+                      # between two values that print alike
+                      Text(points_gap(n.best_value, n.value), style=style) if named else "",
                       n.match_note or ("close" if n.close and named else ""))
         parts.append(t)
         if forced and not all_plays:

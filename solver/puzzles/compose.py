@@ -549,7 +549,9 @@ def unavailable(theme: str, rules, players: int) -> str | None:
     seat that would answer the hit is an opponent), or None."""
     levels = len(rules.hit)
     if theme in ("answer5", "bait") and levels < 2 or theme == "answer10" and levels < 3:
-        return f"rules={rules.name} has no answer for {'10' if theme == 'answer10' else '5'}"
+        hit = ",".join(str(h) for h in rules.hit)
+        return (f"rules={rules.name} has no answer for {'10' if theme == 'answer10' else '5'} "
+                f"(hit={hit})")
     if theme == "bait" and players == 3:
         return ("no bait with three players: the seat that would answer the hit on the laid "
                 "card is an opponent")
@@ -560,7 +562,7 @@ def unavailable(theme: str, rules, players: int) -> str | None:
 
 
 def layout_position(lay: Layout, rules_name: str, rng: random.Random,
-                    mover: int = 0) -> Position:
+                    mover: int = 0, overrides: dict[str, str] | None = None) -> Position:
     """The position of a layout: the mover is seat ``mover`` of two (of
     three when ``lay.more`` holds the previous player's hand: S E N, each
     seat its own side; of four when it holds the partner's and previous
@@ -568,8 +570,10 @@ def layout_position(lay: Layout, rules_name: str, rng: random.Random,
     empty, ``taken=`` (per side) split near evenly at random, ``last=`` (the
     previous player when the other side captured last), ``prev=``,
     ``show=`` and (at the start of the deal) ``declared=``. The cards are
-    written by rank, ascending. Not yet checked (see :func:`candidate_line`)."""
-    rules = preset(rules_name)
+    written by rank, ascending. ``overrides``: rule parameters on top of
+    the preset (``--set``), written on the line. Not yet checked (see
+    :func:`candidate_line`)."""
+    rules = preset(rules_name).with_overrides(overrides or {})
     players = 2 + len(lay.more)
     other = (mover + 1) % players
     previous = (mover - 1) % players
@@ -592,7 +596,8 @@ def layout_position(lay: Layout, rules_name: str, rng: random.Random,
         taken[me], taken[them] = mine, piles - mine
     last = previous if lay.last_other else mover
     pos = Position(table=cards(lay.table), hands=hands, stock_kind="known", stock=[],
-                   turn=mover, rules=rules, preset=rules_name, taken=tuple(taken), last=last)
+                   turn=mover, rules=rules, preset=rules_name, overrides=rules.overrides_from(preset(rules_name)),
+                   taken=tuple(taken), last=last)
     if lay.prev >= 0:
         pos.prev = Card(RANKS[lay.prev])
     if lay.show is not None:
@@ -616,6 +621,17 @@ def _split3(piles: int, rng: random.Random) -> list[int]:
     return [a, b, piles - a - b]
 
 
+def seed_tag(overrides: dict[str, str] | None) -> str:
+    """What rule overrides add to a candidate stream's seed: nothing
+    without them (the shipped puzzle files stay reproducible), else
+    ``:key=value`` for each in order.
+
+    >>> seed_tag(None), seed_tag({"hit": "1,5"})
+    ('', ':hit=1,5')
+    """
+    return "".join(f":{k}={v}" for k, v in (overrides or {}).items())
+
+
 def candidate_line(pos: Position) -> Position | NotationError:
     """Write ``pos`` and read it back strictly: the Position, or the
     NotationError that shows the model missed a rule."""
@@ -626,7 +642,8 @@ def candidate_line(pos: Position) -> Position | NotationError:
 
 
 def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
-            limit: int | None = None, players: int = 2) -> Iterator[Position | NotationError]:
+            limit: int | None = None, players: int = 2,
+            overrides: dict[str, str] | None = None) -> Iterator[Position | NotationError]:
     """Candidate positions for ``theme``: endless (or ``limit`` of them),
     seeded, each different from the ones before. Each is a checked
     Position, or the NotationError of an illegal one.
@@ -638,13 +655,15 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
     ends when none is left.
 
     ``players``: 2, 3 (each seat for itself) or 4 (partnerships; the
-    mover is S; see the module docstring).
+    mover is S; see the module docstring). ``overrides``: rule parameters
+    on top of the preset (:func:`~solver.rules.Rules.with_overrides`),
+    written on every line.
 
     Raises ValueError for an unknown theme or a rules preset without that
     many players."""
     if theme not in VARIANTS:
         raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(VARIANTS)})")
-    rules = preset(rules_name)
+    rules = preset(rules_name).with_overrides(overrides or {})
     if players not in (2, 3, 4):
         raise ValueError(f"composed puzzles have 2, 3 or 4 players, not {players}")
     check_players(rules, players)
@@ -656,7 +675,7 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
     if why is not None:
         raise ValueError(f"no {theme} puzzle: {why}")
     tag = "" if players == 2 else f":{players}p"
-    rng = random.Random(f"compose:{theme}:{seed}:{rules_name}{tag}")
+    rng = random.Random(f"compose:{theme}:{seed}:{rules_name}{tag}{seed_tag(overrides)}")
     variants = list(VARIANTS[theme])
     models: dict[str, _Model] = {}
     found: list[Layout] = []
@@ -677,4 +696,4 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
         found.append(lay)
         for other in models.values():
             other.forbid(lay)
-        yield candidate_line(layout_position(lay, rules_name, rng))
+        yield candidate_line(layout_position(lay, rules_name, rng, overrides=overrides))

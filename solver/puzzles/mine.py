@@ -117,6 +117,7 @@ def _position(game: Hand, state, rules: Rules) -> Position:
         table=[Card(RANKS[r]) for r in ranks_of(state[TABLE])],
         hands=[[Card(RANKS[r]) for r in h] for h in hand_ranks],
         stock_kind="known", stock=[], turn=seat, rules=rules, preset=rules.name,
+        overrides=rules.overrides_from(preset(rules.name)),
         taken=tuple(game.pile(state, k) for k in range(game.nsides)))
     if last >= 0:
         pos.last = last     # side 0/1 is seat 0/1 (S, or N / E); three players: the seat
@@ -138,18 +139,20 @@ def _position(game: Hand, state, rules: Rules) -> Position:
 
 
 def mine(seed: int = 0, rules_name: str = "lmodire", policy: str = "greedy",
-         limit: int | None = None, players: int = 2) -> Iterator[Position | NotationError]:
+         limit: int | None = None, players: int = 2,
+         overrides: dict[str, str] | None = None) -> Iterator[Position | NotationError]:
     """Candidate positions from playouts, endless or ``limit`` of them,
     seeded; each read back by the strict parser (a NotationError means the
     playout bookkeeping is wrong) and tagged with the opcode ``game``
     ``seed/number`` of its playout. ``players``: 2, 3 (each seat for
-    itself) or 4 (partnerships).
+    itself) or 4 (partnerships). ``overrides``: rule parameters on top of
+    the preset, written on every line.
 
     Raises ValueError when the preset does not allow ``players``."""
-    from .compose import candidate_line
-    rules = preset(rules_name)
+    from .compose import candidate_line, seed_tag
+    rules = preset(rules_name).with_overrides(overrides or {})
     check_players(rules, players)
-    rng = random.Random(f"mine:{seed}:{rules_name}:{policy}:{players}")
+    rng = random.Random(f"mine:{seed}:{rules_name}:{policy}:{players}{seed_tag(overrides)}")
     n = 0
     game = 0
     while True:
@@ -163,7 +166,8 @@ def mine(seed: int = 0, rules_name: str = "lmodire", policy: str = "greedy",
 
 
 def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
-             limit: int | None = None, players: int = 2) -> Iterator[Position | NotationError]:
+             limit: int | None = None, players: int = 2,
+             overrides: dict[str, str] | None = None) -> Iterator[Position | NotationError]:
     """Candidate positions from self-play hands between players of
     :mod:`solver.games.players` (``agents``: one spec per seat, or one for all,
     comma-separated: ``greedy``, ``random``, ``mc:N``, ``engine:K``), dealt
@@ -173,13 +177,15 @@ def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
     :meth:`~solver.games.match.HandState.full_position`, without the match score,
     the dealer and the cards gone, which a puzzle does not need) and tagged
     with ``game`` ``seed/number``. Endless or ``limit`` candidates.
+    ``overrides``: rule parameters on top of the preset, written on every
+    line.
 
     Raises ValueError for a bad player spec or a player count the preset
     does not take."""
-    from .compose import candidate_line
+    from .compose import candidate_line, seed_tag
     from ..games.match import HandState, deal_hand, hand_rng
     from ..games.players import make_player
-    rules = preset(rules_name)
+    rules = preset(rules_name).with_overrides(overrides or {})
     check_players(rules, players)
     specs = [s for s in agents.split(",") if s.strip()]
     if len(specs) == 1:
@@ -191,7 +197,7 @@ def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
     game = 0
     while True:
         game += 1
-        rng = hand_rng(f"puzzles/{seed}", game)
+        rng = hand_rng(f"puzzles/{seed}{seed_tag(overrides)}", game)
         table, stock = deal_hand(rules, players, rng)
         hs = HandState(rules, players, game % players, table, stock=stock)
         rngs = [random.Random(f"puzzles/{seed}/{game}/{s}") for s in range(players)]

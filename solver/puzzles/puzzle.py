@@ -1116,7 +1116,8 @@ class Generation:
 
 
 def candidates(source: str, theme: str | None, seed: int, rules_name: str = "lmodire",
-               players: int = 2, agents: str = "greedy") -> Iterator[Position | NotationError]:
+               players: int = 2, agents: str = "greedy",
+               overrides: dict[str, str] | None = None) -> Iterator[Position | NotationError]:
     """Candidate positions: ``composed`` by CP-SAT for ``theme``
     (:func:`solver.puzzles.compose.compose`; the themes in turn when ``theme`` is
     None), ``selfplay`` from hands played by ``agents``
@@ -1124,35 +1125,38 @@ def candidates(source: str, theme: str | None, seed: int, rules_name: str = "lmo
     :mod:`solver.games.players`) or ``mined`` from the module's own greedy
     playouts (:func:`solver.puzzles.mine.mine`); 2 players, 3 (each seat for
     itself: max^n, :mod:`solver.puzzles.maxn`) or 4 in partnerships
-    (issue 11 for ``composed``).
+    (issue 11 for ``composed``). ``overrides``: rule parameters on top of
+    the preset (``--set``), written on every line.
     Illegal candidates come as the NotationError the parser raised.
     Raises ValueError for an unknown source or a player count the source
     does not make."""
     if source == "composed":
         from .compose import compose
         if theme is not None:
-            return compose(theme, seed=seed, rules_name=rules_name, players=players)
-        return _any_theme(seed, rules_name, players)
+            return compose(theme, seed=seed, rules_name=rules_name, players=players,
+                           overrides=overrides)
+        return _any_theme(seed, rules_name, players, overrides)
     if source == "selfplay":
         from .mine import selfplay
-        return selfplay(seed=seed, rules_name=rules_name, agents=agents, players=players)
+        return selfplay(seed=seed, rules_name=rules_name, agents=agents, players=players,
+                        overrides=overrides)
     if source == "mined":
         from .mine import mine
-        return mine(seed=seed, rules_name=rules_name, players=players)
+        return mine(seed=seed, rules_name=rules_name, players=players, overrides=overrides)
     raise ValueError(f"unknown source {source!r} (sources: {', '.join(SOURCES)})")
 
 
-def _any_theme(seed: int, rules_name: str,
-               players: int = 2) -> Iterator[Position | NotationError]:
+def _any_theme(seed: int, rules_name: str, players: int = 2,
+               overrides: dict[str, str] | None = None) -> Iterator[Position | NotationError]:
     """Composed candidates for the themes in turn (``players``: 2, 3 or
     4), leaving out the themes the rules cannot show
     (:func:`solver.puzzles.compose.unavailable`; their models would have
     no solution or no puzzle)."""
     from .compose import compose, unavailable
     from ..rules import preset
-    rules = preset(rules_name)
-    streams = [compose(t, seed=seed, rules_name=rules_name, players=players) for t in THEMES
-               if unavailable(t, rules, players) is None]
+    rules = preset(rules_name).with_overrides(overrides or {})
+    streams = [compose(t, seed=seed, rules_name=rules_name, players=players, overrides=overrides)
+               for t in THEMES if unavailable(t, rules, players) is None]
     while streams:
         for s in list(streams):
             try:
@@ -1166,7 +1170,7 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
              max_candidates: int | None = None, rules_name: str = "lmodire",
              players: int = 2, agents: str = "greedy", seen: set[str] | None = None,
              progress: Callable[[Generation], None] | None = None,
-             spread: bool = True) -> Generation:
+             spread: bool = True, overrides: dict[str, str] | None = None) -> Generation:
     """Find ``count`` puzzles of ``theme`` (any theme when None; with
     ``level`` only that level) from ``source`` candidates, seeded;
     ``players``: 2, 3 (each seat for itself) or 4 (partnership positions);
@@ -1178,6 +1182,8 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
     ``seen``: puzzle ids to skip (and the found ids are added).
     ``spread``: keep to the spread rule (:func:`share_caps`): a candidate
     whose answer's rank or kind already has its share is skipped.
+    ``overrides``: rule parameters on top of the preset ``rules_name``
+    (``--set``), written on every line.
     Raises ValueError for an unknown theme, source or level, and for a
     theme the rules cannot show with ``players``
     (:func:`solver.puzzles.compose.unavailable`)."""
@@ -1188,7 +1194,7 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
     if theme is not None:
         from .compose import unavailable
         from ..rules import preset
-        why = unavailable(theme, preset(rules_name), players)
+        why = unavailable(theme, preset(rules_name).with_overrides(overrides or {}), players)
         if why is not None:
             raise ValueError(f"no {theme} puzzle: {why}")
     limit = max_candidates if max_candidates is not None else 200 * count
@@ -1196,7 +1202,7 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
     gen = Generation(theme, source)
     games: set[str] = set()
     t0 = time.perf_counter()
-    for cand in candidates(source, theme, seed, rules_name, players, agents):
+    for cand in candidates(source, theme, seed, rules_name, players, agents, overrides):
         if len(gen.puzzles) >= count or gen.candidates >= limit:
             break
         gen.candidates += 1

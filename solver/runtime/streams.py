@@ -70,10 +70,22 @@ def read_bounded(f, name: str = "-", limit: int = MAX_FILE):
 
 def not_utf8(e: UnicodeDecodeError) -> str:
     """What a file's bytes that are not UTF-8 are, in the words every
-    command uses: ``not UTF-8 text (byte 0xe9 on line 2, at offset 565)``."""
+    command uses, a position's line as its notation error names it:
+    ``line 2, line: not UTF-8 text (byte 0xe9 at column 7)``."""
     line = e.object[:e.start].count(b"\n") + 1
-    text = f"not UTF-8 text (byte 0x{e.object[e.start]:02x} on line {line}, at offset {e.start})"
+    column = e.start - (e.object.rfind(b"\n", 0, e.start) + 1) + 1
+    text = f"line {line}, line: {bad_byte(e.object[e.start], column)}"
     return text + (UTF16 if is_utf16(bytes(e.object[:2])) else "")
+
+
+def bad_byte(byte: int, column: int) -> str:
+    """The words of a byte that is not UTF-8 at ``column`` (from 1) of its
+    line.
+
+    >>> bad_byte(0xe9, 7)
+    'not UTF-8 text (byte 0xe9 at column 7)'
+    """
+    return f"not UTF-8 text (byte 0x{byte:02x} at column {column})"
 
 
 #: what a UTF-16 file's error adds (Windows' Notepad writes it as "Unicode")

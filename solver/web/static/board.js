@@ -251,12 +251,15 @@ function show(a) {
   // the numbers as the command line's table prints them (solver/cli/render.py)
   const sampled = a.stderr !== null || a.method === "determinised";
   const loss = m => a.method === "deal" && a.best.includes(m.move) && m.loss > 1e-9 ? "close"
-    : m.loss <= 1e-9 || (sampled && m.loss < 0.005) ? ""
-    : sampled ? fixed(m.loss, 2) : points(m.loss, a.method, false);
+    : lossText(a.value, m.value, a.method, sampled);
+  // a sampled chance of winning the match: its standard error, as the CLI's "± %"
+  const chanceSe = match && a.chance_stderr !== null && a.chance_stderr !== undefined;
+  document.querySelectorAll("#moves th.chance-se").forEach(th => { th.hidden = !chanceSe; });
   for (const m of a.moves) {
     const cells = [el("td", {class: "move"}, m.move)];
-    if (match) cells.push(el("td", {class: "chance"}, percent(m.chance)),
-                          el("td", {class: "lost"}, percentGap(a.chance || 0, m.chance || 0)));
+    if (match) cells.push(el("td", {class: "chance"}, percent(m.chance)));
+    if (chanceSe) cells.push(el("td", {class: "chance-se"}, percent(m.chance_stderr)));
+    if (match) cells.push(el("td", {class: "lost"}, percentGap(a.chance || 0, m.chance || 0)));
     cells.push(el("td", {class: "value"}, sampled ? signed(m.value, ".2f") : points(m.value, a.method)),
       ...seats.map((s, i) => el("td", {class: "seat-value", "data-seat": s}, seatPoints((m.values || [])[i], sampled))),
       el("td", {class: "loss"}, loss(m)),
@@ -348,7 +351,7 @@ function clearAnswer() {
   pvAt = 0;
   $("moves").tBodies[0].replaceChildren();
   $("moves").tHead.rows[0].querySelectorAll("th.seat-value").forEach(th => th.remove());
-  document.querySelectorAll("#moves th.chance").forEach(th => { th.hidden = true; });
+  document.querySelectorAll("#moves th.chance, #moves th.chance-se").forEach(th => { th.hidden = true; });
   $("vector-note").hidden = true;
   document.querySelectorAll("#zones span.card .badge").forEach(b => b.remove());
   document.querySelectorAll("#zones span.card.badged").forEach(ce => ce.classList.remove("badged", "hinted"));

@@ -142,6 +142,27 @@ function points(x, method, sign) {
   return signed(x, spec);
 }
 
+// The points best - value as printed beside both at two decimals
+// (numbers.points_gap): the printed values' difference, "<0.01" when they
+// print alike but differ, "" when there is no gap.
+function hundredths(x) { return Math.round(Number(fixed(x, 2)) * 100); }
+function pointsGap(best, value) {
+  if (best - value <= 1e-9) return "";
+  const shown = hundredths(best) - hundredths(value);
+  return shown <= 0 ? "<0.01" : fixed(shown / 100, 2);
+}
+
+// The CLI's loss column (render._loss): exact half-points in full, else
+// the printed values' difference (whole points without decimals), never
+// 0.01 between two values printed alike ("<0.01"; nothing when sampled).
+function lossText(best, value, method, sampled) {
+  if (best - value <= 1e-9) return "";
+  if (method === "exact") return points(best - value, method, false);
+  const gap = pointsGap(best, value);
+  if (gap === "<0.01") return sampled ? "" : gap;
+  return gap.endsWith(".00") && !sampled ? gap.slice(0, -3) : gap;
+}
+
 // The CLI's seat columns (three players: each seat's own points,
 // unsigned): whole numbers as they are, else two decimals.
 function seatPoints(x, sampled) {
