@@ -1249,7 +1249,7 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
     [(2, 'NotationError')]
     """
     if hasattr(lines, "readline") and not isinstance(lines, (str, bytes)):
-        from .runtime.streams import bad_byte, bounded_lines
+        from .runtime.streams import bad_byte, bounded_lines, column_of
         lines = bounded_lines(lines)
     for number, raw in enumerate(lines, start=1):
         if isinstance(raw, ValueError):         # a line too long: the file ends here
@@ -1265,7 +1265,10 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
             try:
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                yield number, NotationError("line", bad_byte(raw[e.start], e.start + 1), number)
+                # (a byte-order mark starts only the first line)
+                column = column_of(raw[:e.start]) if number == 1 else \
+                    len(raw[:e.start].decode("utf-8")) + 1
+                yield number, NotationError("line", bad_byte(raw[e.start], column), number)
                 continue
         if number == 1 and raw.startswith("\ufeff"):
             raw = raw[1:]

@@ -356,6 +356,67 @@ def test_puzzles_generate_set_errors_are_one_line(args, message):
     assert r.exit_code == 2 and r.output.strip() == message
 
 
+@pytest.mark.parametrize("args, message", [
+    # four players, a last deal of one card each: no candidate could ever come
+    (["--source", "mined", "--rules", "pagat", "--players", "4", "--set", "table_cards=0"],
+     "no mined puzzle: the rules deal 1 card a player last with 4 players: a puzzle's mover "
+     "holds two ranks or more in the last deal"),
+    (["--source", "selfplay", "--rules", "french", "--players", "4", "--set", "deal_size=4"],
+     "no self-played puzzle: the rules deal 1 card a player last with 4 players: a puzzle's "
+     "mover holds two ranks or more in the last deal"),
+    # ... nor does the composer send the user there
+    (["--rules", "pagat", "--players", "4", "--set", "table_cards=0"],
+     "rules=pagat deals 1 card a player last and 0 to the table: the composer models 3-card "
+     "deals after a 4-card table"),
+    (["--set", "voleur=yes"], "the composer does not model Ronda voleur's steals "
+                              "(--source mined or selfplay instead)"),
+    # themes whose play scores nothing under the rules
+    (["--theme", "hit", "--set", "hit=0"],
+     "no hit puzzle: rules=lmodire: a hit scores nothing (hit=0)"),
+    (["--theme", "answer5", "--set", "hit=1,0"],
+     "no answer5 puzzle: rules=lmodire has no answer for 5 (hit=1,0)"),
+    (["--theme", "missa", "--set", "missa=0"],
+     "no missa puzzle: rules=lmodire: the missa scores nothing (missa=0)"),
+    (["--rules", "mod", "--theme", "declaration"],
+     "no declaration puzzle: rules=mod scores no declaration (ronda=0, tringa=0)"),
+])
+def test_puzzles_generate_refuses_what_its_rules_cannot_give(args, message):
+    """A breaking pass: mined and self-played runs with one card a player
+    in the last deal never ended (no candidate, so --max-candidates never
+    counted); composed voleur candidates were illegal (show= without
+    tops=); hit=0, missa=0 and mod's declarations made puzzles of plays
+    scoring +0 or ran through every candidate. One line, exit 2."""
+    r = CliRunner().invoke(main, ["puzzles", "generate", *args, "--count", "1",
+                                  "--max-candidates", "5", "-o", "-"])
+    assert r.exit_code == 2 and r.output.strip() == f"error: {message}"
+
+
+def test_no_theme_for_a_play_that_scores_nothing():
+    """The themes read the rules: the hit of ``1.2 2.4/4 - S ... prev=2``
+    is a hit theme, not with ``hit=0,5,10`` (it scores +0 there)."""
+    from solver.puzzles.puzzle import examine
+    line = "1.2 2.4/4 - S taken=17,18 last=N prev=2"
+    assert "hit" in examine(parse_position(line)).themes
+    assert "hit" not in examine(parse_position(line + " hit=0,5,10")).themes
+
+
+def test_puzzles_generate_set_is_read_as_the_rules_read_it():
+    """``--set`` in any order or spelling, or at the preset's own value,
+    gives the same puzzles and header as the rules it means (the seed and
+    the header took the raw text)."""
+    def gen(*sets):
+        r = CliRunner().invoke(main, ["puzzles", "generate", "--count", "2", "--seed", "1",
+                                      "--source", "mined", "-o", "-", *sets])
+        assert r.exit_code == 0, r.output
+        return r.stdout
+    a = gen("--set", "hit=1,5", "--set", "voleur=yes")
+    assert a == gen("--set", "voleur=true", "--set", "hit= 1 , 5")
+    assert a.splitlines()[0].startswith(
+        "# 2 puzzles, theme any, source mined, seed 1, margin 2, rules lmodire hit=1,5 "
+        "voleur=yes, 2 players")
+    assert gen("--set", "hit=1,5,10") == gen()
+
+
 def test_the_shipped_house_rule_positions():
     """positions/house-rules.txt solves, and its hand-checked lines give the
     values in their comments."""

@@ -466,3 +466,26 @@ def test_a_utf16_file_is_one_error_that_says_so(tmp_path):
     [item] = list(games_of([f]))
     assert item.error == (f"{f}: line 1, line: not UTF-8 text (byte 0xff at column 1): it is "
                           "UTF-16 text; save it as UTF-8")
+
+
+def test_a_byte_that_is_not_utf8_has_one_column_everywhere(tmp_path):
+    """A breaking pass: the column counted bytes, and a file's byte-order
+    mark (annotate said column 13 of a record where batch said 10). The
+    column is the character's, as an editor counts it, the mark not
+    counted, in every reader: positions, records, batch."""
+    from solver.batch.inputs import files_of, games_of
+    pos = tmp_path / "p.txt"
+    pos.write_bytes(b"\xef\xbb\xbf1.2 3\xff/4 - S\n")
+    crlf = tmp_path / "c.txt"
+    crlf.write_bytes("1.2 3/4 - S\r\n# café ".encode() + b"\xff here\r\n")
+    rec = tmp_path / "r.txt"
+    rec.write_bytes(b'\xef\xbb\xbf[Event "x\xff"]\n')
+    r = CliRunner().invoke(main, [str(pos)])
+    assert r.exit_code == 1 and r.output == f"error: {pos}: line 1, line: not UTF-8 text (byte 0xff at column 6)\n"
+    r = CliRunner().invoke(main, [str(crlf)])
+    assert f"error: {crlf}: line 2, line: not UTF-8 text (byte 0xff at column 8)" in r.output
+    r = CliRunner().invoke(main, ["annotate", str(rec)])
+    assert r.exit_code == 1
+    assert r.output == f"error: {rec}: line 1, line: not UTF-8 text (byte 0xff at column 10)\n"
+    [item] = list(games_of(files_of((str(rec),))))
+    assert item.error == f"{rec}: line 1, line: not UTF-8 text (byte 0xff at column 10)"

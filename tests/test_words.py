@@ -322,3 +322,29 @@ def test_the_match_answer_says_how_precise_its_points_are_and_why_its_sampling_s
     if p["match_stopped"] == "separated":
         assert "close" not in p["summary"], p["summary"]
     assert p["match_stopped"] in ("separated", "samples", "time")
+
+
+def test_annotate_names_no_best_between_sampled_values_printed_alike():
+    """A breaking pass: a sampled play at 0.9989 against a best at 1.004
+    (a loss of 0.0051, which rounds to 0.01) named the best and printed
+    ``+1.00 │ 7o │ +1.00 │ <0.01``, where ronda-solve's table shows a tie
+    within the sampling error as nothing. Exact values keep it, as
+    "<0.01"."""
+    from rich.console import Console
+    from solver.cli.render_games import annotation_renderable
+    from solver.games.annotate import annotate
+    from solver.games.record import parse_games
+    game = parse_games((GAMES / "planted-mistake.txt").read_text())[0]
+    an = annotate(game, view="full", luck_samples=0)
+    note = next(n for n in an.notes if not n.forced)
+    note.value, note.best_value, note.best, note.loss = 0.9989, 1.004, "7o", 0.0051
+
+    def row(stderr):
+        note.stderr = stderr
+        con = Console(width=120, record=True)
+        con.print(annotation_renderable(an))
+        line = next(x for x in con.export_text().splitlines()
+                    if x.strip().startswith(f"{note.deal}.{note.number} "))
+        return [c.strip() for c in line.split("│")][3:7]
+    assert row(0.1) == ["+1.00", "", "", ""]
+    assert row(None) == ["+1.00", "7o", "+1.00", "<0.01"]

@@ -104,12 +104,16 @@ def generate_cmd(theme, count, seed, output, force, source, margin, level, rules
     from ..games.players import is_human
     from ..rules import check_players, preset
     try:
-        overrides = settings_of(settings)
-        check_players(preset(rules_name).with_overrides(overrides), int(players),
-                      "--set" if "players" in overrides else None, "use --players {}")
+        given = settings_of(settings)
+        rules = preset(rules_name).with_overrides(given)
+        check_players(rules, int(players), "--set" if "players" in given else None,
+                      "use --players {}")
     except ValueError as e:             # RulesError too
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
+    # as the lines write them (and the seeds take them): the parameters'
+    # order, notation text, a preset's own value left out
+    overrides = rules.overrides_from(preset(rules_name))
     if any(is_human(spec) for spec in agents.split(",")):
         click.echo("error: the puzzle generator plays its hands without a person: "
                    "use `play` to play as human", err=True)

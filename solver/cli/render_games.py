@@ -72,7 +72,10 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
                           Text("forced", style="dim"))
                 continue
             style = MARK_STYLE.get(n.mark, "")
-            named = shown_loss(n.loss)     # another best only for a loss that shows
+            # another best only for a loss that shows; sampled, not between two
+            # values printed alike (a tie within the error, as ronda-solve's table)
+            gap = points_gap(n.best_value, n.value) if n.best_value is not None else ""
+            named = shown_loss(n.loss) and not (gap == "<0.01" and n.stderr is not None)
             cut = ("*" if n.method == "one-ply" else
                    "~" if n.cut and an.time_budget is not None else "")
             t.add_row(f"{n.deal}.{n.number}", names[n.seat], Text(n.card + n.mark, style=style),
@@ -80,7 +83,7 @@ def annotation_renderable(an: Annotation, title: str = "", all_plays: bool = Fal
                       signed(n.best_value, ".2f") if named else "",
                       # the printed values' difference (points_gap): never 0.01
                       # between two values that print alike
-                      Text(points_gap(n.best_value, n.value), style=style) if named else "",
+                      Text(gap, style=style) if named else "",
                       n.match_note or ("close" if n.close and named else ""))
         parts.append(t)
         if forced and not all_plays:

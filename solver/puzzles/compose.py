@@ -62,7 +62,7 @@ from ..engine.scoring import best_declaration, TRINGA
 from ..notation import NotationError, format_position, parse_position
 from ..position import Declaration, Position, Show
 from ..rules import check_players, deal_sizes, preset
-from .themes import THEMES
+from .themes import THEMES, pays
 
 NR = len(RANKS)
 #: the last deal: 3 cards a player (two players; see :func:`last_deal`).
@@ -544,18 +544,48 @@ assert set(VARIANTS) == set(THEMES)
 
 
 def unavailable(theme: str, rules, players: int) -> str | None:
-    """Why no position of ``rules`` with ``players`` can show ``theme``
-    (answers the rules do not have; a bait with three players, where the
-    seat that would answer the hit is an opponent), or None."""
-    levels = len(rules.hit)
-    if theme in ("answer5", "bait") and levels < 2 or theme == "answer10" and levels < 3:
-        hit = ",".join(str(h) for h in rules.hit)
-        return (f"rules={rules.name} has no answer for {'10' if theme == 'answer10' else '5'} "
+    """Why no position of ``rules`` with ``players`` can show ``theme``, or
+    None: a hit, an answer, the missa or a declaration the rules do not
+    score (answers the rules do not have; ``--set hit=0``, ``missa=0``,
+    ``ronda=0 tringa=0``), a bait with three players (the seat that would
+    answer the hit is an opponent).
+
+    >>> from solver.rules import PRESETS
+    >>> unavailable("answer5", PRESETS["french"], 2)
+    'rules=french has no answer for 5 (hit=1)'
+    >>> unavailable("declaration", PRESETS["mod"], 2)
+    'rules=mod scores no declaration (ronda=0, tringa=0)'
+    >>> unavailable("hit", PRESETS["lmodire"].with_overrides({"hit": "0,5,10"}), 2)
+    'rules=lmodire: a hit scores nothing (hit=0,5,10)'
+    """
+    hit = ",".join(str(h) for h in rules.hit)
+    level = {"hit": 1, "answer5": 2, "bait": 2, "answer10": 3}.get(theme)
+    if level is not None and not pays(rules, level):
+        if level == 1:
+            return f"rules={rules.name}: a hit scores nothing (hit={hit})"
+        return (f"rules={rules.name} has no answer for {'10' if level == 3 else '5'} "
                 f"(hit={hit})")
+    if theme == "missa" and rules.missa <= 0:
+        return f"rules={rules.name}: the missa scores nothing (missa={rules.missa})"
+    if theme == "declaration" and rules.ronda <= 0 and rules.tringa <= 0:
+        return f"rules={rules.name} scores no declaration (ronda={rules.ronda}, tringa={rules.tringa})"
     if theme == "bait" and players == 3:
         return ("no bait with three players: the seat that would answer the hit on the laid "
                 "card is an opponent")
     return None
+
+
+def last_deal_refusal(rules, players: int) -> str | None:
+    """Why mined and self-played candidates cannot come from ``rules`` with
+    ``players``: their positions are last-deal ones where the mover holds
+    two ranks or more, which a last deal of one card a player never gives
+    (four players with ``deal_size=4`` or ``table_cards=0``); or None."""
+    size = deal_sizes(rules, players)[-1]
+    if size >= 2:
+        return None
+    return (f"the rules deal {size} card{'s' * (size != 1)} a player last with {players} "
+            "players: a puzzle's "
+            "mover holds two ranks or more in the last deal")
 
 
 # --- from a layout to a position -----------------------------------------
@@ -668,9 +698,14 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
         raise ValueError(f"composed puzzles have 2, 3 or 4 players, not {players}")
     check_players(rules, players)
     if rules.deal_size != 3 or rules.table_cards != 4:
-        raise ValueError(f"rules={rules_name} deals {deal_sizes(rules, players)[-1]} cards a "
+        instead = "" if last_deal_refusal(rules, players) else " (mine or self-play instead)"
+        last = deal_sizes(rules, players)[-1]
+        raise ValueError(f"rules={rules_name} deals {last} card{'s' * (last != 1)} a "
                          f"player last and {rules.table_cards} to the table: the composer "
-                         "models 3-card deals after a 4-card table (mine or self-play instead)")
+                         f"models 3-card deals after a 4-card table{instead}")
+    if rules.voleur:
+        raise ValueError("the composer does not model Ronda voleur's steals "
+                         "(--source mined or selfplay instead)")
     why = unavailable(theme, rules, players)
     if why is not None:
         raise ValueError(f"no {theme} puzzle: {why}")

@@ -149,9 +149,12 @@ def mine(seed: int = 0, rules_name: str = "lmodire", policy: str = "greedy",
     the preset, written on every line.
 
     Raises ValueError when the preset does not allow ``players``."""
-    from .compose import candidate_line, seed_tag
+    from .compose import candidate_line, last_deal_refusal, seed_tag
     rules = preset(rules_name).with_overrides(overrides or {})
     check_players(rules, players)
+    why = last_deal_refusal(rules, players)
+    if why is not None:
+        raise ValueError(f"no mined puzzle: {why}")
     rng = random.Random(f"mine:{seed}:{rules_name}:{policy}:{players}{seed_tag(overrides)}")
     n = 0
     game = 0
@@ -182,11 +185,14 @@ def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
 
     Raises ValueError for a bad player spec or a player count the preset
     does not take."""
-    from .compose import candidate_line, seed_tag
+    from .compose import candidate_line, last_deal_refusal, seed_tag
     from ..games.match import HandState, deal_hand, hand_rng
     from ..games.players import make_player
     rules = preset(rules_name).with_overrides(overrides or {})
     check_players(rules, players)
+    why = last_deal_refusal(rules, players)
+    if why is not None:
+        raise ValueError(f"no self-played puzzle: {why}")
     specs = [s for s in agents.split(",") if s.strip()]
     if len(specs) == 1:
         specs = specs * players

@@ -275,33 +275,50 @@ def idea_of(game: Hand, state: State, declared: Sequence[tuple[int, int]] = ()) 
 # --- the predicates -------------------------------------------------------
 
 
+def pays(rules: Rules, level: int) -> bool:
+    """Whether the rules score the hit (``level`` 1), the answer for 5
+    (2) or for 10 (3): a theme about a play that scores nothing teaches
+    nothing (``--set hit=0``).
+
+    >>> from solver.rules import PRESETS
+    >>> pays(PRESETS["lmodire"], 3), pays(PRESETS["french"], 2)
+    (True, False)
+    >>> pays(PRESETS["lmodire"].with_overrides({"hit": "0,5,10"}), 1)
+    False
+    """
+    return len(rules.hit) >= level and rules.hit[level - 1] > 0
+
+
 def hit(idea: Idea) -> bool:
-    """The key play hits the previous player's lone card (EV_HIT)."""
-    return bool(idea.pv.plies[0].events & EV_HIT)
+    """The key play hits the previous player's lone card (EV_HIT), and
+    the hit scores."""
+    return pays(idea.rules, 1) and bool(idea.pv.plies[0].events & EV_HIT)
 
 
-def _answers(idea: Idea, bit: int) -> bool:
-    return any(p.events & bit and p.side == idea.side for p in idea.pv.plies[:3])
+def _answers(idea: Idea, bit: int, level: int) -> bool:
+    return pays(idea.rules, level) and any(p.events & bit and p.side == idea.side
+                                           for p in idea.pv.plies[:3])
 
 
 def answer5(idea: Idea) -> bool:
     """The mover's side answers a hit for 5 (EV_ANSWER5) within the first
-    three plies of the principal variation."""
-    return _answers(idea, EV_ANSWER5)
+    three plies of the principal variation (an answer that scores)."""
+    return _answers(idea, EV_ANSWER5, 2)
 
 
 def answer10(idea: Idea) -> bool:
     """The mover's side answers for 10 (EV_ANSWER10) within the first three
-    plies of the principal variation."""
-    return _answers(idea, EV_ANSWER10)
+    plies of the principal variation (an answer that scores)."""
+    return _answers(idea, EV_ANSWER10, 3)
 
 
 def missa(idea: Idea) -> bool:
     """The key play clears a non-empty table and scores the missa (EV_MISSA:
     the engine leaves it out on the very last card when
     ``missa_on_last_card`` is off, and on the whole last round when
-    ``missa_last_round`` is off, house rule of issue 11)."""
-    return bool(idea.pv.plies[0].events & EV_MISSA)
+    ``missa_last_round`` is off, house rule of issue 11), and the missa
+    scores."""
+    return idea.rules.missa > 0 and bool(idea.pv.plies[0].events & EV_MISSA)
 
 
 def run(idea: Idea) -> bool:
@@ -322,7 +339,7 @@ def bait(idea: Idea) -> bool:
     player's one best reply (exact values, no tie) is the hit on it.
     Needs answers in the rules, and the answering seat on the mover's
     side (never with three players: the seat two on is an opponent)."""
-    if len(idea.rules.hit) < 2:
+    if not pays(idea.rules, 2):
         return False
     key = idea.pv.plies[0]
     if not key.lays:

@@ -72,10 +72,24 @@ def not_utf8(e: UnicodeDecodeError) -> str:
     """What a file's bytes that are not UTF-8 are, in the words every
     command uses, a position's line as its notation error names it:
     ``line 2, line: not UTF-8 text (byte 0xe9 at column 7)``."""
-    line = e.object[:e.start].count(b"\n") + 1
-    column = e.start - (e.object.rfind(b"\n", 0, e.start) + 1) + 1
-    text = f"line {line}, line: {bad_byte(e.object[e.start], column)}"
-    return text + (UTF16 if is_utf16(bytes(e.object[:2])) else "")
+    data = bytes(e.object)
+    line = data[:e.start].count(b"\n") + 1
+    start = data.rfind(b"\n", 0, e.start) + 1
+    text = f"line {line}, line: {bad_byte(data[e.start], column_of(data[start:e.start]))}"
+    return text + (UTF16 if is_utf16(data[:2]) else "")
+
+
+def column_of(before: bytes) -> int:
+    """The column (from 1, in characters, as an editor counts them) of the
+    byte after ``before``, the valid UTF-8 that starts its line; a
+    byte-order mark that starts the file is no column.
+
+    >>> column_of(b"caf\xc3\xa9 "), column_of(b"\xef\xbb\xbf[Event")
+    (6, 7)
+    """
+    if before.startswith(b"\xef\xbb\xbf"):
+        before = before[3:]
+    return len(before.decode("utf-8", errors="replace")) + 1
 
 
 def bad_byte(byte: int, column: int) -> str:
