@@ -365,6 +365,39 @@ def test_a_deal_search_cut_short_says_so():
     assert summary_line(full).startswith("this deal exact for every hand the other player")
 
 
+NOISE = ("6b.4e.5e.11o.7e.1c 2o.1e.10b/?.?.? ? S target=5 dealer=N score=1,1 taken=14,8 "
+         "last=N gone=12b.12o.6o.6e.3e.4c.5b.3o.5o.6c.5c.1b.1o.2c.10o.10c.12e.12c.11b.11c."
+         "7o.7b hist=6b.4e.5e.11o.7e.1c:-")
+
+
+def test_a_loss_found_in_one_hand_is_no_loss():
+    """A new user's pass: cut short after 1 of the 35 hands (the
+    heaviest), the deal search called 10b best (0) and 1e a loss of 1.10,
+    and annotate marked 1e ``?``; over every hand 2o is best (-1.11), 1e
+    -1.43 and 10b -1.52. With too few hands searched to measure the error
+    of a difference, every play is close (no established loss: annotate
+    marks none), the note says why, the tolerance is None (no inf in a
+    JSON document). Over
+    every hand the error is measured and 2o alone is best."""
+    import json
+    from solver.analysis.document import analysis_json
+    from solver.analysis.evaluation import evaluate
+    from solver.notation import parse_position
+    from solver.numbers import tidy
+    pos = parse_position(NOISE)
+    short = evaluate(pos, method="deal", time_budget=0)
+    assert (short.extra["completions"], short.extra["hands"]) == (1, 35)
+    assert sorted(short.best) == ["10b", "1e", "2o"]
+    assert sorted(short.extra["close"]) == ["10b", "1e", "2o"]
+    assert "cannot be told apart in the 1 hand searched" in short.note
+    assert set(short.extra["tolerance"].values()) == {None}
+    json.dumps(tidy(analysis_json(short, 1)), allow_nan=False)
+    full = evaluate(pos, method="deal")
+    assert full.extra["completions"] == 35 and full.best == ["2o"]
+    assert {mv.move: round(mv.value, 2) for mv in full.moves} == \
+        {"2o": -1.11, "1e": -1.43, "10b": -1.52}
+
+
 def test_equal_plays_are_equal_in_the_note_as_in_the_summary():
     """Issue 20, a new user's pass: the deal method's summary said "1 and 5
     are equal" where its note (``--verbose``) said "1, 5 are close (within

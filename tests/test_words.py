@@ -193,6 +193,11 @@ def test_a_loss_is_the_difference_of_the_printed_values():
     assert _loss(0.004, -0.004, "determinised", sampled=True) == ""     # 0.00 and 0.00
     assert _loss(0.006, -0.004, "determinised", sampled=True) == "0.01"
     assert _loss(2.0, 2.0, "expectimax", sampled=False) == ""
+    # a mean over hands a float's noise off a whole value is that value
+    # (the table and the best line printed -4.44089e-16)
+    from solver.cli.render import _points
+    assert _points(-4.440892098500626e-16, "deal") == "0"
+    assert _points(2.0000000000000004, "deal") == "+2"
 
 
 def test_one_ply_says_so_in_the_short_line():

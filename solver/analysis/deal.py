@@ -45,6 +45,10 @@ from .inference import Evidence
 #: times the estimate's error (the model's measured error of a difference
 #: between two plays, and the sampling error when hands are drawn)
 TIE_Z = 2.0
+#: a search cut short (or a draw of hands) of fewer hands than this measures
+#: no error of the differences between plays: every play is close (a loss
+#: found in 1 of 35 hands, the heaviest, is no established loss)
+MIN_MEASURED = 5
 #: the model error of a difference between two plays assumed where the
 #: model file has no measurement for the level: its boundary RMSE times this
 DIFF_FROM_RMSE = 1.0
@@ -371,15 +375,37 @@ def exposure(problem: DealProblem, moves: list[int]) -> dict[int, float]:
 
 def close_plays(values: dict[int, float], tolerance: dict[int, float]) -> list[int]:
     """The plays whose value is within ``tolerance[m]`` (half-points) of
-    the best, best first."""
+    the best, and every play of a higher value than one of them (a play
+    is not called a loss while a worse one is called close: each pair's
+    error differs), best first.
+
+    >>> close_plays({1: 0.0, 2: -0.6, 3: -1.2}, {1: 0.0, 2: 0.5, 3: 2.0})
+    [1, 2, 3]
+    >>> close_plays({1: 0.0, 2: -0.6, 3: -1.2}, {1: 0.0, 2: 0.5, 3: 1.0})
+    [1]
+    """
     top = max(values.values())
-    return sorted((m for m, v in values.items() if top - v <= tolerance[m] + 1e-9),
+    near = [m for m, v in values.items() if top - v <= tolerance[m] + 1e-9]
+    floor = min(values[m] for m in near)
+    return sorted((m for m, v in values.items() if v >= floor - 1e-9),
                   key=lambda m: (-values[m], m))
+
+
+def unmeasured(result: DealResult) -> bool:
+    """Whether the search measured no error of the differences between
+    plays: the hands were sampled or the time cut their enumeration short,
+    and fewer than :data:`MIN_MEASURED` were searched."""
+    sampling = not result.enumerated or result.coverage < 1.0
+    return sampling and result.completions < MIN_MEASURED
 
 
 def tolerance(result: DealResult) -> dict[int, float]:
     """Each play's tie tolerance in half-points: TIE_Z times the error of
-    its difference with the best play (sampling and model together)."""
+    its difference with the best play (sampling and model together);
+    unbounded (every play close) when the search measured no error
+    (:func:`unmeasured`)."""
+    if unmeasured(result):
+        return {m: math.inf for m in result.values}
     model = 2 * result.model_error
     return {m: TIE_Z * math.sqrt(result.diff_se.get(m, 0.0) ** 2 + model ** 2)
             for m in result.values}
@@ -404,4 +430,4 @@ def now() -> float:
 
 
 __all__ = ["DealProblem", "DealResult", "search", "choose", "close_plays", "tolerance",
-           "exposure", "fits", "why_not"]
+           "unmeasured", "exposure", "fits", "why_not"]

@@ -20,6 +20,7 @@ match (:func:`solver.match_equity.evaluate.evaluate_match`).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -28,7 +29,7 @@ import numpy as np
 
 from ..runtime import clock
 from ..cards import RANKS
-from ..numbers import apportion
+from ..numbers import apportion, counted
 from ..engine import core
 from ..engine.compile import (CompileError, Problem, forced_hands, is_perfect_information,
                               known_problem, shuffled_problem, unseen_count)
@@ -877,7 +878,7 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     to come valued at its end by the learned boundary value; close plays
     (within the estimate's error) are listed as best, the one chosen among
     them first."""
-    from .deal import TIE_Z, DealProblem, choose, search, tolerance
+    from .deal import TIE_Z, DealProblem, choose, search, tolerance, unmeasured
     pos = run.pos
     problem = DealProblem(pos, inference=run.inference, seed=run.seed, model=run.play_model)
     result = search(problem, run.budget.deadline)
@@ -896,6 +897,8 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
         spread = max(result.values[m] for m in close) - min(result.values[m] for m in close)
         # as the summary line says it: equal values are "equal", not "close"
         how = ("are equal in the hands searched" if spread <= 1e-9
+               else f"cannot be told apart in the {counted(result.completions, 'hand')} "
+                    "searched (no error measured)" if unmeasured(result)
                else f"are close (within {TIE_Z:g} times the estimate's error)")
         note += f"; {names} {how}: {RANKS[chosen]} chosen"
         if result.exposure:
@@ -905,7 +908,9 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
                                  if m != chosen) + ")")
     top = max(mv.value for mv in moves)
     extra = {"close": [move_text(pos, m) for m in close], "chosen": move_text(pos, chosen),
-             "tolerance": {move_text(pos, m): tol[m] / 2 for m in tol},
+             # null: no error measured (every play close)
+             "tolerance": {move_text(pos, m): None if math.isinf(tol[m]) else tol[m] / 2
+                           for m in tol},
              "model": None if result.model is None else result.model.name,
              "deal_end_stock": result.level, "model_error": result.model_error,
              "completions": result.completions, "hands": result.total,

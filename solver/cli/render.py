@@ -169,7 +169,9 @@ def _points(x: float, method: str, sign: bool = True) -> str:
     decimals unless whole (``-2.64``; ``--exact`` and JSON have it all).
     Signed (:func:`solver.numbers.signed`: zero has no sign) unless not
     ``sign`` (a loss)."""
-    spec = "g" if method == "exact" or abs(x - round(x)) < 1e-9 else ".2f"
+    if abs(x - round(x)) < 1e-9:
+        x = float(round(x))     # a float's noise about a whole value (-4.4e-16) is the value
+    spec = "g" if method == "exact" or x == round(x) else ".2f"
     return signed(x, spec) if sign else format(x, spec)
 
 

@@ -137,7 +137,8 @@ function fmt(v) {
 // 0), any other value to two decimals unless whole (-2.64); unsigned when
 // not sign (a loss).
 function points(x, method, sign) {
-  const spec = method === "exact" || Math.abs(x - Math.round(x)) < 1e-9 ? "g" : ".2f";
+  if (Math.abs(x - Math.round(x)) < 1e-9) x = Math.round(x) + 0;   // a float's noise is the whole value
+  const spec = method === "exact" || x === Math.round(x) ? "g" : ".2f";
   if (sign === false) return spec === "g" ? general(x) : fixed(x, 2);
   return signed(x, spec);
 }
