@@ -414,9 +414,12 @@ def tolerance(result: DealResult) -> dict[int, float]:
 def choose(problem: DealProblem, result: DealResult) -> tuple[int, list[int]]:
     """``(chosen, close)``: the close plays and the one chosen among them:
     the least exposure to a hit or a missa, then the higher value, then
-    the lower rank."""
+    the lower rank; the higher value alone when no error was measured
+    (:func:`unmeasured`: every play is close)."""
     close = close_plays(result.values, tolerance(result))
-    if len(close) == 1:
+    if len(close) == 1 or unmeasured(result):
+        # no error measured: the hands searched choose the play (the higher
+        # value), though none of the others is an established loss
         return close[0], close
     exp = exposure(problem, close)
     result.exposure = exp
