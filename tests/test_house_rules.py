@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 import reference
+from test_puzzles import reference as reference_moves
 from solver.analysis.evaluation import choose_method, evaluate
 from solver.cards import RANK_INDEX
 from solver.cli.main import main
@@ -282,19 +283,6 @@ def test_the_composer_refuses_four_card_deals():
         next(compose("hit", rules_name="online"))
 
 
-def _reference_moves(pos):
-    """Every play's exact value by the plain reference (two players)."""
-    from solver.position import side_of
-    last = None if pos.last is None else side_of(pos.last, pos.players)
-    _v, moves = reference.reference_value(
-        pos.rules, [c.rank for c in pos.table], [[c.rank for c in h] for h in pos.hands],
-        [c.rank for c in pos.stock], pos.turn, pos.leader(),
-        prev=pos.prev.rank if pos.prev else None,
-        show=(pos.show.rank, pos.show.size) if pos.show else None,
-        last_side=last, taken=pos.pile_sizes())
-    return moves
-
-
 def test_puzzles_generate_takes_house_rules_with_set(tmp_path):
     """``puzzles generate --set``: french has no answer for 5 (hit=1), so
     its answer5 puzzles are refused; with ``--set hit=1,5`` they are made,
@@ -317,7 +305,7 @@ def test_puzzles_generate_takes_house_rules_with_set(tmp_path):
     for line in lines[1:]:
         pos = parse_position(line)
         assert " rules=french hit=1,5 " in line and pos.rules.hit == (1, 5)
-        moves = _reference_moves(pos)
+        moves = reference_moves(line)
         best = max(moves.values())
         ranks = sorted(moves, key=moves.get, reverse=True)
         assert [int(pos.opcode("bm"))] == [m for m in moves if moves[m] == best]
