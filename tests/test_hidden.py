@@ -161,6 +161,31 @@ def test_the_trainer_and_the_quiz_judge_over_the_hands_not_seen(tmp_path):
     assert f"{want[other]:+.2f}" in r.output and "averaged over the hands you cannot" in r.output
 
 
+def test_a_hidden_puzzles_explanation_says_it_sees_every_card(tmp_path):
+    """The explanation (``c``) plays its lines with N's hand seen ("Next
+    best 12 (-5, 4 less)"), beside a table averaged over the hands S cannot
+    see (12 loses 2.35): the trainer, the quiz and the sheet say so first.
+    A puzzle with every card shown keeps its explanation as it is."""
+    from click.testing import CliRunner
+    from solver.cli.main import main
+    from solver.web.tasks import answer_puzzle
+    shipped = (ROOT / "positions" / "puzzles" / "declaration.txt").read_text().splitlines()[1]
+    c = parse_position(shipped).opcode("c")
+    assert "Next best 12 (-5, 4 less)" in c
+    doc = answer_puzzle(shipped, "12")
+    assert doc["explanation"] == "With every card seen: " + c
+    f = tmp_path / "d.txt"
+    f.write_text(shipped + "\n")
+    r = CliRunner().invoke(main, ["puzzles", "quiz", str(f)], input="12\n")
+    assert "With every card seen: " in r.output
+    sheet = tmp_path / "s.html"
+    r = CliRunner().invoke(main, ["puzzles", "sheet", str(f), "-o", str(sheet)])
+    assert r.exit_code == 0 and "With every card seen: " in sheet.read_text()
+    hit = (ROOT / "positions" / "puzzles" / "hit.txt").read_text().splitlines()[1]
+    plain = parse_position(hit)
+    assert answer_puzzle(hit, plain.opcode("bm"))["explanation"] == plain.opcode("c")
+
+
 def test_declared_cards_played_this_deal_are_no_longer_shown():
     """A declaration is of the hand as dealt; the declared cards a seat has
     played since were seen. With a Ronda of 4s and one card left (a 4),

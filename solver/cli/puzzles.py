@@ -571,7 +571,8 @@ def _without_ops(pos):
 def _explain(con: Console, pos, played: int | None) -> None:
     """The explanation, then every play's exact value (recomputed; three
     players: the mover's entry and a column per seat)."""
-    c = pos.opcode("c")
+    from ..puzzles.puzzle import seen_note
+    c = seen_note(pos, pos.opcode("c"))
     if c:
         con.print(c, highlight=False)
     if hides_cards(pos):

@@ -1301,6 +1301,25 @@ def exact_values(pos: Position) -> ExactValues:
     return ExactValues(moves, [m for m, v in moves.items() if top - v <= 1e-9], note=note)
 
 
+def seen_note(pos: Position, text: str | None) -> str | None:
+    """A puzzle's explanation as its reader must take it: a puzzle drawn
+    from the mover's seat (:func:`~solver.analysis.hidden.hides_cards`) is
+    judged over the hands the mover cannot tell apart, while its
+    explanation (``c``) plays its lines with every card seen, and says so
+    first; any other puzzle's as it is.
+
+    >>> from solver.notation import parse_position
+    >>> seen_note(parse_position("1.2 2.4/4 - S prev=2"), "Play 2.")
+    'Play 2.'
+    >>> seen_note(parse_position("4.7.10 1.12.12/1.1.2 - S taken=13,18 last=S "
+    ...                          "declared=S:ronda12,N:ronda1 ; themes declaration"), "Play 1.")
+    'With every card seen: Play 1.'
+    """
+    if text and hides_cards(pos):
+        return "With every card seen: " + text
+    return text
+
+
 def hidden_values(pos: Position) -> dict[str, float]:
     """A puzzle drawn from the mover's seat (a two-player declaration
     puzzle, :func:`solver.analysis.hidden.hides_cards`): each play's value

@@ -466,7 +466,8 @@ def _answer_lines(pos: Position, number: int, width: int,
     if themes:
         head += f"  [{themes}]"
     lines = textwrap.wrap(head, width)
-    c = pos.opcode("c")
+    from .puzzle import seen_note
+    c = seen_note(pos, pos.opcode("c"))
     if c:
         lines += ["    " + t for t in textwrap.wrap(c, width - 4)]
     return lines
@@ -564,6 +565,7 @@ def sheet_html(puzzles: list[Position], title: str = "Ronda puzzles", per_page: 
     page in two columns, as many rows as fit the page
     (:func:`page_starts`), then the answers (move, value, margin, themes,
     explanation; ``matches`` as :func:`sheet_svg`'s)."""
+    from .puzzle import seen_note
     matches = _matches(puzzles, matches)
     heights = [cell_height(pos, m is not None, show_themes) for pos, m in zip(puzzles, matches)]
     starts = page_starts(heights, per_page)
@@ -597,7 +599,7 @@ def sheet_html(puzzles: list[Position], title: str = "Ronda puzzles", per_page: 
             if pos.opcode("themes"):
                 meta.append(_esc(pos.opcode("themes")))
             items.append(f"<li><b>{bm}</b> <span class=meta>{' · '.join(meta)}</span>"
-                         f"<br>{_esc(pos.opcode('c') or '')}</li>")
+                         f"<br>{_esc(seen_note(pos, pos.opcode('c')) or '')}</li>")
         pages.append('<section class="answers"><h1>Answers</h1><ol>' + "".join(items)
                      + "</ol></section>")
     style = """

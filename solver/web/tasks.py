@@ -199,7 +199,7 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
     by which the answer is judged."""
     from ..cards import parse_card
     from ..puzzles.explain import line_text
-    from ..puzzles.puzzle import answer_ranks, examine, idea_for, _bare
+    from ..puzzles.puzzle import answer_ranks, examine, idea_for, seen_note, _bare
     pos = parse_position(line)
     try:
         played = parse_card(card)
@@ -222,7 +222,7 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
         # answer is unchecked); no value, line or table to give
         return tidy({"right": played.rank in best_ranks, "card": str(played),
                      "warning": warning, "best": bm, "value": None,
-                     "explanation": pos.opcode("c") or "",
+                     "explanation": seen_note(pos, pos.opcode("c")) or "",
                      "pv": (pos.opcode("pv") or "").split(), "played_line": "",
                      "themes": (pos.opcode("themes") or "").split(), "moves": []})
     _game, _state, idea = idea_for(_bare(pos))
@@ -238,7 +238,7 @@ def answer_puzzle(line: str, card: str, progress: Progress | None = None) -> dic
             a = judge(_bare(pos))
         except ValueError:
             a = None
-    explanation = pos.opcode("c") or p.explanation
+    explanation = seen_note(pos, pos.opcode("c") or p.explanation)
     pv = (pos.opcode("pv") or " ".join(p.pv)).split()
     played_line = line_text(idea, RANK_INDEX[played.rank], _bare(pos))
     value = p.value
