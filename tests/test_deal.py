@@ -399,6 +399,54 @@ def test_a_loss_found_in_one_hand_is_no_loss():
         {"2o": -1.11, "1e": -1.43, "10b": -1.52}
 
 
+def test_annotate_takes_a_deal_search_that_measured_no_error():
+    """annotate's close plays of a search cut short after one hand: every
+    play (its tolerance None: it crashed adding a number to it)."""
+    from solver.analysis.evaluation import evaluate
+    from solver.games.annotate import close_moves
+    from solver.notation import parse_position
+    a = evaluate(parse_position(NOISE), method="deal", time_budget=0)
+    assert close_moves(a) == sorted(mv.move for mv in a.moves)
+
+
+#: four players, E to play with W's, N's and S's hands hidden: the hands
+#: are drawn, so the deal search's values carry a sampling error
+FOUR_DRAWN = ("5c.10o.11o.7e.4c.3e.2b ?.?.?/1b.2e.4o/?.?.?/?.?.? ? E rules=pagat dealer=S "
+              "score=5,9 taken=10,11 last=W gone=11e.11b.12c.4b.4e.5e.6b.5o.12e.12b.3b.3o.7o.7b."
+              "1o.1c.2o.10c.10e.6e.6o hist=5c.10o.11o.7e.4c.3e.2b:-")
+
+
+def test_the_paired_error_of_each_play_against_the_best():
+    """The error of each play's difference with the best, recomputed from
+    every drawn hand's values (the weighted paired standard error, written
+    out here): it took the columns by the plays' order instead of their
+    ranks, so most plays got NaN (never close: a loss "established" with no
+    error) or another pair's error."""
+    from solver.analysis.deal import DealProblem, search, tolerance
+    from solver.notation import parse_position
+    from solver.search.deal_search import DealSearcher
+    problem = DealProblem(parse_position(FOUR_DRAWN), max_draws=200)
+    assert not problem.enumerated
+    result = search(problem, None)
+    comps = problem.completions
+    vm = problem.model.vm if problem.model is not None else net.empty_model()
+    vals, done = DealSearcher(problem.P, problem.D, vm).solve(
+        problem.base, np.array([c.hands for c in comps], dtype=np.int64),
+        np.array([c.stock for c in comps], dtype=np.int64), None)
+    assert done.all()
+    w = np.array([c.weight for c in comps])
+    top = max(result.values, key=lambda m: (result.values[m], -m))
+    legal = [m for m in range(10) if not math.isnan(vals[0, m])]
+    assert sorted(result.diff_se) == legal and len(legal) == 3
+    n = len(w)
+    for m in legal:
+        d = vals[:, top] - vals[:, m]
+        mean = (w * d).sum() / w.sum()
+        want = 0.0 if m == top else math.sqrt((w * w * (d - mean) ** 2).sum() * n / (n - 1)) / w.sum()
+        assert result.diff_se[m] == pytest.approx(want, rel=1e-9, abs=1e-12)
+    assert all(math.isfinite(t) for t in tolerance(result).values())
+
+
 def test_equal_plays_are_equal_in_the_note_as_in_the_summary():
     """Issue 20, a new user's pass: the deal method's summary said "1 and 5
     are equal" where its note (``--verbose``) said "1, 5 are close (within

@@ -45,6 +45,28 @@ from .inference import Evidence
 #: times the estimate's error (the model's measured error of a difference
 #: between two plays, and the sampling error when hands are drawn)
 TIE_Z = 2.0
+#: Student's t at 97.5% (two-sided 95%) by degrees of freedom, for an
+#: error measured from few hands or samples (:func:`tie_z`)
+_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+         9: 2.262, 10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 30: 2.042, 60: 2.000}
+
+
+def tie_z(n: int) -> float:
+    """The multiplier of an error measured from ``n`` hands or samples
+    that makes two plays close: :data:`TIE_Z`, or Student's t (two-sided
+    95%, ``n - 1`` degrees of freedom, the table's next smaller) where it
+    is larger, so that a loss measured from 4 samples needs 3.18 of its
+    errors to be established, not 2; infinite below 2 (no error measured).
+
+    >>> tie_z(4), tie_z(14), tie_z(1000), tie_z(1)
+    (3.182, 2.179, 2.0, inf)
+    """
+    if n < 2:
+        return math.inf
+    k = max(d for d in _T975 if d <= n - 1)
+    return max(TIE_Z, _T975[k])
+
+
 #: a search cut short (or a draw of hands) of fewer hands than this measures
 #: no error of the differences between plays: every play is close (a loss
 #: found in 1 of 35 hands, the heaviest, is no established loss)
@@ -325,13 +347,12 @@ def search(problem: DealProblem, deadline: float | None = None, searcher=None):
     ses = {m: (s[1] if sampling else 0.0) for m, s in stats.items()}
     top = max(means, key=lambda m: (means[m], -m))
     diff_se = {}
-    jt = [m for m in range(10) if not math.isnan(vals[0, m])].index(top)
     legal = [m for m in range(10) if not math.isnan(vals[0, m])]
-    for j, m in enumerate(legal):
+    for m in legal:
         if not sampling or m == top:
             diff_se[m] = 0.0
             continue
-        d = vals[:, jt] - vals[:, j]
+        d = vals[:, top] - vals[:, m]       # a column a rank index
         mean = float((w * d).sum() / w.sum())
         n = len(d)
         diff_se[m] = (math.sqrt((w * w * (d - mean) ** 2).sum() * n / (n - 1)) / w.sum()
@@ -395,20 +416,27 @@ def unmeasured(result: DealResult) -> bool:
     """Whether the search measured no error of the differences between
     plays: the hands were sampled or the time cut their enumeration short,
     and fewer than :data:`MIN_MEASURED` were searched."""
-    sampling = not result.enumerated or result.coverage < 1.0
-    return sampling and result.completions < MIN_MEASURED
+    return sampled(result) and result.completions < MIN_MEASURED
 
 
 def tolerance(result: DealResult) -> dict[int, float]:
-    """Each play's tie tolerance in half-points: TIE_Z times the error of
-    its difference with the best play (sampling and model together);
+    """Each play's tie tolerance in half-points: TIE_Z (:func:`tie_z` of
+    the hands searched when they were sampled) times the error of its
+    difference with the best play (sampling and model together);
     unbounded (every play close) when the search measured no error
     (:func:`unmeasured`)."""
     if unmeasured(result):
         return {m: math.inf for m in result.values}
     model = 2 * result.model_error
-    return {m: TIE_Z * math.sqrt(result.diff_se.get(m, 0.0) ** 2 + model ** 2)
+    z = tie_z(result.completions) if sampled(result) else TIE_Z
+    return {m: z * math.sqrt(result.diff_se.get(m, 0.0) ** 2 + model ** 2)
             for m in result.values}
+
+
+def sampled(result: DealResult) -> bool:
+    """Whether the hands were drawn or their enumeration cut short (the
+    values then carry a sampling error)."""
+    return not result.enumerated or result.coverage < 1.0
 
 
 def choose(problem: DealProblem, result: DealResult) -> tuple[int, list[int]]:
@@ -433,4 +461,4 @@ def now() -> float:
 
 
 __all__ = ["DealProblem", "DealResult", "search", "choose", "close_plays", "tolerance",
-           "unmeasured", "exposure", "fits", "why_not"]
+           "unmeasured", "sampled", "tie_z", "exposure", "fits", "why_not"]

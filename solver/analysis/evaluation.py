@@ -878,7 +878,7 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     to come valued at its end by the learned boundary value; close plays
     (within the estimate's error) are listed as best, the one chosen among
     them first."""
-    from .deal import TIE_Z, DealProblem, choose, search, tolerance, unmeasured
+    from .deal import TIE_Z, DealProblem, choose, search, tie_z, tolerance, unmeasured
     pos = run.pos
     problem = DealProblem(pos, inference=run.inference, seed=run.seed, model=run.play_model)
     result = search(problem, run.budget.deadline)
@@ -899,7 +899,9 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
         how = ("are equal in the hands searched" if spread <= 1e-9
                else f"cannot be told apart in the {counted(result.completions, 'hand')} "
                     "searched (no error measured)" if unmeasured(result)
-               else f"are close (within {TIE_Z:g} times the estimate's error)")
+               else f"are close (within "
+                    f"{tie_z(result.completions) if sampled else TIE_Z:g} "
+                    "times the estimate's error)")
         note += f"; {names} {how}: {RANKS[chosen]} chosen"
         if result.exposure:
             note += (f" (the next player can hit or make a missa after it in "

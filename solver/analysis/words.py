@@ -198,6 +198,13 @@ def summary_line(a: Analysis) -> str:
             # equal over every hand, or only over the hands searched in the time
             partial = a.extra.get("coverage", 1.0) < 1.0
             out += f"; {_names(a.best)} are " + ("tied in these hands" if partial else "equal")
+        elif None in a.extra.get("tolerance", {}).values():
+            # too few hands searched to measure an error: the value there chose
+            out += (f"; {_names(a.best)} cannot be told apart in "
+                    f"{a.extra.get('completions')} hands: {a.best[0]} chosen (the higher value)"
+                    if a.extra.get("completions", 0) != 1 else
+                    f"; {_names(a.best)} cannot be told apart in 1 hand: {a.best[0]} chosen "
+                    "(the higher value)")
         else:
             out += f"; {_names(a.best)} are close: {a.best[0]} chosen (less exposure)"
     elif close and set(close) != set(a.best):

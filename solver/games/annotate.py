@@ -627,17 +627,21 @@ def close_moves(a) -> list[str] | None:
     """The plays of an analysis whose loss against the best is not
     established beyond the estimate's error: the deal search's close plays
     (and any play within its tolerance), a determinised search's plays the
-    best leads by fewer than ``TIE_Z`` paired standard errors; None for
+    best leads by fewer than :func:`~solver.analysis.deal.tie_z` (of its
+    samples) paired standard errors; None for
     the exact methods (every loss is established)."""
-    from ..analysis.deal import TIE_Z
+    from ..analysis.deal import tie_z
     if a.method == "deal":
         top = max(mv.value for mv in a.moves)
         tol = a.extra.get("tolerance", {})
+        # a tolerance of None: no error measured (every play close)
         return sorted(set(a.extra.get("close", [])) | {
-            mv.move for mv in a.moves if top - mv.value <= tol.get(mv.move, 0.0) + 1e-9})
+            mv.move for mv in a.moves
+            if tol.get(mv.move, 0.0) is None or top - mv.value <= tol.get(mv.move, 0.0) + 1e-9})
     if a.method == "determinised":
+        z = tie_z(a.samples)
         return [a.moves[0].move] + [mv.move for mv in a.moves[1:]
-                                    if mv.lead_z is None or mv.lead_z < TIE_Z]
+                                    if mv.lead_z is None or mv.lead_z < z]
     return None
 
 
