@@ -28,7 +28,7 @@ from ..runtime import clock
 from ..analysis.evaluation import Analysis, BudgetError, evaluate
 from ..position import Position
 from .evaluate import (MATCH_SHARE, MatchAnalysis, SearchTooBig, evaluate_match, match_method,
-                       objective_choice)
+                       objective_choice, preload)
 
 
 def analyse(pos: Position, objective: str = "auto", method: str = "auto",
@@ -62,6 +62,7 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
         a = evaluate(pos, method=method, time_budget=time_budget, **opts)
         a.objective_note = choice.note
         return a
+    preload()           # start-up: before the clock the two searches share
     started = clock.now()
     share = max(0.05, MATCH_SHARE * time_budget)
     try:

@@ -255,6 +255,14 @@ class Searcher:
         if self._group_rows():
             self.max_entries = max(2, self.max_entries - self.workers * min(
                 GROUP_MAX_ROWS, self.max_entries // 8))
+        # and so do the line caches at their largest (a thread's scratch:
+        # with the table's full budget a match search at --memory 200 peaked
+        # 36-60 MB over it)
+        if self._line_rows():
+            from ..engine.endgame import scratch_words
+            rows = min(LINE_MAX_ROWS, self.max_entries // 16)
+            self.max_entries = max(2, self.max_entries - self.workers * (
+                scratch_words(rows) * 8 // kn.ENTRY_BYTES))
         # a table shared between threads seals its entries (lockless)
         self.C[kn.C_SHARED] = int(self.workers > 1)
         # the other threads' scratch and counters (the table is shared)
