@@ -1249,13 +1249,14 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
     [(2, 'NotationError')]
     """
     if hasattr(lines, "readline") and not isinstance(lines, (str, bytes)):
-        from .runtime.streams import bad_byte, bounded_lines, column_of
+        from .runtime.streams import bounded_lines
         lines = bounded_lines(lines)
     for number, raw in enumerate(lines, start=1):
         if isinstance(raw, ValueError):         # a line too long: the file ends here
             yield number, NotationError("line", str(raw), number)
             return
         if isinstance(raw, bytes):
+            from .runtime.streams import bad_byte, column_of
             if number == 1:
                 from .runtime.streams import UTF16, is_utf16
                 if is_utf16(raw):

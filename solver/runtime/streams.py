@@ -80,7 +80,7 @@ def not_utf8(e: UnicodeDecodeError) -> str:
 
 
 def column_of(before: bytes) -> int:
-    """The column (from 1, in characters, as an editor counts them) of the
+    r"""The column (from 1, in characters, as an editor counts them) of the
     byte after ``before``, the valid UTF-8 that starts its line; a
     byte-order mark that starts the file is no column.
 
