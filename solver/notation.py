@@ -1266,9 +1266,7 @@ def parse_lines(lines) -> "Iterator[tuple[int, Position | NotationError]]":
             try:
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                # (a byte-order mark starts only the first line)
-                column = column_of(raw[:e.start]) if number == 1 else \
-                    len(raw[:e.start].decode("utf-8")) + 1
+                column = column_of(raw[:e.start], number == 1)
                 yield number, NotationError("line", bad_byte(raw[e.start], column), number)
                 continue
         if number == 1 and raw.startswith("\ufeff"):

@@ -428,9 +428,15 @@ def tolerance(result: DealResult) -> dict[int, float]:
     if unmeasured(result):
         return {m: math.inf for m in result.values}
     model = 2 * result.model_error
-    z = tie_z(result.completions) if sampled(result) else TIE_Z
+    z = tie_factor(result)
     return {m: z * math.sqrt(result.diff_se.get(m, 0.0) ** 2 + model ** 2)
             for m in result.values}
+
+
+def tie_factor(result: DealResult) -> float:
+    """How many errors apart two plays are close: :func:`tie_z` of the
+    hands searched when they were sampled, else :data:`TIE_Z`."""
+    return tie_z(result.completions) if sampled(result) else TIE_Z
 
 
 def sampled(result: DealResult) -> bool:
@@ -461,4 +467,4 @@ def now() -> float:
 
 
 __all__ = ["DealProblem", "DealResult", "search", "choose", "close_plays", "tolerance",
-           "unmeasured", "sampled", "tie_z", "exposure", "fits", "why_not"]
+           "unmeasured", "sampled", "tie_factor", "tie_z", "exposure", "fits", "why_not"]

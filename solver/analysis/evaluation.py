@@ -878,16 +878,15 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     to come valued at its end by the learned boundary value; close plays
     (within the estimate's error) are listed as best, the one chosen among
     them first."""
-    from .deal import TIE_Z, DealProblem, choose, search, tie_z, tolerance, unmeasured
+    from .deal import DealProblem, choose, sampled, search, tie_factor, tolerance, unmeasured
     pos = run.pos
     problem = DealProblem(pos, inference=run.inference, seed=run.seed, model=run.play_model)
     result = search(problem, run.budget.deadline)
     chosen, close = choose(problem, result)
     prob = sampled_problem(pos, run.seed)
-    sampled = not result.enumerated or result.coverage < 1.0
     # one hand searched measures no error (None, not a claimed 0)
     errs = ({m: (result.stderr[m] if result.completions > 1 else None) for m in result.values}
-            if sampled else None)
+            if sampled(result) else None)
     moves = _moves_scalar(prob, result.values, errs)
     tol = tolerance(result)
     best = [move_text(pos, chosen)] + [move_text(pos, m) for m in close if m != chosen]
@@ -899,9 +898,7 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
         how = ("are equal in the hands searched" if spread <= 1e-9
                else f"cannot be told apart in the {counted(result.completions, 'hand')} "
                     "searched (no error measured)" if unmeasured(result)
-               else f"are close (within "
-                    f"{tie_z(result.completions) if sampled else TIE_Z:g} "
-                    "times the estimate's error)")
+               else f"are close (within {tie_factor(result):g} times the estimate's error)")
         note += f"; {names} {how}: {RANKS[chosen]} chosen"
         if result.exposure:
             note += (f" (the next player can hit or make a missa after it in "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from .evaluation import Analysis
+from ..numbers import counted
 from ..search.pimc import Z_99
 
 #: the half-width of a 99% interval in standard errors (``ci99``)
@@ -200,10 +201,8 @@ def summary_line(a: Analysis) -> str:
             out += f"; {_names(a.best)} are " + ("tied in these hands" if partial else "equal")
         elif None in a.extra.get("tolerance", {}).values():
             # too few hands searched to measure an error: the value there chose
-            out += (f"; {_names(a.best)} cannot be told apart in "
-                    f"{a.extra.get('completions')} hands: {a.best[0]} chosen (the higher value)"
-                    if a.extra.get("completions", 0) != 1 else
-                    f"; {_names(a.best)} cannot be told apart in 1 hand: {a.best[0]} chosen "
+            hands = counted(a.extra.get("completions", 0), "hand")
+            out += (f"; {_names(a.best)} cannot be told apart in {hands}: {a.best[0]} chosen "
                     "(the higher value)")
         else:
             out += f"; {_names(a.best)} are close: {a.best[0]} chosen (less exposure)"

@@ -61,7 +61,7 @@ from ..cards import Card, RANKS
 from ..engine.scoring import best_declaration, TRINGA
 from ..notation import NotationError, format_position, parse_position
 from ..position import Declaration, Position, Show
-from ..rules import check_players, deal_sizes, preset
+from ..rules import Rules, check_players, deal_sizes, format_value, preset
 from .themes import THEMES, pays
 
 NR = len(RANKS)
@@ -543,6 +543,12 @@ VARIANTS: dict[str, list[tuple[str, float, object]]] = {
 assert set(VARIANTS) == set(THEMES)
 
 
+def rules_for(rules_name: str, overrides: dict[str, str] | None = None) -> Rules:
+    """The rules of generated puzzles: the preset ``rules_name`` with the
+    ``overrides`` (``--set``) on top."""
+    return preset(rules_name).with_overrides(overrides or {})
+
+
 def unavailable(theme: str, rules, players: int) -> str | None:
     """Why no position of ``rules`` with ``players`` can show ``theme``, or
     None: a hit, an answer, the missa or a declaration the rules do not
@@ -558,7 +564,7 @@ def unavailable(theme: str, rules, players: int) -> str | None:
     >>> unavailable("hit", PRESETS["lmodire"].with_overrides({"hit": "0,5,10"}), 2)
     'rules=lmodire: a hit scores nothing (hit=0,5,10)'
     """
-    hit = ",".join(str(h) for h in rules.hit)
+    hit = format_value(rules.hit)
     level = {"hit": 1, "answer5": 2, "bait": 2, "answer10": 3}.get(theme)
     if level is not None and not pays(rules, level):
         if level == 1:
@@ -603,7 +609,7 @@ def layout_position(lay: Layout, rules_name: str, rng: random.Random,
     written by rank, ascending. ``overrides``: rule parameters on top of
     the preset (``--set``), written on the line. Not yet checked (see
     :func:`candidate_line`)."""
-    rules = preset(rules_name).with_overrides(overrides or {})
+    rules = rules_for(rules_name, overrides)
     players = 2 + len(lay.more)
     other = (mover + 1) % players
     previous = (mover - 1) % players
@@ -693,7 +699,7 @@ def compose(theme: str, seed: int = 0, rules_name: str = "lmodire",
     many players."""
     if theme not in VARIANTS:
         raise ValueError(f"unknown theme {theme!r} (themes: {', '.join(VARIANTS)})")
-    rules = preset(rules_name).with_overrides(overrides or {})
+    rules = rules_for(rules_name, overrides)
     if players not in (2, 3, 4):
         raise ValueError(f"composed puzzles have 2, 3 or 4 players, not {players}")
     check_players(rules, players)

@@ -149,8 +149,8 @@ def mine(seed: int = 0, rules_name: str = "lmodire", policy: str = "greedy",
     the preset, written on every line.
 
     Raises ValueError when the preset does not allow ``players``."""
-    from .compose import candidate_line, last_deal_refusal, seed_tag
-    rules = preset(rules_name).with_overrides(overrides or {})
+    from .compose import candidate_line, last_deal_refusal, rules_for, seed_tag
+    rules = rules_for(rules_name, overrides)
     check_players(rules, players)
     why = last_deal_refusal(rules, players)
     if why is not None:
@@ -185,10 +185,10 @@ def selfplay(seed: int = 0, rules_name: str = "lmodire", agents: str = "greedy",
 
     Raises ValueError for a bad player spec or a player count the preset
     does not take."""
-    from .compose import candidate_line, last_deal_refusal, seed_tag
+    from .compose import candidate_line, last_deal_refusal, rules_for, seed_tag
     from ..games.match import HandState, deal_hand, hand_rng
     from ..games.players import make_player
-    rules = preset(rules_name).with_overrides(overrides or {})
+    rules = rules_for(rules_name, overrides)
     check_players(rules, players)
     why = last_deal_refusal(rules, players)
     if why is not None:

@@ -1152,9 +1152,8 @@ def _any_theme(seed: int, rules_name: str, players: int = 2,
     4), leaving out the themes the rules cannot show
     (:func:`solver.puzzles.compose.unavailable`; their models would have
     no solution or no puzzle)."""
-    from .compose import compose, unavailable
-    from ..rules import preset
-    rules = preset(rules_name).with_overrides(overrides or {})
+    from .compose import compose, rules_for, unavailable
+    rules = rules_for(rules_name, overrides)
     streams = [compose(t, seed=seed, rules_name=rules_name, players=players, overrides=overrides)
                for t in THEMES if unavailable(t, rules, players) is None]
     while streams:
@@ -1192,9 +1191,8 @@ def generate(theme: str | None, count: int, seed: int = 0, margin: float = DEFAU
     if level is not None and level not in LEVELS:
         raise ValueError(f"unknown level {level} (levels: 1, 2, 3)")
     if theme is not None:
-        from .compose import unavailable
-        from ..rules import preset
-        why = unavailable(theme, preset(rules_name).with_overrides(overrides or {}), players)
+        from .compose import rules_for, unavailable
+        why = unavailable(theme, rules_for(rules_name, overrides), players)
         if why is not None:
             raise ValueError(f"no {theme} puzzle: {why}")
     limit = max_candidates if max_candidates is not None else 200 * count

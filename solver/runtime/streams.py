@@ -75,19 +75,21 @@ def not_utf8(e: UnicodeDecodeError) -> str:
     data = bytes(e.object)
     line = data[:e.start].count(b"\n") + 1
     start = data.rfind(b"\n", 0, e.start) + 1
-    text = f"line {line}, line: {bad_byte(data[e.start], column_of(data[start:e.start]))}"
+    column = column_of(data[start:e.start], start == 0)
+    text = f"line {line}, line: {bad_byte(data[e.start], column)}"
     return text + (UTF16 if is_utf16(data[:2]) else "")
 
 
-def column_of(before: bytes) -> int:
+def column_of(before: bytes, file_start: bool) -> int:
     r"""The column (from 1, in characters, as an editor counts them) of the
     byte after ``before``, the valid UTF-8 that starts its line; a
-    byte-order mark that starts the file is no column.
+    byte-order mark that starts the file (the line is its first:
+    ``file_start``) is no column.
 
-    >>> column_of(b"caf\xc3\xa9 "), column_of(b"\xef\xbb\xbf[Event")
+    >>> column_of(b"caf\xc3\xa9 ", False), column_of(b"\xef\xbb\xbf[Event", True)
     (6, 7)
     """
-    if before.startswith(b"\xef\xbb\xbf"):
+    if file_start and before.startswith(b"\xef\xbb\xbf"):
         before = before[3:]
     return len(before.decode("utf-8", errors="replace")) + 1
 
