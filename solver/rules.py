@@ -285,12 +285,16 @@ def check_players(rules: Rules, players: int, source: str | None = None,
     Traceback (most recent call last):
     ...
     solver.rules.RulesError: players=3 (from --set) does not allow 2 players: give 3 players or drop players=
+    >>> check_players(PRESETS["french"].with_overrides({"players": "2,3,4"}), 5, "--set")
+    Traceback (most recent call last):
+    ...
+    solver.rules.RulesError: players=2,3,4 (from --set) does not allow 5 players: give 2, 3 or 4 players or drop players=
     """
     if players in rules.players:
         return
     allowed = player_counts(rules.players)
     if source is not None:
-        counts = " or ".join(str(p) for p in rules.players)
+        counts = player_counts(rules.players)
         raise RulesError(f"players={','.join(str(p) for p in rules.players)} (from {source}) "
                          f"does not allow {players} players: {give.format(counts)} "
                          f"or drop players=")

@@ -104,6 +104,11 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
         doc["match_samples"] = a.match_samples
         doc["match_stopped"] = a.match_stopped
         doc["table"] = a.table
+    if a.method == "deal" and "close" in a.extra:
+        # the plays within the points estimate's error of the best (every
+        # play when none was measured); under the match objective ``best``
+        # is the match's
+        doc["close"] = list(a.extra["close"])
     if "cluster" in a.extra:        # expectimax split over a cluster: its figures
         doc["cluster"] = a.extra["cluster"]
     if a.values is not None:        # three players: one entry per seat

@@ -405,6 +405,7 @@ def _evaluate(run: _Run, method: str) -> Analysis:
     chosen = choose_method(pos) if method == "auto" else method
     if chosen == "equilibrium":
         why = _equilibrium_refusal(run)
+        failed = None
         if why is None:
             try:
                 # auto keeps 40% of the time for the method it falls back to
@@ -417,10 +418,14 @@ def _evaluate(run: _Run, method: str) -> Analysis:
                                           "--method auto") from None
                     raise
                 why = f"the equilibrium did not fit ({e})"
+                failed = "time" if isinstance(e, SearchAborted) else "size"
         elif method == "equilibrium":
             raise CompileError(why)
         if _fallback(run) == "deal":
-            return _deal(run, f"a hand is hidden; {why}: the deal search")
+            a = _deal(run, f"a hand is hidden; {why}: the deal search")
+            if failed is not None:      # its words say so (an estimate)
+                a.extra["instead_of"] = f"equilibrium:{failed}"
+            return a
         return _sampled(run, f"a hand is hidden; {why}: determinised search")
     if chosen == "deal" and method == "auto" and run.match is not None:
         return _sampled(run, "a hand is hidden: determinised search (the mover's view; "

@@ -118,23 +118,49 @@ def _kind(a: Analysis) -> str:
     if a.method == "deal":
         err = a.extra.get("model_error") or 0.0
         cover = a.extra.get("coverage", 1.0)
-        if hidden and cover < 1.0:
+        rest = (f"the deals to come a learned value (±{2 * err:.2g} between two plays)"
+                if a.extra.get("deal_end_stock", 0) and err else "the deals to come exact")
+        if not hidden:
+            return f"this deal exact for the hands known; {rest}"
+        if cover < 1.0:
             # the time ran out: say how much was searched, never "every hand"
             some = ("hands the other player may hold" if a.extra.get("enumerated")
                     else "drawn hands")
             what = (f"{a.extra.get('completions')} of the {a.extra.get('hands')} {some} "
                     f"({cover:.0%} of their weight; the time ran out)")
         else:
-            what = ("every hand the other player may hold" if hidden and a.extra.get("enumerated")
-                    else "drawn hands" if hidden else "the hands known")
-        if a.extra.get("deal_end_stock", 0) and err:
-            return (f"this deal exact for {what}; the deals to come a learned value "
-                    f"(±{2 * err:.2g} between two plays)")
-        return f"this deal exact for {what}; the deals to come exact"
+            seen = _as_if_seen(a)
+            what = (("every hand it may be" if seen.endswith("hand were seen")
+                     else "every hand they may be") if a.extra.get("enumerated")
+                    else "drawn hands")
+        # each hand is solved with its cards seen by both players (strategy
+        # fusion): an estimate of the mover's view, never called exact
+        return f"{_deal_estimate(a)}: this deal {_as_if_seen(a)}, over {what}; {rest}"
     if a.stderr is None:
         return f"estimate from {_count(a.samples or 0, 'sample')} of {what}{_NO_ERROR}"
     return (f"estimate ±{Z_CI99 * a.stderr:.2g} (99%) from {_count(a.samples or 0, 'sample')} "
             f"of {what}")
+
+
+def _deal_estimate(a: Analysis, word: str = "estimate") -> str:
+    """``word``, and where the deal search stood in for the equilibrium
+    that did not finish in the time (or did not fit), ``word (the exact
+    equilibrium did not finish in the time)``."""
+    failed = a.extra.get("instead_of")
+    if failed == "equilibrium:time":
+        return f"{word} (the exact equilibrium did not finish in the time)"
+    if failed == "equilibrium:size":
+        return f"{word} (the exact equilibrium did not fit)"
+    return word
+
+
+def _as_if_seen(a: Analysis) -> str:
+    """How the deal search solves the current deal for a hidden hand: as
+    if it were seen (each hand completed, then solved by alpha-beta)."""
+    pos = a.position
+    hidden = [s for s, h in enumerate(pos.hands) if s != pos.turn and any(c is None for c in h)]
+    return ("as if the other hands were seen" if len(hidden) > 1
+            else "as if the other hand were seen")
 
 
 def _points_precision(a: Analysis, seat: str) -> str:
@@ -146,12 +172,18 @@ def _points_precision(a: Analysis, seat: str) -> str:
         return f"; points exact for what {seat} knows"
     if a.method == "deal":
         err = a.extra.get("model_error") or 0.0
+        learned = bool(a.extra.get("deal_end_stock", 0) and err)
+        if not any(c is None for h in a.position.hands for c in h):
+            if learned:
+                return f"; points: this deal exact, the deals to come learned (±{2 * err:.2g})"
+            return "; points: this deal exact for the hands known"
+        out = f"; points {_deal_estimate(a, 'estimated')}: this deal {_as_if_seen(a)}"
         if a.extra.get("coverage", 1.0) < 1.0:
-            return (f"; points: this deal exact for {a.extra.get('completions')} of "
-                    f"{a.extra.get('hands')} hands (the time ran out)")
-        if a.extra.get("deal_end_stock", 0) and err:
-            return f"; points: this deal exact, the deals to come learned (±{2 * err:.2g})"
-        return "; points: this deal exact for the hands the other may hold"
+            return (out + f", for {a.extra.get('completions')} of {a.extra.get('hands')} "
+                          "hands (the time ran out)")
+        if learned:
+            return out + f", the deals to come learned (±{2 * err:.2g})"
+        return out
     if a.method == "one-ply":
         return "; points one ply only (no search finished in the time)"
     return ""

@@ -137,7 +137,7 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
             elif col == "best in":
                 row.append("" if mv.best_rate is None else f"{100 * mv.best_rate:.0f}%")
             elif col == "loss":
-                if a.method == "deal" and mv.move in a.best and loss > 1e-9:
+                if a.method == "deal" and mv.move in points_close(a) and loss > 1e-9:
                     row.append("close")     # within the estimate's error of the best
                 else:
                     row.append(_loss(a.value, mv.value, a.method, sampled))
@@ -145,6 +145,14 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
                 row.append(mv.effect)
         t.add_row(*row)
     return t
+
+
+def points_close(a: Analysis) -> list[str]:
+    """The deal search's close plays for points (within the estimate's
+    error of the best value: its ``close``, every play when no error was
+    measured), under either objective (``best`` is the match's under the
+    match objective); ``best`` for another method."""
+    return a.extra.get("close", a.best) if a.method == "deal" else a.best
 
 
 def _loss(best: float, value: float, method: str, sampled: bool) -> str:

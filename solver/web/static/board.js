@@ -250,7 +250,10 @@ function show(a) {
   $("vector-note").hidden = !a.values;
   // the numbers as the command line's table prints them (solver/cli/render.py)
   const sampled = a.stderr !== null || a.method === "determinised";
-  const loss = m => a.method === "deal" && a.best.includes(m.move) && m.loss > 1e-9 ? "close"
+  // the deal search's plays within its points error ("close"; best is the
+  // match's under the match objective)
+  const close = a.close || a.best;
+  const loss = m => a.method === "deal" && close.includes(m.move) && m.loss > 1e-9 ? "close"
     : lossText(a.value, m.value, a.method, sampled);
   // a sampled chance of winning the match: its standard error, as the CLI's "± %"
   const chanceSe = match && a.chance_stderr !== null && a.chance_stderr !== undefined;
