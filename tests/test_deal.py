@@ -296,17 +296,23 @@ def test_the_issue_example_lists_2_3_and_6_as_equal():
 
 
 def test_the_mover_s_view_early_in_the_hand():
-    """A hidden hand in deal 2: auto runs the deal search over every hand
-    the other player may hold, says so, and scores every play."""
+    """A hidden hand in deal 2: auto plays the deal as the game of hidden
+    hands it is (the equilibrium over every hand the other player may
+    hold, the deal's end valued by the learned model), says so, and
+    scores every play; with the other hand known (declared, counted) the
+    deal search over that one hand, as the deal search did before."""
     from solver.analysis.evaluation import evaluate
     for view, _full in views_in_deal(2, 3, "early"):
         a = evaluate(view)
-        assert a.method == "deal"
-        assert "valued at the deal's end by a learned model" in a.note
+        hidden = any(c is None for c in view.hands[1 - view.turn])
+        assert a.method == ("equilibrium" if hidden else "deal")
+        assert "by the learned model" in a.note or "by a learned model" in a.note
         assert {mv.rank for mv in a.moves} == {c.index for c in view.hands[view.turn]}
         assert a.best[0] in [mv.move for mv in a.moves]
-        hidden = any(c is None for c in view.hands[1 - view.turn])
-        assert a.extra["completions"] == a.extra["hands"] >= (2 if hidden else 1)
+        if hidden:
+            assert a.extra["hidden_hands"] >= 2 and a.extra["deal_end_stock"] == 24
+        else:
+            assert a.extra["completions"] == a.extra["hands"] == 1
 
 
 def test_the_deal_method_says_why_it_cannot_take_a_position():

@@ -144,15 +144,20 @@ def test_the_revealed_hand_gives_expectimax():
             assert abs(2 * mv.value - base - values[mv.rank]) < 1e-9, (view_line, mv)
 
 
-def test_auto_picks_the_equilibrium_in_the_last_two_deals():
+def test_auto_picks_the_equilibrium_in_the_last_two_deals_and_before_them_with_a_model():
     line = self_play_views(two_each)[0]
     a = evaluate(parse_position(line))
     assert a.method == "equilibrium"
     assert "sequence-form LP" in a.note and a.stderr is None
-    # and not earlier in the hand: there the deal search (lmodire has a
-    # model of the deals to come)
+    assert "the last deal exact" in a.note
+    # earlier in the hand too, where a model of the deals to come covers
+    # the rules (lmodire): the deal's end valued by it
     early = "1.3.10.12 2.2.7/?.?.? ? S"
-    assert evaluate(parse_position(early), samples=40, time_budget=5).method == "deal"
+    a = evaluate(parse_position(early), samples=40, time_budget=30)
+    assert a.method == "equilibrium" and "by the learned model" in a.note
+    # voleur (no model of the deals to come): determinised
+    voleur = "1.3.10.12 2.2.7/?.?.? ? S rules=french voleur=yes"
+    assert evaluate(parse_position(voleur), samples=8, time_budget=5).method == "determinised"
 
 
 #: a deal of the arena (engine:0.05s v greedy, pair 250-300) whose LP GLOP's

@@ -289,11 +289,18 @@ class DealProblem:
         model at the deal's end (0 where the rest is exact)."""
         if self.left == 0 or exact_end(self.game, self.left) or self.model is None:
             return 0.0
-        e = self.model.play_error()
-        if e is None:
-            r = self.model.rmse()
-            e = DIFF_FROM_RMSE * (r if r is not None else 0.5)
-        return float(e)
+        return model_play_error(self.model)
+
+
+def model_play_error(model: ValueModel) -> float:
+    """The error in points of a difference between two plays' values from
+    ``model`` at the deal's end: its measured figure, or
+    :data:`DIFF_FROM_RMSE` times its held-out RMSE where it has none."""
+    e = model.play_error()
+    if e is None:
+        r = model.rmse()
+        e = DIFF_FROM_RMSE * (r if r is not None else 0.5)
+    return float(e)
 
 
 def _cards_minus(cards: int, parts: list[int]) -> int:
@@ -467,4 +474,5 @@ def now() -> float:
 
 
 __all__ = ["DealProblem", "DealResult", "search", "choose", "close_plays", "tolerance",
+           "model_play_error",
            "unmeasured", "sampled", "tie_factor", "tie_z", "exposure", "fits", "why_not"]

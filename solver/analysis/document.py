@@ -104,7 +104,7 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
         doc["match_samples"] = a.match_samples
         doc["match_stopped"] = a.match_stopped
         doc["table"] = a.table
-    if a.method == "deal" and "close" in a.extra:
+    if a.method in ("deal", "equilibrium") and "close" in a.extra:
         # the plays within the points estimate's error of the best (every
         # play when none was measured); under the match objective ``best``
         # is the match's

@@ -32,10 +32,10 @@ from ..cards import RANKS
 from ..numbers import apportion, counted
 from ..engine import core
 from ..engine.compile import (CompileError, Problem, forced_hands, is_perfect_information,
-                              known_problem, shuffled_problem, unseen_count)
+                              known_problem, shuffled_problem, unseen_count, unseen_pool)
 from ..engine.sampling import draw_spec, sampled_problem
 from ..engine.view_game import ViewGame
-from ..engine.view_game import fits as view_game_fits
+from ..engine.view_game import fits_any_deal as view_game_fits
 from .effects import describe, move_text
 from .inference import Evidence
 from .deal import fits as deal_fits
@@ -231,10 +231,12 @@ SECONDS_PER_NODE3 = 2e-7
 def choose_method(pos: Position) -> str:
     """The first method ``auto`` tries for ``pos``: ``exact`` when every
     card is known; when a hand is hidden (the mover's view),
-    ``equilibrium`` in the last two deals of a two-player hand, else the
-    deal search (``deal``: the current deal exact, a learned value of the
-    deals to come) where a model covers the rules, else
-    ``determinised``; when only the stock order is unknown, ``expectimax``
+    ``equilibrium`` in a two-player hand of 3-card deals, in the last two
+    deals (exact) or an earlier one whose end a learned model values (the
+    current deal as the game of hidden hands it is), else the deal search
+    (``deal``: the current deal solved as if each hand were seen, a
+    learned value of the deals to come) where a model covers the rules,
+    else ``determinised``; when only the stock order is unknown, ``expectimax``
     (which falls back to the deal search, or determinised search, if it
     cannot finish in the budget)."""
     if is_perfect_information(pos):
@@ -547,13 +549,14 @@ def _equilibrium_refusal(run: _Run) -> str | None:
 
 
 def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
-    """The exact player's-view values of the last two deals: the deal as a
-    game with imperfect information (:class:`solver.engine.view_game.
-    ViewGame`), solved by its sequence-form LP; one LP for the game and one
-    for each distinct play. ``share`` of the time left (``auto`` keeps the
+    """The player's-view values of the current deal (exact in the last two
+    deals, the deal's end valued by a learned model before them): the deal
+    as a game with imperfect information (:class:`solver.engine.view_game.
+    ViewGame`), solved by its sequence-form LP; one LP, solved for the
+    game and again with each distinct play imposed. ``share`` of the time left (``auto`` keeps the
     rest for the method it falls back to); the game's building and the
     LP solver keep to it, and SearchAborted says it ran out."""
-    from ..search.equilibrium import solve
+    from ..search.equilibrium import solve_root_moves
     pos = run.pos
     deadline = clock.now() + share * (run.budget.deadline - clock.now())
 
@@ -564,26 +567,52 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
         return left
 
     vg = ViewGame(pos, check=check)
-    sol = solve(vg.tree, check=check)
-    values = {}
-    for m in sol.root_policy:
-        values[m] = solve(vg.tree, fix_root=m, check=check).value
+    # one LP, solved again with each play imposed (its value)
+    sol, values = solve_root_moves(vg.tree, check=check)
     prob = sampled_problem(pos, run.seed)
     moves = _moves_scalar(prob, values)
     top = moves[0].value
     mixed = [(m, p) for m, p in sorted(sol.root_policy.items()) if p > 1e-6]
     shares = apportion([p for _, p in mixed], 100)      # adding up to 100% as printed
     policy = ", ".join(f"{RANKS[m]} {s}%" for (m, _), s in zip(mixed, shares))
-    note = (f"the mover's view in the last two deals: the exact value for what the mover "
-            f"knows (the other hand dealt by chance from the {vg.hands_dealt} hands it may "
-            f"be, each player knowing its own; the last deal exact), a zero-sum game solved "
-            f"by its sequence-form LP ({sol.variables:,} variables, {vg.leaves:,} end-of-deal "
-            f"states); equilibrium policy {policy}")
+    extra = {"policy": {str(RANKS[m]): p for m, p in sol.root_policy.items()},
+             "hidden_hands": vg.hands_dealt, "lp_variables": sol.variables}
+    if vg.model is None:
+        note = (f"the mover's view in the last two deals: the exact value for what the mover "
+                f"knows (the other hand dealt by chance from the {vg.hands_dealt} hands it may "
+                f"be, each player knowing its own; the last deal exact), a zero-sum game "
+                f"solved by its sequence-form LP ({sol.variables:,} variables, {vg.leaves:,} "
+                f"end-of-deal states); equilibrium policy {policy}")
+    else:
+        # the deal's end valued by the learned model: exact within the deal,
+        # the model's error from its end on; plays within that error are close
+        from .deal import TIE_Z, close_plays, model_play_error
+        err = model_play_error(vg.model)
+        tol = TIE_Z * err
+        close = close_plays({mv.move: mv.value for mv in moves},
+                            {mv.move: tol for mv in moves})
+        extra.update(model=vg.model.name, model_error=err,
+                     deal_end_stock=_stock_after(pos), close=close,
+                     tolerance={mv.move: tol for mv in moves})
+        rmse = vg.model.rmse()
+        note = (f"the mover's view of this deal: the exact value within the deal for what the "
+                f"mover knows (the other hand dealt by chance from the {vg.hands_dealt} hands "
+                f"it may be, each player knowing its own), a zero-sum game solved by its "
+                f"sequence-form LP ({sol.variables:,} variables); the deals to come "
+                f"({_stock_after(pos)} cards, order unknown to both players) valued at the "
+                f"deal's {vg.leaves:,} ends by the learned model (its held-out error against "
+                f"exact expectimax: {rmse:.2f} point; of a difference between two plays: "
+                f"{err:.2f}; plays within {tol:.2f} are close); equilibrium policy {policy}")
     return Analysis(pos, "equilibrium", top, moves,
                     [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None,
-                    vg.leaves, time.perf_counter() - run.t0, note=note,
-                    extra={"policy": {str(RANKS[m]): p for m, p in sol.root_policy.items()},
-                           "hidden_hands": vg.hands_dealt, "lp_variables": sol.variables})
+                    vg.leaves, time.perf_counter() - run.t0, note=note, extra=extra)
+
+
+def _stock_after(pos: Position) -> int:
+    """The cards left to deal after the current deal of a view-game
+    position (the unseen cards less the other hand's hidden ones)."""
+    other = pos.hands[1 - pos.turn]
+    return len(unseen_pool(pos)) - sum(1 for c in other if c is None)
 
 
 def _exact_known(run: _Run, why: str) -> Analysis:

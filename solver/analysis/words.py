@@ -55,6 +55,10 @@ def close_plays(a: Analysis) -> list[str]:
                 if top.chance - mv.chance <= Z_CI99 * se:
                     out.append(mv.move)
         return out if len(out) > 1 else []
+    if a.method == "equilibrium" and "close" in a.extra:
+        # the deal's end valued by a learned model: plays within its error
+        out = list(a.extra["close"])
+        return out if len(out) > 1 else []
     out = list(a.best)
     if a.stderr is None and a.method in ("determinised", "expectimax-fast"):
         # one sample (or draw): no error to tell plays apart, but a play
@@ -114,6 +118,10 @@ def _kind(a: Analysis) -> str:
         return (f"FAST MODE estimate ±{Z_CI99 * a.stderr:.2g} (99%) from "
                 f"{_count(a.samples or 0, 'draw')} of the next deal, later deals exact")
     if a.method == "equilibrium":
+        err = a.extra.get("model_error")
+        if err:
+            return (f"exact within this deal for what {seat} knows (the other hand unseen); "
+                    f"the deals to come a learned value (±{2 * err:.2g} between two plays)")
         return f"exact for what {seat} knows (the other hand unseen; the last two deals)"
     if a.method == "deal":
         err = a.extra.get("model_error") or 0.0
@@ -169,6 +177,10 @@ def _points_precision(a: Analysis, seat: str) -> str:
     if a.stderr:
         return f"; points estimated ±{Z_CI99 * a.stderr:.2g}"
     if a.method == "equilibrium":
+        err = a.extra.get("model_error")
+        if err:
+            return (f"; points exact within this deal for what {seat} knows, the deals to "
+                    f"come learned (±{2 * err:.2g})")
         return f"; points exact for what {seat} knows"
     if a.method == "deal":
         err = a.extra.get("model_error") or 0.0

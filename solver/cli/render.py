@@ -137,7 +137,7 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
             elif col == "best in":
                 row.append("" if mv.best_rate is None else f"{100 * mv.best_rate:.0f}%")
             elif col == "loss":
-                if a.method == "deal" and mv.move in points_close(a) and loss > 1e-9:
+                if mv.move in points_close(a) and loss > 1e-9:
                     row.append("close")     # within the estimate's error of the best
                 else:
                     row.append(_loss(a.value, mv.value, a.method, sampled))
@@ -148,11 +148,15 @@ def analysis_table(a: Analysis, exact: bool = False) -> Table:
 
 
 def points_close(a: Analysis) -> list[str]:
-    """The deal search's close plays for points (within the estimate's
-    error of the best value: its ``close``, every play when no error was
-    measured), under either objective (``best`` is the match's under the
-    match objective); ``best`` for another method."""
-    return a.extra.get("close", a.best) if a.method == "deal" else a.best
+    """The plays a loss cannot be told for points: the deal search's close
+    plays (within the estimate's error of the best value: its ``close``,
+    every play when no error was measured) and an equilibrium's whose
+    deal ends at a learned value (within its error), under either
+    objective (``best`` is the match's under the match objective); none
+    for another method (its losses are established)."""
+    if a.method in ("deal", "equilibrium"):
+        return list(a.extra.get("close", a.best if a.method == "deal" else []))
+    return []
 
 
 def _loss(best: float, value: float, method: str, sampled: bool) -> str:

@@ -20,6 +20,15 @@ Payoffs are half-points for the mover's side. In the last deal itself the
 hidden hand is what card counting leaves, and the game is one of perfect
 information.
 
+In an earlier deal (more than six cards left after it) the same game is
+built where a learned model of the deals to come covers the rules
+(:func:`deal_model`, :mod:`solver.value`): the deal's end is valued by the
+model, as the deal search values it (:func:`solver.value.net.
+boundary_value`), so the current deal is played as the game of hidden
+hands it is rather than once for each hand as if it were seen; the values
+are exact for the mover's information within the deal, and carry the
+model's error from its end on.
+
 The view game takes the usual deal only: 4 table cards and 3 cards a
 player a deal (``table_cards=4``, ``deal_size=3``). With the ``online``
 house rule (issue 11: 4-card deals, no table cards) the trees grow past
@@ -50,21 +59,48 @@ def three_card_deals(pos: Position) -> bool:
     return pos.rules.deal_size == 3 and pos.rules.table_cards == 4
 
 
+def _stock(pos: Position) -> int | None:
+    """The cards left to deal after the current deal, when the position
+    is one the view game can take at all (two players, 3-card deals, the
+    mover's hand known, the other's hidden); else None."""
+    if pos.players != 2 or any(c is None for c in pos.hands[pos.turn]):
+        return None
+    if not three_card_deals(pos):
+        return None
+    other = pos.hands[1 - pos.turn]
+    if all(c is not None for c in other):
+        return None
+    return len(unseen_pool(pos)) - sum(1 for c in other if c is None) \
+        if pos.stock_kind == "unknown" else len(pos.stock)
+
+
 def fits(pos: Position) -> bool:
     """Two players, 3-card deals (:func:`three_card_deals`), the mover's
     hand known, the other's hidden, and at most one deal to come (six
-    cards in the stock, or none); Ronda voleur included (the piles and
-    tops are in the compiled core's state)."""
-    if pos.players != 2 or any(c is None for c in pos.hands[pos.turn]):
-        return False
-    if not three_card_deals(pos):
-        return False
-    other = pos.hands[1 - pos.turn]
-    if all(c is not None for c in other):
-        return False
-    stock = len(unseen_pool(pos)) - sum(1 for c in other if c is None) \
-        if pos.stock_kind == "unknown" else len(pos.stock)
-    return stock in (0, 6)
+    cards in the stock, or none): the game is exact (the last deal by
+    expectimax); Ronda voleur included (the piles and tops are in the
+    compiled core's state)."""
+    return _stock(pos) in (0, 6)
+
+
+def deal_model(pos: Position):
+    """The learned model of the deals to come that values the end of the
+    current deal of ``pos`` (two players, 3-card deals, the other hand
+    hidden, more than one deal to come, a model shipped for the rules
+    with a level for the stock left: :mod:`solver.value`), or None."""
+    stock = _stock(pos)
+    if stock is None or stock <= 6 or pos.stock_kind != "unknown":
+        return None
+    from ..value.model import find_for
+    model = find_for(pos.rules, 2)
+    return model if model is not None and stock in model.levels else None
+
+
+def fits_any_deal(pos: Position) -> bool:
+    """:func:`fits`, or an earlier deal whose end a learned model values
+    (:func:`deal_model`): the view game of the current deal, exact within
+    it, the deals to come learned."""
+    return fits(pos) or deal_model(pos) is not None
 
 
 class ViewGame:
@@ -89,9 +125,13 @@ class ViewGame:
             raise CompileError(
                 "the equilibrium takes 3-card deals with 4 table cards only, not "
                 f"deal_size={pos.rules.deal_size} table_cards={pos.rules.table_cards}")
-        if not fits(pos):
+        if not fits_any_deal(pos):
             raise CompileError("the equilibrium needs the mover's hand known, the other's "
-                               "hidden and at most one deal to come (the last two deals)")
+                               "hidden, and at most one deal to come (the last two deals) "
+                               "or a learned value of the deals to come for the rules")
+        #: the learned value at the deal's end (None: the rest is exact)
+        self.model = deal_model(pos)
+        self._vm = self._x = None
         me, other = pos.turn, 1 - pos.turn
         self.pos = pos
         self.me = me
@@ -164,11 +204,24 @@ class ViewGame:
         return Node.decide(0 if seat == self.me else 1, key, children)
 
     def _after(self, game: Hand, state) -> float:
-        """The exact value of the rest of the hand from the end of this
-        deal, for the side of the seat to move next (0 at the end)."""
+        """The value of the rest of the hand from the end of this deal, for
+        the side of the seat to move next (0 at the end): the learned
+        model's where it has a level for the stock left (the deal search's
+        :func:`solver.value.net.boundary_value`), else exact (the last
+        deal, by the compiled expectimax)."""
         if game.is_terminal(state):
             return 0.0
         got = self._values.get(state)
+        if got is None and self.model is not None:
+            import numpy as np
+            from ..value.net import boundary_value, scratch
+            if self._vm is None:
+                self._vm = self.model.vm
+                self._x = scratch(self._vm)
+            v = float(boundary_value(game.P, self._vm, self._x, np.array(state, dtype=np.int64)))
+            if v == v:          # NaN: no level for this stock (the last deal): exact below
+                got = self._values[state] = v
+                self.leaves += 1
         if got is None:
             from ..search.compiled import Searcher
             if self._searcher is None:
@@ -178,4 +231,4 @@ class ViewGame:
         return got
 
 
-__all__ = ["ViewGame", "fits", "MAX_HANDS", "HAND_BITS", "cardset"]
+__all__ = ["ViewGame", "fits", "fits_any_deal", "deal_model", "MAX_HANDS", "HAND_BITS", "cardset"]

@@ -628,8 +628,9 @@ def close_moves(a) -> list[str] | None:
     established beyond the estimate's error: the deal search's close plays
     (and any play within its tolerance), a determinised search's plays the
     best leads by fewer than :func:`~solver.analysis.deal.tie_z` (of its
-    samples) paired standard errors; None for
-    the exact methods (every loss is established)."""
+    samples) paired standard errors, an equilibrium's within the error of
+    the learned value at its deal's end; None for the exact methods
+    (every loss is established)."""
     from ..analysis.deal import tie_z
     if a.method == "deal":
         top = max(mv.value for mv in a.moves)
@@ -638,6 +639,9 @@ def close_moves(a) -> list[str] | None:
         return sorted(set(a.extra.get("close", [])) | {
             mv.move for mv in a.moves
             if tol.get(mv.move, 0.0) is None or top - mv.value <= tol.get(mv.move, 0.0) + 1e-9})
+    if a.method == "equilibrium" and "close" in a.extra:
+        # the deal's end valued by a learned model: plays within its error
+        return sorted(a.extra["close"])
     if a.method == "determinised":
         z = tie_z(a.samples)
         return [a.moves[0].move] + [mv.move for mv in a.moves[1:]

@@ -252,8 +252,8 @@ function show(a) {
   const sampled = a.stderr !== null || a.method === "determinised";
   // the deal search's plays within its points error ("close"; best is the
   // match's under the match objective)
-  const close = a.close || a.best;
-  const loss = m => a.method === "deal" && close.includes(m.move) && m.loss > 1e-9 ? "close"
+  const close = a.close || (a.method === "deal" ? a.best : []);
+  const loss = m => close.includes(m.move) && m.loss > 1e-9 ? "close"
     : lossText(a.value, m.value, a.method, sampled);
   // a sampled chance of winning the match: its standard error, as the CLI's "± %"
   const chanceSe = match && a.chance_stderr !== null && a.chance_stderr !== undefined;
