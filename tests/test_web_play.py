@@ -62,6 +62,10 @@ def _take_the_hint(page) -> str:
     index = page.evaluate("document.body.dataset.index")
     page.click("#hint")
     try:
+        # this hint's answer (a hint asked before at the same play left its
+        # card hinted, and the answer's render replaces the hand's cards)
+        page.wait_for_function("document.getElementById('status').textContent"
+                               ".startsWith('Hint:')", timeout=60_000)
         page.wait_for_selector("#hand span.card.hinted", timeout=60_000)
     except Exception:
         raise AssertionError(f"no hint shown: {page.inner_text('#status')!r} "
