@@ -6,7 +6,9 @@ the equilibrium is the exact answer for the mover's view; and in each
 earlier deal, where both value the deal's end by the same learned model
 (solver/value), so that what differs is the current deal solved once for
 each hand as if it were seen (the deal search) or as the game of hidden
-hands it is (the equilibrium).
+hands it is (the equilibrium). Both weigh each hand the other player may
+hold by the ways to draw it (the deal search without inference, as the
+equilibrium reads no play of the deal).
 
 For each play, its loss against the equilibrium's best play as each
 method values it (the deal search's values, the equilibrium's); the error
@@ -76,7 +78,9 @@ def compare(lines: list[str]) -> str:
         t = time.perf_counter()
         eq = evaluate(pos, method="equilibrium", time_budget=1e9)
         seconds.append(time.perf_counter() - t)
-        deal = evaluate(pos, method="deal", time_budget=1e9)
+        # no inference: the equilibrium weighs every hand by the ways to
+        # draw it, so the deal search does too (what differs is the fusion)
+        deal = evaluate(pos, method="deal", time_budget=1e9, inference=False)
         e = {mv.move: mv.value for mv in eq.moves}
         d = {mv.move: mv.value for mv in deal.moves}
         b = max(e, key=e.get)

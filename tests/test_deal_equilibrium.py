@@ -95,3 +95,36 @@ def test_no_model_for_the_rules_no_earlier_deal_equilibrium():
     assert choose_method(pos) == "determinised"
     with pytest.raises(CompileError, match="a learned value of the deals to come"):
         ViewGame(pos)
+
+
+def test_a_short_time_goes_to_the_deal_search_at_once():
+    """The first deal's game (219 hands, 3 cards against 3: 219 x 36 play
+    orders) takes about 0.8 s; with --time 0.5 auto tried it for 60% of
+    the time, ran out, and left the deal search one hand of the 219 (it
+    answers all of them in 0.03 s). Its guess, 1.2e-4 s an order, now
+    sends it to the deal search at once, which covers every hand."""
+    from solver.analysis.evaluation import EQUILIBRIUM_SECONDS_PER_LINE, _equilibrium_guess
+    from solver.analysis.words import summary_line
+    pos = parse_position(FIRST)
+    assert _equilibrium_guess(pos) == pytest.approx(EQUILIBRIUM_SECONDS_PER_LINE * 219 * 36)
+    a = evaluate(pos, time_budget=0.5)
+    assert a.method == "deal" and a.extra["instead_of"] == "equilibrium:skip"
+    assert a.extra["completions"] == a.extra["hands"] == 219
+    assert summary_line(a).startswith("estimate (the equilibrium needs more time): ")
+    assert "the equilibrium would take about 0.9 s" in a.note
+
+
+def test_the_equilibrium_says_it_reads_no_play_of_the_deal():
+    """The deal search weighs N's hands by S's play this deal (inference);
+    the equilibrium weighs them by the ways to draw them, and its note
+    says it left S's play unread (with --no-inference it says nothing)."""
+    line = ("2e.7e ?.?/10b.7b.6c ? N dealer=N score=39,22 taken=10,11 last=N "
+            "gone=3c.3o.1c.1e.4e.4o.3e.3b.4b.4c.11o.11c.12o.12e.7o.7c.11e.11b.12c.5c.5o "
+            "prev=7e hist=2e:S7e")
+    pos = parse_position(line)
+    a = evaluate(pos, time_budget=60)
+    assert a.method == "equilibrium"
+    assert "the other player's 1 play this deal not read (no inference" in a.note
+    b = evaluate(pos, time_budget=60, inference=False)
+    assert "not read" not in b.note
+    assert [mv.value for mv in b.moves] == [mv.value for mv in a.moves]

@@ -351,7 +351,12 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     if match is not None and chosen == "exact":
         parts += ("search",)        # the match's exact values: root_values, then its line
     ensure_compiled(parts=("vectors",) if three else parts)
-    if chosen == "deal" or (chosen == "expectimax" and method == "auto" and not three):
+    if chosen == "equilibrium":
+        # the last deal's exact values (the view game's leaves), and under
+        # auto the deal search it falls back to
+        ensure_compiled(parts=("search",))
+    if chosen == "deal" or (chosen in ("expectimax", "equilibrium") and method == "auto"
+                            and not three):
         from ..search.deal_search import warm
         warm()
     a = _evaluate(_Run(pos, samples, seed, workers, Budget(time_budget, memory_mb), z,
@@ -408,7 +413,15 @@ def _evaluate(run: _Run, method: str) -> Analysis:
     if chosen == "equilibrium":
         why = _equilibrium_refusal(run)
         failed = None
-        if why is None:
+        share = EXPECTIMAX_SHARE * max(0.0, budget.deadline - clock.now())
+        guess = _equilibrium_guess(pos) if why is None and method == "auto" else 0.0
+        if guess > share:
+            # an earlier deal's game too big for the time: the deal search
+            # answers in a fraction of it (a first deal: 0.03 s against 0.8 s)
+            why = (f"the equilibrium would take about {guess:.1f} s, more than its "
+                   f"{share:.2g} s of --time")
+            failed = "skip"
+        elif why is None:
             try:
                 # auto keeps 40% of the time for the method it falls back to
                 return _equilibrium(run, EXPECTIMAX_SHARE if method == "auto" else 1.0)
@@ -419,8 +432,12 @@ def _evaluate(run: _Run, method: str) -> Analysis:
                                           f"{budget.seconds:g} s: raise --time, or use "
                                           "--method auto") from None
                     raise
-                why = f"the equilibrium did not fit ({e})"
-                failed = "time" if isinstance(e, SearchAborted) else "size"
+                if isinstance(e, SearchAborted):
+                    why = f"the equilibrium did not finish in its {share:.2g} s of --time"
+                    failed = "time"
+                else:
+                    why = f"the equilibrium did not fit ({e})"
+                    failed = "size"
         elif method == "equilibrium":
             raise CompileError(why)
         if _fallback(run) == "deal":
@@ -577,6 +594,10 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
     policy = ", ".join(f"{RANKS[m]} {s}%" for (m, _), s in zip(mixed, shares))
     extra = {"policy": {str(RANKS[m]): p for m, p in sol.root_policy.items()},
              "hidden_hands": vg.hands_dealt, "lp_variables": sol.variables}
+    # the plays of the deal the deal search would read (inference): the
+    # equilibrium weighs every hand by the ways to draw it
+    from .inference import Evidence
+    read = len(Evidence(pos).items) if run.inference else 0
     if vg.model is None:
         note = (f"the mover's view in the last two deals: the exact value for what the mover "
                 f"knows (the other hand dealt by chance from the {vg.hands_dealt} hands it may "
@@ -603,9 +624,36 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
                 f"deal's {vg.leaves:,} ends by the learned model (its held-out error against "
                 f"exact expectimax: {rmse:.2f} point; of a difference between two plays: "
                 f"{err:.2f}; plays within {tol:.2f} are close); equilibrium policy {policy}")
+    if read:
+        note += (f"; the other player's {counted(read, 'play')} this deal not read (no "
+                 "inference: every hand it may be weighed by the ways to draw it)")
     return Analysis(pos, "equilibrium", top, moves,
                     [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None,
                     vg.leaves, time.perf_counter() - run.t0, note=note, extra=extra)
+
+
+#: seconds of the equilibrium of an earlier deal per hidden hand and play
+#: order (the mover's cards' orders times the other's): the first deal of
+#: ``1.3.5.11 2.2.7/?.?.? ? S``, 219 hands of 3 cards against 3, took
+#: 0.8 s (tree 0.27 s, LPs 0.52 s) on 2026-12-05, 1.0e-4 s per line
+EQUILIBRIUM_SECONDS_PER_LINE = 1.2e-4
+
+
+def _equilibrium_guess(pos: Position) -> float:
+    """The seconds the equilibrium of an earlier deal of ``pos`` would
+    take (0 in the last two deals, where it was always tried): its hidden
+    hands (rank multisets) times the orders the two hands can be played
+    in, at :data:`EQUILIBRIUM_SECONDS_PER_LINE`."""
+    from itertools import combinations
+    from math import factorial
+    from ..engine.view_game import deal_model
+    if deal_model(pos) is None:
+        return 0.0
+    other = pos.hands[1 - pos.turn]
+    k = sum(1 for c in other if c is None)
+    hands = len(set(combinations(sorted(unseen_pool(pos)), k)))
+    lines = factorial(len(pos.hands[pos.turn])) * factorial(len(other))
+    return EQUILIBRIUM_SECONDS_PER_LINE * hands * lines
 
 
 def _stock_after(pos: Position) -> int:

@@ -159,6 +159,8 @@ def _deal_estimate(a: Analysis, word: str = "estimate") -> str:
         return f"{word} (the exact equilibrium did not finish in the time)"
     if failed == "equilibrium:size":
         return f"{word} (the exact equilibrium did not fit)"
+    if failed == "equilibrium:skip":
+        return f"{word} (the equilibrium needs more time)"
     return word
 
 
