@@ -200,8 +200,8 @@ def test_auto_leaves_the_fallback_its_time_when_the_equilibrium_does_not_fit():
     ref = evaluate(pos, method="deal")
     assert ref.best == ["1", "6"]
     a = evaluate(parse_position(HP1), method="auto", time_budget=1.0)
-    if a.method == "equilibrium":       # a fast machine: the LP fit in 0.6 s
-        assert a.best == ["1", "6"]
+    if a.method == "equilibrium":       # a fast machine, or the LP built once: 0.6 s
+        assert sorted(a.best) == ["1", "6"]     # equal values, in either order
         return
     assert a.method == "deal" and "the time ran out" not in a.note, a.note
     assert {m.move: m.value for m in a.moves} == {m.move: m.value for m in ref.moves}
