@@ -32,7 +32,7 @@ from ..cards import RANKS
 from ..numbers import apportion, counted
 from ..engine import core
 from ..engine.compile import (CompileError, Problem, forced_hands, is_perfect_information,
-                              known_problem, shuffled_problem, unseen_count, unseen_pool)
+                              known_problem, shuffled_problem, unseen_count)
 from ..engine.sampling import draw_spec, sampled_problem
 from ..engine.view_game import ViewGame
 from ..engine.view_game import fits_any_deal as view_game_fits
@@ -347,14 +347,13 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     # not search: the clock starts after it; only what the method needs
     chosen = choose_method(pos) if method == "auto" else method
     parts = {"exact": ("exact",), "expectimax": ("search", "samples"),
+             # the last deal's exact values (the view game's leaves)
+             "equilibrium": ("search", "samples"),
              "determinised": ("samples",)}.get(chosen, ("samples",))
     if match is not None and chosen == "exact":
         parts += ("search",)        # the match's exact values: root_values, then its line
     ensure_compiled(parts=("vectors",) if three else parts)
-    if chosen == "equilibrium":
-        # the last deal's exact values (the view game's leaves), and under
-        # auto the deal search it falls back to
-        ensure_compiled(parts=("search",))
+    # auto's fallback from expectimax or the equilibrium: the deal search
     if chosen == "deal" or (chosen in ("expectimax", "equilibrium") and method == "auto"
                             and not three):
         from ..search.deal_search import warm
@@ -613,14 +612,14 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
         close = close_plays({mv.move: mv.value for mv in moves},
                             {mv.move: tol for mv in moves})
         extra.update(model=vg.model.name, model_error=err,
-                     deal_end_stock=_stock_after(pos), close=close,
+                     deal_end_stock=vg.stock_after, close=close,
                      tolerance={mv.move: tol for mv in moves})
         rmse = vg.model.rmse()
         note = (f"the mover's view of this deal: the exact value within the deal for what the "
                 f"mover knows (the other hand dealt by chance from the {vg.hands_dealt} hands "
                 f"it may be, each player knowing its own), a zero-sum game solved by its "
                 f"sequence-form LP ({sol.variables:,} variables); the deals to come "
-                f"({_stock_after(pos)} cards, order unknown to both players) valued at the "
+                f"({vg.stock_after} cards, order unknown to both players) valued at the "
                 f"deal's {vg.leaves:,} ends by the learned model (its held-out error against "
                 f"exact expectimax: {rmse:.2f} point; of a difference between two plays: "
                 f"{err:.2f}; plays within {tol:.2f} are close); equilibrium policy {policy}")
@@ -644,23 +643,13 @@ def _equilibrium_guess(pos: Position) -> float:
     take (0 in the last two deals, where it was always tried): its hidden
     hands (rank multisets) times the orders the two hands can be played
     in, at :data:`EQUILIBRIUM_SECONDS_PER_LINE`."""
-    from itertools import combinations
     from math import factorial
-    from ..engine.view_game import deal_model
+    from ..engine.view_game import deal_model, hidden_hands
     if deal_model(pos) is None:
         return 0.0
-    other = pos.hands[1 - pos.turn]
-    k = sum(1 for c in other if c is None)
-    hands = len(set(combinations(sorted(unseen_pool(pos)), k)))
-    lines = factorial(len(pos.hands[pos.turn])) * factorial(len(other))
-    return EQUILIBRIUM_SECONDS_PER_LINE * hands * lines
+    lines = factorial(len(pos.hands[pos.turn])) * factorial(len(pos.hands[1 - pos.turn]))
+    return EQUILIBRIUM_SECONDS_PER_LINE * len(hidden_hands(pos)) * lines
 
-
-def _stock_after(pos: Position) -> int:
-    """The cards left to deal after the current deal of a view-game
-    position (the unseen cards less the other hand's hidden ones)."""
-    other = pos.hands[1 - pos.turn]
-    return len(unseen_pool(pos)) - sum(1 for c in other if c is None)
 
 
 def _exact_known(run: _Run, why: str) -> Analysis:

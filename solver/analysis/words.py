@@ -130,6 +130,7 @@ def _kind(a: Analysis) -> str:
                 if a.extra.get("deal_end_stock", 0) and err else "the deals to come exact")
         if not hidden:
             return f"this deal exact for the hands known; {rest}"
+        seen = _as_if_seen(a)
         if cover < 1.0:
             # the time ran out: say how much was searched, never "every hand"
             some = ("hands the other player may hold" if a.extra.get("enumerated")
@@ -137,13 +138,12 @@ def _kind(a: Analysis) -> str:
             what = (f"{a.extra.get('completions')} of the {a.extra.get('hands')} {some} "
                     f"({cover:.0%} of their weight; the time ran out)")
         else:
-            seen = _as_if_seen(a)
             what = (("every hand it may be" if seen.endswith("hand were seen")
                      else "every hand they may be") if a.extra.get("enumerated")
                     else "drawn hands")
         # each hand is solved with its cards seen by both players (strategy
         # fusion): an estimate of the mover's view, never called exact
-        return f"{_deal_estimate(a)}: this deal {_as_if_seen(a)}, over {what}; {rest}"
+        return f"{_deal_estimate(a)}: this deal {seen}, over {what}; {rest}"
     if a.stderr is None:
         return f"estimate from {_count(a.samples or 0, 'sample')} of {what}{_NO_ERROR}"
     return (f"estimate ±{Z_CI99 * a.stderr:.2g} (99%) from {_count(a.samples or 0, 'sample')} "

@@ -74,6 +74,14 @@ def _stock(pos: Position) -> int | None:
         if pos.stock_kind == "unknown" else len(pos.stock)
 
 
+def hidden_hands(pos: Position) -> list[tuple[int, ...]]:
+    """Every hand (a sorted rank-index tuple) the other player's hidden
+    cards may be, from the unseen cards: before the ways to draw each and
+    the declarations are weighed (:class:`ViewGame`)."""
+    k = sum(1 for c in pos.hands[1 - pos.turn] if c is None)
+    return sorted(set(combinations(sorted(unseen_pool(pos)), k)))
+
+
 def fits(pos: Position) -> bool:
     """Two players, 3-card deals (:func:`three_card_deals`), the mover's
     hand known, the other's hidden, and at most one deal to come (six
@@ -131,6 +139,8 @@ class ViewGame:
                                "or a learned value of the deals to come for the rules")
         #: the learned value at the deal's end (None: the rest is exact)
         self.model = deal_model(pos)
+        #: the cards left to deal when this deal ends
+        self.stock_after = _stock(pos)
         self._vm = self._x = None
         me, other = pos.turn, 1 - pos.turn
         self.pos = pos
@@ -139,10 +149,9 @@ class ViewGame:
         if pool is None:
             raise CompileError("the equilibrium needs the stock hidden ('?')")
         known_other = [c.index for c in pos.hands[other] if c is not None]
-        k = sum(1 for c in pos.hands[other] if c is None)
         mine = [c.index for c in pos.hands[me]]
         if hands is None:
-            candidates = sorted(set(combinations(sorted(pool.elements()), k)))
+            candidates = hidden_hands(pos)
         else:
             candidates = [tuple(sorted(h)) for h in hands]
         weights: dict[tuple, float] = {}
@@ -231,4 +240,4 @@ class ViewGame:
         return got
 
 
-__all__ = ["ViewGame", "fits", "fits_any_deal", "deal_model", "MAX_HANDS", "HAND_BITS", "cardset"]
+__all__ = ["ViewGame", "fits", "fits_any_deal", "deal_model", "hidden_hands", "MAX_HANDS", "HAND_BITS", "cardset"]
