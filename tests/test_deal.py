@@ -514,8 +514,9 @@ def test_the_deal_search_in_place_of_the_equilibrium_says_it_is_an_estimate():
     hold; the deals to come exact": each hand is solved as if seen, and
     here it called 2e a loss of 2.73 where the equilibrium's is 0.52. The
     line now calls it an estimate and says the equilibrium did not
-    finish; with the time, the equilibrium is the answer (values from it:
-    5c +2.16, 1e +2.07, 2e +1.64)."""
+    finish; with the time, the equilibrium is the answer (values from it
+    without inference: 5c +2.16, 1e +2.07, 2e +1.64; reading N's 2o as the
+    deal search does: 1e +2.05, 5c +1.42, 2e -0.40)."""
     from solver.analysis.evaluation import evaluate
     from solver.analysis.words import summary_line
     from solver.notation import parse_position
@@ -523,10 +524,14 @@ def test_the_deal_search_in_place_of_the_equilibrium_says_it_is_an_estimate():
         "3e.1c.6c.4c.5o.10c.12b.11c.2o 2e.5c.1e/?.? ? S dealer=S taken=10,10 last=S "
         "gone=3o.3c.5b.5e.6e.6b.12o.12c.11o.11e.7o.7e.10o.1o.1b.4o.4e.7b.10b.7c prev=2o "
         "hist=3e.1c.6c.4c.5o.10c.12b.11c:N2o")
+    unread = evaluate(pos, time_budget=60, inference=False)
+    assert unread.method == "equilibrium"
+    assert {mv.move: round(mv.value, 2) for mv in unread.moves} == \
+        {"5c": 2.16, "1e": 2.07, "2e": 1.64}
     eq = evaluate(pos, time_budget=60)
     assert eq.method == "equilibrium"
     assert {mv.move: round(mv.value, 2) for mv in eq.moves} == \
-        {"5c": 2.16, "1e": 2.07, "2e": 1.64}
+        {"1e": 2.05, "5c": 1.42, "2e": -0.40}
     assert summary_line(eq).startswith("exact for what S knows")
     short = evaluate(pos, time_budget=0)
     assert short.method == "deal" and short.extra["instead_of"] == "equilibrium:time"

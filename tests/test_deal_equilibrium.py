@@ -114,17 +114,56 @@ def test_a_short_time_goes_to_the_deal_search_at_once():
     assert "the equilibrium would take about 0.9 s" in a.note
 
 
-def test_the_equilibrium_says_it_reads_no_play_of_the_deal():
-    """The deal search weighs N's hands by S's play this deal (inference);
-    the equilibrium weighs them by the ways to draw them, and its note
-    says it left S's play unread (with --no-inference it says nothing)."""
-    line = ("2e.7e ?.?/10b.7b.6c ? N dealer=N score=39,22 taken=10,11 last=N "
-            "gone=3c.3o.1c.1e.4e.4o.3e.3b.4b.4c.11o.11c.12o.12e.7o.7c.11e.11b.12c.5c.5o "
-            "prev=7e hist=2e:S7e")
+#: N to play; S has laid 7e this deal (hist=), its two cards left hidden
+READ = ("2e.7e ?.?/10b.7b.6c ? N dealer=N score=39,22 taken=10,11 last=N "
+        "gone=3c.3o.1c.1e.4e.4o.3e.3b.4b.4c.11o.11c.12o.12e.7o.7c.11e.11b.12c.5c.5o "
+        "prev=7e hist=2e:S7e")
+
+
+@pytest.mark.parametrize("line", [READ, THIRD])
+def test_the_view_games_chance_weighs_hands_as_the_deal_search_does(line):
+    """With the other player's plays this deal read (inference), chance
+    deals each hand by its ways to draw it times the likelihood of the
+    plays: the same weights, hand by hand, as the deal search's
+    enumeration (solver/analysis/deal.py, its own code), and so the same
+    effective number of hands."""
+    from solver.analysis.inference import Evidence
     pos = parse_position(line)
+    other = 1 - pos.turn
+    vg = ViewGame(pos, evidence=Evidence(pos))
+    problem = DealProblem(pos)
+    assert problem.evidence is not None and vg.read == len(problem.evidence.items) == 1
+    total = sum(c.weight for c in problem.completions)
+    theirs = {tuple(sorted(ranks_of(c.hands[other]))): c.weight / total
+              for c in problem.completions}
+    assert vg.tree.probs.keys() == theirs.keys()
+    for h, p in theirs.items():
+        assert vg.tree.probs[h] == pytest.approx(p, rel=1e-9)
+    w = np.array([c.weight for c in problem.completions])
+    assert vg.ess == pytest.approx(w.sum() ** 2 / (w * w).sum(), rel=1e-9)
+    # without the evidence: the ways to draw alone, and the plays change the weights
+    plain = ViewGame(pos)
+    assert plain.read == 0 and plain.ess is None
+    assert max(abs(plain.tree.probs[h] - vg.tree.probs[h]) for h in theirs) > 0.01
+
+
+def test_the_equilibrium_reads_the_other_players_plays_of_the_deal():
+    """S laid 7e this deal. Before, the equilibrium weighed S's hidden
+    hands by the ways to draw them alone and said it left the play
+    unread; now it reads it as the deal search does (inference): the
+    note says so, ``ess`` is the deal search's (8.2 hands of 20), and the
+    values move (7b: +4.72 read, +3.93 unread). --no-inference gives the
+    unread values."""
+    pos = parse_position(READ)
     a = evaluate(pos, time_budget=60)
     assert a.method == "equilibrium"
-    assert "the other player's 1 play this deal not read (no inference" in a.note
+    assert "by the likelihood of its 1 play this deal (inference; worth 8 unweighted hands)" \
+        in a.note
+    assert a.extra["read"] == 1 and a.ess == pytest.approx(8.2, abs=0.05)
+    d = evaluate(pos, time_budget=60, method="deal")
+    assert a.ess == pytest.approx(d.ess, rel=1e-9)
     b = evaluate(pos, time_budget=60, inference=False)
-    assert "not read" not in b.note
-    assert [mv.value for mv in b.moves] == [mv.value for mv in a.moves]
+    assert b.method == "equilibrium" and b.ess is None and "likelihood" not in b.note
+    assert a.best == b.best == ["7b"]
+    assert a.value == pytest.approx(4.717, abs=0.001)
+    assert b.value == pytest.approx(3.930, abs=0.001)

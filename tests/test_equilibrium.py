@@ -17,6 +17,7 @@ from solver.games.players import GreedyPlayer
 from solver.rules import PRESETS
 from solver.search.compiled import ensure_compiled
 from solver.search import equilibrium
+from solver.analysis.inference import Evidence
 from solver.search.equilibrium import Node, brute_force_value, solve, solve_root_moves
 
 ensure_compiled()
@@ -85,7 +86,7 @@ def test_ronda_deals_agree_with_the_normal_form():
     strategy)."""
     lines = self_play_views(two_each)
     assert len(lines) >= 5
-    checked = 0
+    checked = weighed = 0
     for line in lines[:8]:
         pos = parse_position(line)
         full = ViewGame(pos)
@@ -94,8 +95,17 @@ def test_ronda_deals_agree_with_the_normal_form():
         sol, values = solve_root_moves(vg.tree)
         assert abs(sol.value - brute_force_value(vg.tree)) < 1e-9
         assert abs(sol.value - max(values.values())) < 1e-9
+        # the other player's plays this deal read: chance no longer uniform
+        evidence = Evidence(pos)
+        if not evidence.empty and len(hands) > 1:
+            read = ViewGame(pos, hands=hands, evidence=evidence)
+            assert read.tree.probs != vg.tree.probs
+            sol, values = solve_root_moves(read.tree)
+            assert abs(sol.value - brute_force_value(read.tree)) < 1e-9
+            assert abs(sol.value - max(values.values())) < 1e-9
+            weighed += 1
         checked += 1
-    assert checked >= 5
+    assert checked >= 5 and weighed >= 3
 
 
 def test_the_revealed_hand_gives_expectimax():

@@ -582,7 +582,13 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
             raise SearchAborted("time", 0, time.perf_counter() - run.t0)
         return left
 
-    vg = ViewGame(pos, check=check)
+    # the other player's plays this deal read as the deal search reads
+    # them (inference): chance deals each hand by its ways to draw it times
+    # the likelihood of those plays from it
+    evidence = None
+    if run.inference:
+        evidence = Evidence(pos) if run.play_model is None else Evidence(pos, run.play_model)
+    vg = ViewGame(pos, check=check, evidence=evidence)
     # one LP, solved again with each play imposed (its value)
     sol, values = solve_root_moves(vg.tree, check=check)
     prob = sampled_problem(pos, run.seed)
@@ -593,10 +599,6 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
     policy = ", ".join(f"{RANKS[m]} {s}%" for (m, _), s in zip(mixed, shares))
     extra = {"policy": {str(RANKS[m]): p for m, p in sol.root_policy.items()},
              "hidden_hands": vg.hands_dealt, "lp_variables": sol.variables}
-    # the plays of the deal the deal search would read (inference): the
-    # equilibrium weighs every hand by the ways to draw it
-    from .inference import Evidence
-    read = len(Evidence(pos).items) if run.inference else 0
     if vg.model is None:
         note = (f"the mover's view in the last two deals: the exact value for what the mover "
                 f"knows (the other hand dealt by chance from the {vg.hands_dealt} hands it may "
@@ -623,12 +625,15 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
                 f"deal's {vg.leaves:,} ends by the learned model (its held-out error against "
                 f"exact expectimax: {rmse:.2f} point; of a difference between two plays: "
                 f"{err:.2f}; plays within {tol:.2f} are close); equilibrium policy {policy}")
-    if read:
-        note += (f"; the other player's {counted(read, 'play')} this deal not read (no "
-                 "inference: every hand it may be weighed by the ways to draw it)")
+    if vg.read:
+        note += (f"; each hand the other player may hold weighed by the ways to draw it and "
+                 f"by the likelihood of its {counted(vg.read, 'play')} this deal (inference; "
+                 f"worth {vg.ess:.0f} unweighted hands)")
+        extra["read"] = vg.read
     return Analysis(pos, "equilibrium", top, moves,
                     [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None,
-                    vg.leaves, time.perf_counter() - run.t0, note=note, extra=extra)
+                    vg.leaves, time.perf_counter() - run.t0, note=note, extra=extra,
+                    ess=vg.ess)
 
 
 #: seconds of the equilibrium of an earlier deal per hidden hand and play

@@ -117,13 +117,20 @@ class ViewGame:
 
     ``hands``: restrict chance to these hidden hands (rank-index tuples;
     with one hand, the game is the perfect-information one of that hand,
-    for cross-checks). ``tree`` is the root :class:`Node`; ``leaves``
-    counts the end-of-deal states solved, ``hands_dealt`` the chance
-    outcomes.
+    for cross-checks). ``evidence``: an
+    :class:`solver.analysis.inference.Evidence` of ``pos`` (the other
+    player's plays this deal, ``hist=``): chance deals each hand with its
+    ways to draw it times the likelihood of those plays from it (the
+    deal search's weights), so the plays already made are read; None
+    weighs by the ways to draw alone. ``tree`` is the root
+    :class:`Node`; ``leaves`` counts the end-of-deal states solved,
+    ``hands_dealt`` the chance outcomes, ``read`` the plays weighed
+    (0 without evidence) and ``ess`` the Kish effective number of hands
+    of the weights (with evidence, else None).
     """
 
     def __init__(self, pos: Position, hands: list[tuple[int, ...]] | None = None,
-                 check=None) -> None:
+                 check=None, evidence=None) -> None:
         if pos.players != 2:
             raise CompileError(
                 f"the equilibrium takes two players (a zero-sum game of two hands; "
@@ -166,6 +173,20 @@ class ViewGame:
                 weights[h] = float(w)
         if not weights:
             raise CompileError("no hidden hand agrees with what is seen and declared")
+        self.read = 0
+        self.ess = None
+        if evidence is not None and not evidence.empty:
+            for h in weights:
+                hands_ranks = [[], []]
+                hands_ranks[me] = mine
+                hands_ranks[other] = known_other + list(h)
+                weights[h] *= evidence.likelihood(hands_ranks)
+            weights = {h: w for h, w in weights.items() if w > 0}
+            if not weights:
+                raise CompileError("the plays recorded in hist= are impossible for every "
+                                   "hand the other player may hold")
+            self.read = len(evidence.items)
+            self.ess = sum(weights.values()) ** 2 / sum(w * w for w in weights.values())
         if len(weights) > MAX_HANDS:
             raise CompileError(f"{len(weights)} possible hidden hands: too many for the "
                                "equilibrium (use determinised)")
