@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import collections
 import resource
-import statistics
 import sys
 import time
 from pathlib import Path

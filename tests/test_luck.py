@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from solver.engine import core
-from solver.engine.hand import cardset, ranks_of
+from solver.engine.hand import ranks_of
 from solver.games.arena import run_arena
 from solver.games.luck import deal_worth, hand_luck
 from solver.rules import PRESETS

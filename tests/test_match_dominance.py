@@ -77,9 +77,9 @@ def test_dominance_orders_exact_values(system):
             w = _plain_value(P, D, other)
             tol = 1e-9 * core.EQ_SCALE
             if d & 1:
-                assert w >= v - tol, (pos, y, v, w)
+                assert w >= v - tol, (pos, v, w)
             if d & 2:
-                assert w <= v + tol, (pos, y, v, w)
+                assert w <= v + tol, (pos, v, w)
             checked += 1
             strict += d != 3 and abs(w - v) > tol
     assert checked >= 20 and strict >= 5, (checked, strict)

@@ -17,7 +17,6 @@ from solver.analysis.evaluation import evaluate
 from solver.cards import RANKS
 from solver.notation import parse_position
 from solver.search.pimc import summarise_array
-from solver.search.compiled import ensure_compiled
 from solver.search.vectors import mean_vectors, ranked, sample_result
 
 # the last deal of a three-player hand, the other hands hidden, nine cards

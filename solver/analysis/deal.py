@@ -26,7 +26,6 @@ True
 from __future__ import annotations
 
 import math
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from math import comb

@@ -884,8 +884,9 @@ def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     if evidence is not None and not evidence.empty:
         players = pos.players
 
-        def weigh(hands):
+        def likelihood(hands):
             return evidence.likelihood([ranks_of(int(h)) for h in hands[:players]])
+        weigh = likelihood
     budget = run.budget
     prob = sampled_problem(pos, run.seed, match=run.match)
     three = prob.nsides == 3

@@ -20,9 +20,8 @@ from rich.text import Text
 from ..analysis.document import exact_values, pv_text
 from ..analysis.words import legend_lines, summary_line
 from ..cards import RANKS, Card
-from ..notation import format_position, unwritten_piles
-from ..numbers import (deal_denominator, exact_fraction, fraction_text, percent,
-                       percent_gap, plain, points_gap, signed, tidy)
+from ..notation import unwritten_piles
+from ..numbers import fraction_text, percent, percent_gap, points_gap, signed
 from ..position import Position, side_names, seat_names
 
 

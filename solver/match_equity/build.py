@@ -33,7 +33,6 @@ import os
 import shlex
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import click

@@ -8,7 +8,6 @@ before its answer was known. Shared by the two-sided searches
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 
 from ..runtime import clock

@@ -24,14 +24,14 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from ..runtime import clock
 from . import kernels as kn
-from .budget import _REASONS, Budget, SearchAborted, _run, outcome_cap, run_jobs, table_entries
+from .budget import Budget  # noqa: F401  (re-exported)
+from .budget import _REASONS, SearchAborted, _run, outcome_cap, run_jobs, table_entries
 from .pimc import SampleResult, Z_99, summarise_array
 
 #: memory the compiled search of one perfect-information hand needs
