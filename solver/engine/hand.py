@@ -139,7 +139,9 @@ class Hand:
         :func:`solver.engine.core.play` (gain in the search's unit for the
         mover's side, ev the event bits)."""
         child, gain, ev = core.play(self.P, self.D, st, r)
-        return tuple(int(v) for v in child), int(gain), int(ev)
+        if type(child) is not tuple:        # the compiled play returns Python ints already
+            child = tuple(int(v) for v in child)
+        return child, int(gain), int(ev)
 
     def capture(self, st: State, r: int) -> int:
         """The table cards (a card set) a play of ``r`` takes now."""

@@ -46,7 +46,7 @@ from ..cards import RANK_INDEX
 from ..position import Position
 from ..search.equilibrium import Node
 from .compile import CompileError, _declared_ok, unseen_pool
-from .hand import SEAT, Hand
+from .hand import SEAT, STOCK, Hand
 from .scoring import HAND_BITS, cardset
 
 #: the view game is built when the other hand has at most these hands
@@ -201,17 +201,23 @@ class ViewGame:
         self._values: dict = {}
         self._searcher = None
         outcomes = {}
+        game = None
         for h, w in weights.items():
             if check is not None:       # raises when the time is up
                 check()
             stock = Counter(pool)
             stock.subtract(h)
-            game = Hand(pos.rules, 2, leader, sorted(stock.elements()), shuffled=True)
+            stock = sorted(stock.elements())
+            if game is None:
+                # one game for every hand: a shuffled stock is in the state,
+                # not in the rule parameters
+                game = Hand(pos.rules, 2, leader, stock, shuffled=True)
             hands_ranks = [[], []]
             hands_ranks[me] = mine
             hands_ranks[other] = known_other + list(h)
             state = game.initial_state([c.index for c in pos.table], hands_ranks, pos.turn,
                                        prev, show, last, pos.pile_sizes(), tops)
+            state = state[:STOCK] + (cardset(stock),) + state[STOCK + 1:]
             outcomes[h] = (w / total, self._play(game, state, h, (), 0))
         self.tree = Node.chance(outcomes)
 
