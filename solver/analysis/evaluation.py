@@ -630,8 +630,12 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
                  f"by the likelihood of its {counted(vg.read, 'play')} this deal (inference; "
                  f"worth {vg.ess:.0f} unweighted hands)")
         extra["read"] = vg.read
-    return Analysis(pos, "equilibrium", top, moves,
-                    [mv.move for mv in moves if abs(mv.value - top) <= 1e-9], None,
+    best = [mv.move for mv in moves if abs(mv.value - top) <= 1e-9]
+    if vg.model is not None:
+        # as the deal search: every play within the model's error is best
+        # (value order), the table marking the others of them close
+        best += [mv.move for mv in moves if mv.move in close and mv.move not in best]
+    return Analysis(pos, "equilibrium", top, moves, best, None,
                     vg.leaves, time.perf_counter() - run.t0, note=note, extra=extra,
                     ess=vg.ess)
 

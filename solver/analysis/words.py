@@ -33,6 +33,12 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}{'s' * (n != 1)}"
 
 
+def _spread(a: Analysis, plays: list[str]) -> float:
+    """The points between the highest and lowest value of ``plays``."""
+    values = [mv.value for mv in a.moves if mv.move in plays]
+    return max(values) - min(values) if values else 0.0
+
+
 def close_plays(a: Analysis) -> list[str]:
     """The plays the answer cannot tell from the best one: the best plays,
     and when the values are estimates every play whose gap to the best is
@@ -252,7 +258,8 @@ def summary_line(a: Analysis) -> str:
                     "(the higher value)")
         else:
             out += f"; {_names(a.best)} are close: {a.best[0]} chosen (less exposure)"
-    elif close and set(close) != set(a.best):
+    elif close and (set(close) != set(a.best) or _spread(a, close) > 1e-9):
+        # (the equilibrium of an earlier deal lists its close plays as best)
         out += f"; {_names(close)} are close"
     elif len(a.best) > 1 and a.method in ("determinised", "expectimax-fast"):
         # the same mean (the same value in each sample): equal as far as
