@@ -122,7 +122,36 @@ READ = ("2e.7e ?.?/10b.7b.6c ? N dealer=N score=39,22 taken=10,11 last=N "
         "prev=7e hist=2e:S7e")
 
 
-@pytest.mark.parametrize("line", [READ, THIRD])
+#: S declared a Ronda of 7s and has laid 7e this deal: its two hidden cards
+#: hold one 7 (the rest of the pair) and no second (three 7s would have
+#: been a Tringa, declared as such under lmodire)
+PLAYED_DECLARED = ("2e.7e ?.?/10b.7b.6c ? N dealer=N score=39,22 taken=10,11 last=N "
+                   "gone=3c.3o.1c.1e.4e.4o.3e.3b.4b.4c.11o.11c.12o.12e.6o.6e.11e.11b.12c.5c.5o "
+                   "declared=S:ronda7 prev=7e hist=2e:S7e")
+
+
+def test_a_declaration_binds_the_hand_dealt_when_hist_has_the_seats_plays():
+    """S declared a Ronda of 7s and laid 7e: the hand dealt was 7e and its
+    two hidden cards. Unseen (by hand): 1 x2, 2 x3, 5 x2, 6, 7 x2 (7o 7c),
+    10 x3, 12; no 3, 4 or 11. So the hidden cards are one 7 and one of 1,
+    2, 5, 6, 10, 12: six hands (7 7 would make three 7s, a Tringa S would
+    have declared under lmodire). Before, the equilibrium asked the two
+    hidden cards alone for the pair (only 7 7, one hand) and the deal
+    search dropped the declaration once S had played (26 hands): now
+    both ask it of the hand dealt, and agree hand for hand."""
+    from solver.cards import RANK_INDEX
+    pos = parse_position(PLAYED_DECLARED)
+    seven = RANK_INDEX[7]
+    want = {tuple(sorted((seven, RANK_INDEX[r]))) for r in (1, 2, 5, 6, 10, 12)}
+    assert set(ViewGame(pos).tree.probs) == want
+    problem = DealProblem(pos, inference=False)
+    assert {tuple(sorted(ranks_of(c.hands[1 - pos.turn]))) for c in problem.completions} == want
+    # the ways to draw each: two 7s times the copies of the other rank
+    total = sum(c.weight for c in problem.completions)
+    assert total == 2 * (2 + 3 + 2 + 1 + 3 + 1)
+
+
+@pytest.mark.parametrize("line", [READ, THIRD, PLAYED_DECLARED])
 def test_the_view_games_chance_weighs_hands_as_the_deal_search_does(line):
     """With the other player's plays this deal read (inference), chance
     deals each hand by its ways to draw it times the likelihood of the

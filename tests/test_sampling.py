@@ -71,6 +71,28 @@ def test_a_declared_ronda_rank_is_held():
         assert hand.count(8) >= 2          # rank index 8 is the 11
 
 
+def test_a_declared_ronda_is_not_three_of_a_kind_where_the_tringa_counts():
+    """lmodire values the Tringa (5 points): a seat dealt three 11s
+    declares the Tringa, so N's declared Ronda of 11s means exactly two.
+    Before, 2.2% of the drawn hands held three (4 / (6 x 29 + 4) of the
+    hands with two or more 11s). Under french three of a kind is a Ronda,
+    and such hands are drawn. The Python drawing (compile._declared_ok)
+    says the same."""
+    from solver.engine.compile import _declared_ok
+    counts = {}
+    for rules in ("lmodire", "french"):
+        spec = draw_spec(parse_position(f"1.3.10.12 2.2.7/?.?.? ? S rules={rules} "
+                                        "declared=N:ronda11"))
+        counts[rules] = Counter(ranks_of(draw_python(spec, sample_seed(4, i))[0][2]).count(8)
+                                for i in range(3000))
+    assert set(counts["lmodire"]) == {2}
+    assert set(counts["french"]) == {2, 3} and 30 <= counts["french"][3] <= 110
+    for rules, ok in (("lmodire", False), ("french", True)):
+        pos = parse_position(f"1.3.10.12 2.2.7/?.?.? ? S rules={rules} declared=N:ronda11")
+        assert _declared_ok(pos, 1, [8, 8, 8]) is ok
+        assert _declared_ok(pos, 1, [8, 8, 0]) is True
+
+
 def test_the_draw_is_uniform():
     """North's three hidden cards from 33 unseen: each rank turns up in
     proportion to its unseen copies (chi-square, 9 degrees of freedom,

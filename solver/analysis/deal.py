@@ -34,7 +34,7 @@ import numpy as np
 
 from ..runtime import clock
 from ..engine import core
-from ..engine.compile import CompileError, _declared_ok, build_problem, unseen_pool
+from ..engine.compile import CompileError, build_problem, declared_fits, unseen_pool
 from ..engine.scoring import cardset, ranks_of
 from ..position import Position
 from ..value.model import ValueModel, find
@@ -230,13 +230,12 @@ class DealProblem:
                                    "hand the other seats may hold")
         self.completions.sort(key=lambda c: -c.weight)
 
-    def _bound(self, seat: int) -> bool:
-        """The seat's declaration still binds its hidden hand."""
+    def _deal_size(self) -> int:
+        """The cards a player was dealt this deal."""
         from ..rules import deal_sizes, stock_sizes
         pos = self.pos
         sizes = deal_sizes(pos.rules, pos.players)
-        deal_size = sizes[stock_sizes(pos.rules, pos.players).get(self.left, len(sizes)) - 1]
-        return len(pos.hands[seat]) == deal_size and any(d.seat == seat for d in pos.declared)
+        return sizes[stock_sizes(pos.rules, pos.players).get(self.left, len(sizes)) - 1]
 
     def _enumerate(self, pool: list[int], fixed_stock: bool, stock: list[int]):
         """Every hand the one hidden seat may hold (rank multisets), each
@@ -246,12 +245,12 @@ class DealProblem:
         k = sum(1 for c in pos.hands[seat] if c is None)
         counts = Counter(pool)
         ranks = sorted(counts)
-        bound = self._bound(seat)
+        deal_size = self._deal_size()
         out = []
         for combo in _multisets([counts[r] for r in ranks], k):
             drawn = [r for r, n in zip(ranks, combo) for _ in range(n)]
             hand = self.known[seat] + drawn
-            if bound and not _declared_ok(pos, seat, hand):
+            if not declared_fits(pos, seat, hand, deal_size):
                 continue
             w = 1.0
             for r, n in zip(ranks, combo):

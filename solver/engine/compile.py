@@ -230,12 +230,37 @@ def _declared_ok(pos: Position, seat: int, hand: list[int]) -> bool:
         kind = TRINGA if d.kind == "tringa" else RONDA
         if got is None:
             return False
+        if kind == RONDA and got[0] == TRINGA:
+            # three of a kind under rules that value the Tringa: the seat
+            # would have declared it, not a Ronda
+            return False
         if d.rank is not None:
             r = RANK_INDEX[d.rank]
             if hand.count(r) < (3 if kind == TRINGA else 2):
                 return False
         elif kind == TRINGA and got[0] != TRINGA:
             return False
+    return True
+
+
+def declared_fits(pos: Position, seat: int, hand: list[int], deal_size: int) -> bool:
+    """Whether ``hand`` (rank indices: ``seat``'s whole hand now) agrees
+    with ``seat``'s declaration of this deal. The declaration is of the
+    hand dealt: while the seat has played nothing (``deal_size`` cards
+    left) that is ``hand``; once it has played, the hand dealt is ``hand``
+    and its plays of the deal when ``hist=`` records them, and nothing
+    binds without it (the declared cards may be among the cards gone).
+    Used where the hidden hands are enumerated (the deal search's two
+    players, the equilibrium); the compiled drawing binds only before
+    the seat's first play."""
+    if not any(d.seat == seat for d in pos.declared):
+        return True
+    if len(pos.hands[seat]) == deal_size:
+        return _declared_ok(pos, seat, list(hand))
+    played = ([c.index for s, c in pos.hist.plays if s == seat]
+              if pos.hist is not None else [])
+    if len(pos.hands[seat]) + len(played) == deal_size:
+        return _declared_ok(pos, seat, list(hand) + played)
     return True
 
 

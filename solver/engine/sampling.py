@@ -156,6 +156,10 @@ def _declared_ok(P, hand, cons, seat):
             return False
         kind = cons[c, 1]
         r = cons[c, 2]
+        if kind == 1 and got >= 32:
+            # a Ronda declared from a hand of three of a kind: the rules
+            # valuing the Tringa, the seat would have declared it
+            return False
         if r >= 0:
             if popcount((hand >> (4 * r)) & 15) < (3 if kind == 2 else 2):
                 return False

@@ -45,7 +45,7 @@ from math import comb
 from ..cards import RANK_INDEX
 from ..position import Position
 from ..search.equilibrium import Node
-from .compile import CompileError, _declared_ok, unseen_pool
+from .compile import CompileError, declared_fits, unseen_pool
 from .hand import SEAT, STOCK, Hand
 from .scoring import HAND_BITS, cardset
 
@@ -169,7 +169,7 @@ class ViewGame:
                     w = 0
                     break
                 w *= comb(pool[r], n)
-            if w and _declared_ok(pos, other, known_other + list(h)):
+            if w and declared_fits(pos, other, known_other + list(h), pos.rules.deal_size):
                 weights[h] = float(w)
         if not weights:
             raise CompileError("no hidden hand agrees with what is seen and declared")
