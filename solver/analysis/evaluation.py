@@ -625,10 +625,10 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
                 f"deal's {vg.leaves:,} ends by the learned model (its held-out error against "
                 f"exact expectimax: {rmse:.2f} point; of a difference between two plays: "
                 f"{err:.2f}; plays within {tol:.2f} are close); equilibrium policy {policy}")
-    if vg.read:
+    if vg.read and vg.hands_dealt > 1:      # one hand left: nothing to weigh
         note += (f"; each hand the other player may hold weighed by the ways to draw it and "
                  f"by the likelihood of its {counted(vg.read, 'play')} this deal (inference; "
-                 f"worth {vg.ess:.0f} unweighted hands)")
+                 f"worth {counted(round(vg.ess), 'unweighted hand')})")
         extra["read"] = vg.read
     best = [mv.move for mv in moves if abs(mv.value - top) <= 1e-9]
     if vg.model is not None:
@@ -1015,8 +1015,8 @@ def _deal_note(pos: Position, problem, result) -> str:
         what = (f"the current deal solved exactly (alpha-beta) for {result.completions} "
                 f"draws of the hands of {names}")
     if result.evidence:
-        what += (f" and by the likelihood of {result.evidence} play(s) this deal "
-                 f"(inference; worth {result.ess:.0f} unweighted hands)")
+        what += (f" and by the likelihood of {counted(result.evidence, 'play')} this deal "
+                 f"(inference; worth {counted(round(result.ess), 'unweighted hand')})")
     if result.coverage < 1.0:
         what += (f"; the time ran out after {result.completions} of {result.total} "
                  f"({result.coverage:.0%} of the weight)")

@@ -31,6 +31,10 @@ from ..rules import Rules, deal_sizes
 #: the fields of a core state
 TABLE, SEAT, PREV, SHOW, LAST, STOCK, X = 0, 5, 6, 7, 8, 9, 10
 
+#: the core runs compiled (under NUMBA_DISABLE_JIT its plain Python
+#: returns numpy integers, converted by :meth:`Hand.play`)
+_COMPILED = hasattr(core.play, "py_func")
+
 State = tuple
 
 
@@ -139,7 +143,7 @@ class Hand:
         :func:`solver.engine.core.play` (gain in the search's unit for the
         mover's side, ev the event bits)."""
         child, gain, ev = core.play(self.P, self.D, st, r)
-        if type(child) is not tuple:        # the compiled play returns Python ints already
+        if not _COMPILED:       # the compiled play returns a tuple of Python ints already
             child = tuple(int(v) for v in child)
         return child, int(gain), int(ev)
 
