@@ -205,8 +205,7 @@ class DealProblem:
         self.P, self.D = prob.P, prob.D
         self.base = np.array(prob.st, dtype=np.int64)
         self.model = find(self.P)
-        self.evidence = ((Evidence(pos) if model is None else Evidence(pos, model))
-                         if inference else None)
+        self.evidence = Evidence(pos, model) if inference else None
         if self.evidence is not None and self.evidence.empty:
             self.evidence = None
         self.enumerated = True

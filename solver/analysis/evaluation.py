@@ -585,10 +585,8 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
     # the other player's plays this deal read as the deal search reads
     # them (inference): chance deals each hand by its ways to draw it times
     # the likelihood of those plays from it
-    evidence = None
-    if run.inference:
-        evidence = Evidence(pos) if run.play_model is None else Evidence(pos, run.play_model)
-    vg = ViewGame(pos, check=check, evidence=evidence)
+    vg = ViewGame(pos, check=check,
+                  evidence=Evidence(pos, run.play_model) if run.inference else None)
     # one LP, solved again with each play imposed (its value)
     sol, values = solve_root_moves(vg.tree, check=check)
     prob = sampled_problem(pos, run.seed)
@@ -883,8 +881,7 @@ def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     pos = run.pos
     spec = draw_spec(pos, match=run.match)      # raises CompileError before any sampling
     weigh = None
-    evidence = ((Evidence(pos) if run.play_model is None else Evidence(pos, run.play_model))
-                if run.inference else None)
+    evidence = Evidence(pos, run.play_model) if run.inference else None
     if evidence is not None and not evidence.empty:
         players = pos.players
 

@@ -193,14 +193,14 @@ class Evidence:
     """The plays of the current deal by the seats whose hands are hidden
     in ``pos``, ready to be scored against drawn hands.
 
-    Built from ``pos.hist`` (no history: no evidence, every weight 1).
-    :meth:`likelihood` gives the probability of those plays for one
+    Built from ``pos.hist`` (no history: no evidence, every weight 1);
+    ``model`` the play model (None: :data:`FITTED`). :meth:`likelihood` gives the probability of those plays for one
     drawing of the hidden hands; it is memoised on them (a determinisation
     differs from another mostly in the stock).
     """
 
-    def __init__(self, pos: Position, model=FITTED) -> None:
-        self.model = model
+    def __init__(self, pos: Position, model=None) -> None:
+        self.model = FITTED if model is None else model
         self.seats = [s for s, h in enumerate(pos.hands)
                       if s != pos.turn and any(c is None for c in h)]
         self.items: list[tuple[int, tuple, int, list[int], Counter]] = []

@@ -204,8 +204,8 @@ def main() -> None:
 @click.option("--memory", "memory_mb", type=MEGABYTES, default=2048.0,
               show_default=True, help="MB the search's tables may take, whatever the method.")
 @click.option("--inference/--no-inference", default=True, show_default=True,
-              help="Weigh the determinisations and the deal search's hands by the other "
-                   "seats' plays this deal (hist=); the equilibrium does not read them.")
+              help="Weigh the determinisations, the deal search's and the equilibrium's "
+                   "hands by the other seats' plays this deal (hist=).")
 @click.option("--exact", "exact", is_flag=True,
               help="Also give each value as an exact fraction (exact and expectimax methods).")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="auto", show_default=True,

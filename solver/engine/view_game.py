@@ -157,6 +157,14 @@ class ViewGame:
             raise CompileError("the equilibrium needs the stock hidden ('?')")
         known_other = [c.index for c in pos.hands[other] if c is not None]
         mine = [c.index for c in pos.hands[me]]
+
+        def both(h: tuple) -> list[list[int]]:
+            """Each player's hand (rank indices) when the hidden cards are ``h``."""
+            out = [[], []]
+            out[me] = mine
+            out[other] = known_other + list(h)
+            return out
+
         if hands is None:
             candidates = hidden_hands(pos)
         else:
@@ -177,10 +185,7 @@ class ViewGame:
         self.ess = None
         if evidence is not None and not evidence.empty:
             for h in weights:
-                hands_ranks = [[], []]
-                hands_ranks[me] = mine
-                hands_ranks[other] = known_other + list(h)
-                weights[h] *= evidence.likelihood(hands_ranks)
+                weights[h] *= evidence.likelihood(both(h))
             weights = {h: w for h, w in weights.items() if w > 0}
             if not weights:
                 raise CompileError("the plays recorded in hist= are impossible for every "
@@ -212,10 +217,7 @@ class ViewGame:
                 # one game for every hand: a shuffled stock is in the state,
                 # not in the rule parameters
                 game = Hand(pos.rules, 2, leader, stock, shuffled=True)
-            hands_ranks = [[], []]
-            hands_ranks[me] = mine
-            hands_ranks[other] = known_other + list(h)
-            state = game.initial_state([c.index for c in pos.table], hands_ranks, pos.turn,
+            state = game.initial_state([c.index for c in pos.table], both(h), pos.turn,
                                        prev, show, last, pos.pile_sizes(), tops)
             state = state[:STOCK] + (cardset(stock),) + state[STOCK + 1:]
             outcomes[h] = (w / total, self._play(game, state, h, (), 0))
