@@ -145,3 +145,67 @@ def test_the_match_search_takes_the_samples_asked_for():
                          "4b.4e.12e.12c.12b.4c.3o.5c.3c.11e.11b.2e.2o tops=3c,2o")
     a = analyse(pos, objective="match", samples=1100, time_budget=120)
     assert (a.match_samples, a.match_stopped) == (1100, "samples")
+
+
+# The last deal but one of an lmodire hand (seed "mi-0", every play the lowest
+# card; N then laid its highest, the 12c, and took the 12b), at 37-38: S to
+# play, N's two cards and the six of the stock unseen. N's play is in hist=.
+READ = ("5b.2c.6o 1b.4b.12o/?.? ? S dealer=S score=37,38 taken=9,17 last=N "
+        "gone=6c.11c.7b.10c.6b.11o.11e.3e.3o.4o.4e.6e.5c.2b.2o.1e.1c.3c.5o.3b.4c.7o.10b.7e"
+        ".12c.12b hist=5b.2c.12b.6o:N12c")
+READ_UNSEEN = "10o.1o.2e.5e.7c.12e.11b.10e".split(".")
+
+
+def _clairvoyant_means(weighed: bool) -> dict[str, float]:
+    """Each play's chance of winning the match averaged over every hand N may
+    hold (2 of the 8 unseen cards) and every split of the last deal (3 of the
+    other 6 to S), each solved exactly with every card known; with
+    ``weighed`` each hand counts by the likelihood of N's 12c given it (the
+    play model's, as the sampled search reads it). The mean a determinised
+    search estimates, computed by enumeration instead of drawing."""
+    import itertools
+    from solver.analysis.inference import Evidence
+    from solver.cards import parse_card
+    evidence = Evidence(parse_position(READ))
+    rest = READ.split("/?.? ? ", 1)[1].rsplit(" hist=", 1)[0]
+    s_hand = [parse_card(c).index for c in "1b.4b.12o".split(".")]
+    sums: dict[str, float] = {}
+    total = 0.0
+    for hand in itertools.combinations(READ_UNSEEN, 2):
+        w = evidence.likelihood([s_hand, [parse_card(c).index for c in hand]]) if weighed else 1.0
+        stock = [c for c in READ_UNSEEN if c not in hand]
+        for first in itertools.combinations(stock, 3):
+            order = list(first) + [c for c in stock if c not in first]
+            full = parse_position(f"5b.2c.6o 1b.4b.12o/{'.'.join(hand)} {'.'.join(order)} {rest}")
+            for m in evaluate_match(full, method="exact", points=False).moves:
+                sums[m.move] = sums.get(m.move, 0.0) + w * m.chance
+            total += w
+    return {k: v / total for k, v in sums.items()}
+
+
+def test_the_match_search_reads_the_other_players_plays_as_the_points_search_does():
+    """With inference (the default) the match objective's determinised
+    search weighs each drawing by the likelihood of N's play this deal, as
+    the points search does; before, it drew N's hand as if N had not
+    played (its answer and the points column rested on two beliefs). Its
+    chances agree with the weighted mean computed by enumeration, and the
+    unweighted mean is several standard errors away."""
+    from solver.match_equity.table import equity_array
+    weighed, plain = _clairvoyant_means(True), _clairvoyant_means(False)
+    assert weighed["4b"] - plain["4b"] > 0.02       # the play read moves the chance
+    leaves = equity_array(PRESETS["lmodire"], 2)
+    a = evaluate(parse_position(READ), method="determinised", samples=3000, seed=5, z=None,
+                 time_budget=60, match=leaves)
+    assert a.samples == 3000 and a.ess is not None
+    for mv in a.moves:
+        assert abs(mv.value - weighed[mv.move]) < 3.5 * mv.stderr, (mv.move, mv.value)
+    four = next(mv for mv in a.moves if mv.move == "4b")
+    assert abs(four.value - plain["4b"]) > 4 * four.stderr
+    # evaluate_match (and so the command line, the board and annotate)
+    # passes the plays on: weighed by default, not with inference=False
+    pos = parse_position(READ)
+    on = evaluate_match(pos, method="determinised", samples=64, points=False, time_budget=20)
+    off = evaluate_match(pos, method="determinised", samples=64, points=False, time_budget=20,
+                         inference=False)
+    assert on.ess is not None and 0 < on.ess < on.samples
+    assert off.ess is None

@@ -102,6 +102,7 @@ def analysis_json(a: Analysis, line: int, exact: bool = False) -> dict:
         doc["chance_stderr"] = plain(a.chance_stderr, "rounded")
         doc["match_method"] = a.match_method
         doc["match_samples"] = a.match_samples
+        doc["match_ess"] = None if a.match_ess is None else round(a.match_ess, 1)
         doc["match_stopped"] = a.match_stopped
         doc["table"] = a.table
     if a.method in ("deal", "equilibrium") and "close" in a.extra:

@@ -134,6 +134,8 @@ class Analysis:
     chance_stderr: float | None = None
     match_method: str | None = None
     match_samples: int | None = None
+    #: the match search's effective sample size with inference (as ``ess``)
+    match_ess: float | None = None
     match_stopped: str | None = None
     table: dict | None = None
 
@@ -935,8 +937,9 @@ def _determinised(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
         note += f" {label}"
     note += f", stopped: {stop}"
     if ess is not None:
-        note += (f"; weighted by the likelihood of {len(evidence.items)} play(s) of the "
-                 f"hidden hands this deal (inference): worth {ess:.0f} unweighted samples")
+        note += (f"; weighted by the likelihood of {counted(len(evidence.items), 'play')} of "
+                 f"the hidden hands this deal (inference): worth "
+                 f"{counted(round(ess), 'unweighted sample')}")
     if hidden:
         note += ("; an estimate for the mover's information, not an exact value "
                  "(strategy fusion)")

@@ -66,6 +66,9 @@ class MatchAnalysis:
     stopped: str | None = None
     #: interrupted (Ctrl-C): the answer so far
     partial: bool = False
+    #: with inference, the effective sample size of the weighted
+    #: determinisations (None without, or when nothing was weighed)
+    ess: float | None = None
 
     @property
     def value(self) -> float:
@@ -309,7 +312,7 @@ def _card_text(pos: Position, rank: int) -> str:
 def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed: int = 0,
                    *, points: bool = True, table: MatchTable | None = None,
                    time_budget: float | None = 10.0, memory_mb: float | None = 2048.0,
-                   workers: int = 1) -> MatchAnalysis:
+                   workers: int = 1, inference: bool = True) -> MatchAnalysis:
     """Value every play of ``pos`` for the match (probabilities that the
     mover's side wins it) on the compiled search: ``method`` ``exact``
     (every card known), ``expectimax`` (hands known, stock order not),
@@ -318,7 +321,10 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     evaluate` picks. ``points``: also each play's points value. The budgets
     (``time_budget`` seconds, ``memory_mb``) are kept as by ``evaluate``:
     with ``points`` the match search takes :data:`MATCH_SHARE` of the
-    time, the points search the rest.
+    time, the points search the rest. ``inference``: the determinised
+    search weighs each drawing by the likelihood of the hidden hands'
+    plays this deal, as the points search does
+    (:mod:`solver.analysis.inference`), so both columns rest on one belief.
 
     Raises ValueError (CompileError) for a position it cannot search, when
     no table is shipped for the rules, player count and target, and
@@ -345,7 +351,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
     try:
         a = evaluate(pos, method=method, samples=samples, seed=seed, workers=workers,
                      time_budget=(MATCH_SHARE if points else 1.0) * time_budget,
-                     memory_mb=memory_mb, match=leaves, inference=False)
+                     memory_mb=memory_mb, match=leaves, inference=inference)
     except BudgetError as e:
         raise SearchTooBig(f"the match search: {e}") from None
     pts: dict[int, float] = {}
@@ -353,7 +359,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
         pm = "determinised" if a.method == "determinised" else a.method
         try:
             p = evaluate(pos, method=pm, samples=max(samples, 100), seed=seed,
-                         workers=workers, memory_mb=memory_mb,
+                         workers=workers, memory_mb=memory_mb, inference=inference,
                          time_budget=max(0.05, start + time_budget - clock.now()))
             pts = {mv.rank: mv.value for mv in p.moves}
         except BudgetError:         # the time went to the match search: no points
@@ -367,7 +373,7 @@ def evaluate_match(pos: Position, method: str = "auto", samples: int = 64, seed:
                          a.samples, {"rules": table.rules, "players": table.players,
                                      "target": table.target, "hands": table.hands,
                                      "player": table.player},
-                         a.note, pv=a.pv, stopped=a.stopped, partial=a.partial)
+                         a.note, pv=a.pv, stopped=a.stopped, partial=a.partial, ess=a.ess)
 
 
 def preload() -> None:

@@ -69,7 +69,7 @@ def analyse(pos: Position, objective: str = "auto", method: str = "auto",
         m = evaluate_match(pos, method=match_method(method),
                            samples=max(1, samples), seed=seed,
                            points=False, memory_mb=memory_mb, workers=workers,
-                           time_budget=share)
+                           time_budget=share, inference=inference)
     except SearchTooBig as e:
         of = f"(its {share:g} s of --time {time_budget:g}; the points search has the rest)"
         if objective == "match":
@@ -126,6 +126,7 @@ def with_match(a: Analysis, m: MatchAnalysis, note: str = "") -> Analysis:
     a.chance = top
     a.chance_stderr = a.moves[0].chance_stderr
     a.match_samples = m.samples
+    a.match_ess = m.ess
     a.match_method = m.method
     a.match_stopped = m.stopped
     a.table = dict(m.table)
