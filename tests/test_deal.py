@@ -539,3 +539,23 @@ def test_the_deal_search_in_place_of_the_equilibrium_says_it_is_an_estimate():
     assert line.startswith("estimate (the exact equilibrium did not finish in the time): "
                            "this deal as if the other hand were seen, over ")
     assert "exact for" not in line
+
+
+def test_one_hand_left_is_solved_exactly_and_says_so():
+    """The last deal with N's two hidden cards the only two not seen: the
+    deal search has one hand to solve, so nothing is weighed (no inference
+    clause for N's play) and nothing is estimated; the values are the exact
+    ones of the same line with N's hand written."""
+    from solver.analysis.evaluation import evaluate
+    from solver.analysis.words import summary_line
+    from solver.notation import parse_position
+    rest = ("S dealer=S score=4,1 taken=12,17 last=N gone=6c.11c.7b.10c.6b.11o.11e.3e.3o.1b.2c"
+            ".1o.4o.4e.6e.5c.2b.2o.1e.1c.3c.5o.3b.4c.7o.10b.7e.12c.12b prev=7c")
+    a = evaluate(parse_position(f"5b.6o.10o.4b.12o.7c 12e.11b.10e/?.? ? {rest} "
+                                "hist=5b.6o.10o.4b.12o:N7c"), method="deal")
+    assert a.extra["hands"] == 1 and a.extra["enumerated"]
+    assert "for the one hand N may hold" in a.note and "likelihood" not in a.note
+    assert summary_line(a).startswith("this deal exact (the hidden cards can only be")
+    full = evaluate(parse_position(f"5b.6o.10o.4b.12o.7c 12e.11b.10e/2e.5e - {rest}"),
+                    method="exact")
+    assert {mv.move: mv.value for mv in a.moves} == {mv.move: mv.value for mv in full.moves}

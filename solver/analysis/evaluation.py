@@ -1008,13 +1008,16 @@ def _deal_note(pos: Position, problem, result) -> str:
     names = "/".join(pos.seat_name(s) for s in hidden)
     if not hidden:
         what = "every hand is known: the current deal solved exactly (alpha-beta)"
+    elif result.enumerated and result.total == 1:
+        what = (f"the current deal solved exactly (alpha-beta) for the one hand {names} "
+                "may hold (the cards not seen)")
     elif result.enumerated:
         what = (f"the current deal solved exactly (alpha-beta) for each of the "
                 f"{result.total} hands {names} may hold, weighted by the ways to draw it")
     else:
         what = (f"the current deal solved exactly (alpha-beta) for {result.completions} "
                 f"draws of the hands of {names}")
-    if result.evidence:
+    if result.evidence and result.total > 1:      # one hand: nothing to weigh
         what += (f" and by the likelihood of {counted(result.evidence, 'play')} this deal "
                  f"(inference; worth {counted(round(result.ess), 'unweighted hand')})")
     if result.coverage < 1.0:
