@@ -155,3 +155,48 @@ def test_two_threads_claim_each_sample_once(line):
     assert np.array_equal(vals1, vals2, equal_nan=True)
     assert np.array_equal(drawn1, drawn2)
     assert sum(a - b for a, b in zip(after, before)) == int(nodes2.sum())
+
+
+#: S declared a Ronda of 7s and has laid 7e this deal (hist=): its two
+#: hidden cards are one 7 and one of 1, 2, 5, 6, 10, 12 (worked out by hand
+#: in tests/test_deal_equilibrium.py, PLAYED_DECLARED)
+PLAYED_DECLARED = ("2e.7e ?.?/10b.7b.6c ? N dealer=N score=39,22 taken=10,11 last=N "
+                   "gone=3c.3o.1c.1e.4e.4o.3e.3b.4b.4c.11o.11c.12o.12e.6o.6e.11e.11b.12c.5c.5o "
+                   "declared=S:ronda7 prev=7e hist=2e:S7e")
+
+
+def test_both_drawings_bind_a_declaration_to_the_hand_dealt_when_hist_has_its_plays():
+    """Both drawings (compiled and Python) ask a declared Ronda of the hand
+    dealt, the hand drawn and the 7e S laid: every drawn hand is one of the
+    six by hand, each about as often as its ways to draw it (2 sevens x
+    the copies of the other rank: 2, 3, 2, 1, 3, 1 of 24). Without hist=
+    the drawing binds nothing once S has played: 7 7 and hands without a 7
+    are drawn too."""
+    import random
+    from collections import Counter
+    from solver.cards import RANK_INDEX
+    from solver.engine.compile import sampler
+    seven = RANK_INDEX[7]
+    ways = {RANK_INDEX[r]: n for r, n in ((1, 2), (2, 3), (5, 2), (6, 1), (10, 3), (12, 1))}
+    want = {tuple(sorted((seven, r))): 2 * n / 24 for r, n in ways.items()}
+    pos = parse_position(PLAYED_DECLARED)
+    spec = draw_spec(pos)
+    n = 2400
+    compiled = Counter()
+    for i in range(n):
+        st, _stock = draw_python(spec, sample_seed(11, i))
+        compiled[tuple(sorted(ranks_of(st[1])))] += 1
+    sample = sampler(pos)
+    plain = Counter()
+    for i in range(n):
+        game, state = sample(random.Random(i))
+        plain[tuple(sorted(ranks_of(game.hand(state, 0))))] += 1
+    for got in (compiled, plain):
+        assert set(got) == set(want)
+        for hand, p in want.items():
+            # within 4 binomial standard errors
+            assert abs(got[hand] / n - p) < 4 * (p * (1 - p) / n) ** 0.5, (hand, got[hand])
+    free = parse_position(PLAYED_DECLARED.replace(" hist=2e:S7e", ""))
+    unbound = Counter(tuple(sorted(ranks_of(draw_python(draw_spec(free), sample_seed(11, i))[0][1])))
+                      for i in range(400))
+    assert (seven, seven) in unbound and any(seven not in h for h in unbound)

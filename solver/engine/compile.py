@@ -243,25 +243,32 @@ def _declared_ok(pos: Position, seat: int, hand: list[int]) -> bool:
     return True
 
 
-def declared_fits(pos: Position, seat: int, hand: list[int], deal_size: int) -> bool:
-    """Whether ``hand`` (rank indices: ``seat``'s whole hand now) agrees
-    with ``seat``'s declaration of this deal. The declaration is of the
-    hand dealt: while the seat has played nothing (``deal_size`` cards
-    left) that is ``hand``; once it has played, the hand dealt is ``hand``
-    and its plays of the deal when ``hist=`` records them, and nothing
-    binds without it (the declared cards may be among the cards gone).
-    Used where the hidden hands are enumerated (the deal search's two
-    players, the equilibrium); the compiled drawing binds only before
-    the seat's first play."""
+def declared_plays(pos: Position, seat: int, deal_size: int) -> list[int] | None:
+    """What a declaration of ``seat`` binds, beside its hand now: the hand
+    dealt is its hand now and these plays of the deal (rank indices; none
+    while it has played nothing, ``deal_size`` cards left), or None when
+    nothing binds: no declaration, or the seat has played and ``hist=``
+    does not record its plays (the declared cards may be among the cards
+    gone, and which of those were its own is not known)."""
     if not any(d.seat == seat for d in pos.declared):
-        return True
+        return None
     if len(pos.hands[seat]) == deal_size:
-        return _declared_ok(pos, seat, list(hand))
+        return []
     played = ([c.index for s, c in pos.hist.plays if s == seat]
               if pos.hist is not None else [])
     if len(pos.hands[seat]) + len(played) == deal_size:
-        return _declared_ok(pos, seat, list(hand) + played)
-    return True
+        return played
+    return None
+
+
+def declared_fits(pos: Position, seat: int, hand: list[int], deal_size: int) -> bool:
+    """Whether ``hand`` (rank indices: ``seat``'s whole hand now) agrees
+    with ``seat``'s declaration of this deal, asked of the hand dealt
+    (:func:`declared_plays`). Used where the hidden hands are enumerated
+    (the deal search's two players, the equilibrium); both drawings
+    (:func:`sampler`, :mod:`solver.engine.sampling`) bind the same way."""
+    played = declared_plays(pos, seat, deal_size)
+    return played is None or _declared_ok(pos, seat, list(hand) + played)
 
 
 def sampler(pos: Position, build=None):
@@ -293,13 +300,13 @@ def sampler(pos: Position, build=None):
             + ("" if pos.stock_kind == "unknown" else " exactly"))
     known_hands = [[c.index for c in h if c is not None] for h in pos.hands]
     known_stock = [c.index for c in pos.stock]
-    # A declaration binds a hidden hand only while its seat has played
-    # nothing this deal: once it has, the declared cards may be among the
-    # cards gone, and which of those were its own is not known.
+    # A declaration binds a hidden hand dealt: its hand now and, once it
+    # has played, its plays of the deal (hist=); without hist= nothing
+    # binds then (declared_plays)
     sizes = deal_sizes(pos.rules, pos.players)
     deal_size = sizes[stock_sizes(pos.rules, pos.players).get(nstock, len(sizes)) - 1]
-    bound = {s for s, k in hidden_seats
-             if k and len(pos.hands[s]) == deal_size and any(d.seat == s for d in pos.declared)}
+    bound = {s: played for s, k in hidden_seats if k
+             for played in [declared_plays(pos, s, deal_size)] if played is not None}
 
     def sample(rng: random.Random):
         # rejection on the hidden hands alone (cheap), then the stock
@@ -311,7 +318,8 @@ def sampler(pos: Position, build=None):
                 for seat, k in hidden_seats:
                     hands[seat].extend(drawn[i:i + k])
                     i += k
-                if not all(_declared_ok(pos, s, hands[s]) for s in bound):
+                if not all(_declared_ok(pos, s, hands[s] + played)
+                           for s, played in bound.items()):
                     continue
                 rest = Counter(pool)
                 rest.subtract(drawn)

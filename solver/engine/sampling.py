@@ -12,9 +12,11 @@ a result depends on the seed and the sample count only, never on the
 number of threads.
 
 The draw is uniform over the orders of the unseen cards; a hidden hand
-bound by a declaration (its seat declared this deal and has not played
-since) is redrawn until it holds the declared hand (rejection on the
-hidden hands alone, then the stock is shuffled), as the reference does.
+bound by a declaration (its seat declared this deal and has played
+nothing since, or ``hist=`` records its plays: the hand dealt is then its
+hand and those plays) is redrawn until the hand dealt holds the declared
+hand (rejection on the hidden hands alone, then the stock is shuffled),
+as the reference does.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from numba import njit
 
 from ..cards import RANK_INDEX
 from ..position import Position
-from .compile import CompileError, Problem, build_problem, unseen_pool
+from .compile import CompileError, Problem, build_problem, declared_plays, unseen_pool
 from .core import D_COLS, NRANKS, best_declaration, build_deals, popcount
 from .scoring import RONDA, TRINGA, cardset
 from ..rules import deal_sizes, stock_sizes
@@ -46,8 +48,11 @@ class DrawSpec:
     seat (4 entries); ``stock``: the known stock cards (in order when
     ``mode`` is MODE_KNOWN, shuffled for MODE_SHUFFLED; for MODE_UNKNOWN the
     stock is what the pool leaves); ``nstock``: stock cards; ``cons``:
-    declaration constraints, rows ``(seat, kind, rank index or -1)`` for
-    the bound seats (kind 1 Ronda, 2 Tringa).
+    declaration constraints, rows ``(seat, kind, rank index or -1,
+    played)`` for the bound seats (kind 1 Ronda, 2 Tringa; ``played`` the
+    seat's plays of the deal, a count a rank in 4 bits each, added to the
+    hand drawn to make the hand dealt:
+    :func:`solver.engine.compile.declared_plays`).
     """
 
     P: np.ndarray
@@ -87,11 +92,14 @@ def draw_spec(pos: Position, match=None) -> DrawSpec:
     deal_size = sizes[stock_sizes(pos.rules, pos.players).get(nstock, len(sizes)) - 1]
     cons = []
     for s, k in enumerate(hidden):
-        if k and len(pos.hands[s]) == deal_size:
-            for d in pos.declared:
-                if d.seat == s:
-                    kind = TRINGA if d.kind == "tringa" else RONDA
-                    cons.append((s, kind, RANK_INDEX[d.rank] if d.rank is not None else -1))
+        played = declared_plays(pos, s, deal_size) if k else None
+        if played is None:
+            continue
+        packed = sum(1 << (4 * r) for r in played)
+        for d in pos.declared:
+            if d.seat == s:
+                kind = TRINGA if d.kind == "tringa" else RONDA
+                cons.append((s, kind, RANK_INDEX[d.rank] if d.rank is not None else -1, packed))
     # the game of the known cards: its parameters and base state (a
     # placeholder stock of the right length; the draw writes the real one)
     prob = build_problem(pos, known_hands, [0] * nstock, match=match)
@@ -100,7 +108,7 @@ def draw_spec(pos: Position, match=None) -> DrawSpec:
     return DrawSpec(prob.P, prob.st, np.array(sorted(pool), dtype=np.int64),
                     np.array(hidden + [0] * (4 - len(hidden)), dtype=np.int64),
                     np.array(known_stock, dtype=np.int64), nstock, mode,
-                    np.array(cons, dtype=np.int64).reshape(-1, 3), prob.base)
+                    np.array(cons, dtype=np.int64).reshape(-1, 4), prob.base)
 
 
 def sample_seed(seed: int, index: int) -> int:
@@ -144,6 +152,16 @@ def _shuffle(a, n, state):
         a[i] = a[j]
         a[j] = t
     return state
+
+
+@njit(cache=True)
+def _with_plays(hand, played):
+    """``hand`` (a packed hand: each rank's nibble holds its cards as low
+    bits) with the cards ``played`` counts (a count a nibble) added."""
+    for r in range(NRANKS):
+        for _k in range((played >> (4 * r)) & 15):
+            hand += (((hand >> (4 * r)) & 15) + 1) << (4 * r)
+    return hand
 
 
 @njit(cache=True)
@@ -204,7 +222,8 @@ def draw(P, base, pool, hidden, known_stock, nstock, mode, cons, seed, D, stock,
         good = True
         for c in range(cons.shape[0]):
             s = cons[c, 0]
-            if not _declared_ok(P, hands[s], cons, s):
+            # the hand dealt: the hand drawn and the seat's plays this deal
+            if not _declared_ok(P, _with_plays(hands[s], cons[c, 3]), cons, s):
                 good = False
                 break
         if good:
