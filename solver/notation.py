@@ -1001,9 +1001,10 @@ def _check_show(pos: Position, played: int, counts: Counter[int]) -> None:
 
 def _check_declared(pos: Position, deal_size: int) -> None:
     """``declared``: the rules have that declaration, one per seat, and the
-    seat's known cards (plus its unknown and already played cards) can hold
-    the pair or triple; with Tringas in the rules a hand holding three of a
-    kind declares the Tringa, not a Ronda."""
+    seat's known cards (plus its unknown and already played cards; the
+    plays themselves when ``hist=`` records them) can hold the pair or
+    triple; with Tringas in the rules a hand holding three of a kind
+    declares the Tringa, not a Ronda."""
     names = SEAT_NAMES[pos.players]
     rules = pos.rules
     declared_seats: set[int] = set()
@@ -1021,15 +1022,25 @@ def _check_declared(pos: Position, deal_size: int) -> None:
         hand = pos.hands[decl.seat]
         have = Counter(c.rank for c in hand if c is not None)
         open_slots = sum(1 for c in hand if c is None) + (deal_size - len(hand))
+        # hist= records the seat's plays of the deal: the hand dealt is its
+        # hand and those plays (not any cards in their place)
+        played = ([c for s, c in pos.hist.plays if s == decl.seat]
+                  if pos.hist is not None else [])
+        dealt = bool(played) and len(hand) + len(played) == deal_size
+        if dealt:
+            have.update(c.rank for c in played)
+            open_slots = sum(1 for c in hand if c is None)
         need = 3 if decl.kind == "tringa" else 2
         ranks = [decl.rank] if decl.rank is not None else list(RANK_INDEX)
         if not any(have[r] + open_slots >= need for r in ranks):
-            raise NotationError("declared", f"{entry} does not fit {names[decl.seat]}'s hand")
+            raise NotationError("declared", f"{entry} does not fit {names[decl.seat]}'s hand"
+                                + (" dealt (its hand and its plays in hist=)" if dealt else ""))
         if decl.kind == "ronda" and rules.tringa > 0:
             triple = [r for r in ranks if have[r] >= 3]
             if triple:
+                held = "was dealt" if dealt else "holds"
                 raise NotationError(
-                    "declared", f"{entry}: {names[decl.seat]} holds three {triple[0]}s "
+                    "declared", f"{entry}: {names[decl.seat]} {held} three {triple[0]}s "
                                 f"and declares the Tringa only")
     # the declarations of one rank, with the cards of it in the hands of
     # seats that did not declare it and in a known stock, fit in 4 cards

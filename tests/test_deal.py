@@ -555,7 +555,8 @@ def test_one_hand_left_is_solved_exactly_and_says_so():
                                 "hist=5b.6o.10o.4b.12o:N7c"), method="deal")
     assert a.extra["hands"] == 1 and a.extra["enumerated"]
     assert "for the one hand N may hold" in a.note and "likelihood" not in a.note
-    assert summary_line(a).startswith("this deal exact (the hidden cards can only be")
+    assert summary_line(a).startswith("this deal exact (what is seen and declared leaves one")
+    assert a.ess is None            # nothing weighed
     full = evaluate(parse_position(f"5b.6o.10o.4b.12o.7c 12e.11b.10e/2e.5e - {rest}"),
                     method="exact")
     assert {mv.move: mv.value for mv in a.moves} == {mv.move: mv.value for mv in full.moves}

@@ -103,7 +103,8 @@ def test_hidden_cards_the_cards_seen_force_are_searched_exactly():
     assert a.method == b.method == "exact" and a.samples is None
     assert [(m.move, m.value) for m in a.moves] == [(m.move, m.value) for m in b.moves] \
         == [("7", 4.0), ("2", 0.0)]
-    assert "the hidden cards are the cards not seen" in a.note
+    assert ("the hidden cards are forced: the cards seen (the stock's included) leave them "
+            "no other") in a.note
     assert sorted(c.rank for c in forced_hands(hidden).hands[1]) == [7, 12]
     # a stock written "?" (its cards not listed) is left to the sampling
     assert forced_hands(parse_position(

@@ -186,10 +186,29 @@ def test_the_parser_refuses_what_it_should():
     ("1.3.10.12 ?.?.?/?.?.? ? S declared=S:tringa5,N:tringa5", "S 3 and N 3 cards of rank 5"),
     ("1.3.10.12 5.?.?/?.?.? ? S declared=N:tringa7,S:ronda7", "N 3 and S 2 cards of rank 7"),
     ("1.3.10.12 5.5.?/?.?.? ? S declared=N:tringa5", "need N 3 cards of rank 5 and 2 more"),
+    # hist= records the declarer's plays: the hand dealt is its hand and
+    # those plays. S was dealt 5 7 11 (no pair of 2s) ...
+    ("1.3.10.12.5.2.7.4 11/? ? S dealer=N declared=S:ronda2 prev=4 hist=1.3.10.12:S5,N2,S7,N4",
+     "S:ronda2 does not fit S's hand dealt"),
+    # ... S was dealt three 7s, a Tringa under lmodire ...
+    ("1.3.12.2.4 7/? ? S dealer=N taken=3,0 last=S gone=7.7.10 declared=S:ronda7 prev=4 "
+     "hist=1.3.10.12:S7,N2,S7,N4", "S was dealt three 7s and declares the Tringa only"),
+    # ... and a hidden declarer: S laid 5 and 7, so its one hidden card
+    # cannot make a pair of 2s (before, only the search refused it)
+    ("1.3.10.12.5.2.7 ?/4.6 ? N dealer=N prev=7 hist=1.3.10.12:S5,N2,S7 declared=S:ronda2",
+     "S:ronda2 does not fit S's hand dealt"),
 ])
 def test_impossible_declarations_are_refused_by_the_parser(line, message):
     with pytest.raises(NotationError, match=message):
         parse_position(line)
+
+
+def test_a_declaration_the_hist_plays_complete_is_accepted():
+    """S declared a Ronda of 7s, laid a 5 and a 7: its hidden card is the
+    other 7, which the plays allow."""
+    pos = parse_position("1.3.10.12.5.2.7 ?/4.6 ? N dealer=N declared=S:ronda7 prev=7 "
+                         "hist=1.3.10.12:S5,N2,S7")
+    assert [(d.seat, d.kind, d.rank) for d in pos.declared] == [(0, "ronda", 7)]
 
 
 def _without_taken(line: str) -> str:

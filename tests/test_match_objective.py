@@ -209,3 +209,9 @@ def test_the_match_search_reads_the_other_players_plays_as_the_points_search_doe
                          inference=False)
     assert on.ess is not None and 0 < on.ess < on.samples
     assert off.ess is None
+    # the answer's note says it of the match search as of the points search
+    from solver.match_equity.objective import analyse
+    a = analyse(pos, objective="match", method="determinised", samples=64, time_budget=20)
+    assert a.match_ess is not None
+    match_part = a.note.split("; points by")[0]
+    assert "weighted by the other seats' plays this deal (inference" in match_part

@@ -197,6 +197,7 @@ def test_both_drawings_bind_a_declaration_to_the_hand_dealt_when_hist_has_its_pl
             # within 4 binomial standard errors
             assert abs(got[hand] / n - p) < 4 * (p * (1 - p) / n) ** 0.5, (hand, got[hand])
     free = parse_position(PLAYED_DECLARED.replace(" hist=2e:S7e", ""))
-    unbound = Counter(tuple(sorted(ranks_of(draw_python(draw_spec(free), sample_seed(11, i))[0][1])))
+    free_spec = draw_spec(free)
+    unbound = Counter(tuple(sorted(ranks_of(draw_python(free_spec, sample_seed(11, i))[0][1])))
                       for i in range(400))
     assert (seven, seven) in unbound and any(seven not in h for h in unbound)

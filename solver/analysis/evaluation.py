@@ -366,7 +366,8 @@ def evaluate(pos: Position, method: str = "auto", samples: int = 1000,
     if three:       # the search the vectors come from (words.summary_line, JSON)
         a.extra["search"] = search
     if forced is not None:
-        a.note += "; the hidden cards are the cards not seen (no other deal is left)"
+        a.note += ("; the hidden cards are forced: the cards seen (the stock's included) "
+                   "leave them no other")
     if search != "maxn" and not three:
         a.note += f"; --search {search} ignored (two sides: alpha-beta is exact)"
     missing = unwritten_piles(pos)
@@ -599,10 +600,13 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
     policy = ", ".join(f"{RANKS[m]} {s}%" for (m, _), s in zip(mixed, shares))
     extra = {"policy": {str(RANKS[m]): p for m, p in sol.root_policy.items()},
              "hidden_hands": vg.hands_dealt, "lp_variables": sol.variables}
+    dealt = (f"the other hand dealt by chance from the {vg.hands_dealt} hands it may be"
+             if vg.hands_dealt > 1 else
+             "the other hand the one that what is seen and declared leaves")
     if vg.model is None:
         note = (f"the mover's view in the last two deals: the exact value for what the mover "
-                f"knows (the other hand dealt by chance from the {vg.hands_dealt} hands it may "
-                f"be, each player knowing its own; the last deal exact), a zero-sum game "
+                f"knows ({dealt}, each player knowing its own; the last deal exact), a "
+                f"zero-sum game "
                 f"solved by its sequence-form LP ({sol.variables:,} variables, {vg.leaves:,} "
                 f"end-of-deal states); equilibrium policy {policy}")
     else:
@@ -618,8 +622,8 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
                      tolerance={mv.move: tol for mv in moves})
         rmse = vg.model.rmse()
         note = (f"the mover's view of this deal: the exact value within the deal for what the "
-                f"mover knows (the other hand dealt by chance from the {vg.hands_dealt} hands "
-                f"it may be, each player knowing its own), a zero-sum game solved by its "
+                f"mover knows ({dealt}, each player knowing its own), a zero-sum game "
+                f"solved by its "
                 f"sequence-form LP ({sol.variables:,} variables); the deals to come "
                 f"({vg.stock_after} cards, order unknown to both players) valued at the "
                 f"deal's {vg.leaves:,} ends by the learned model (its held-out error against "
@@ -999,7 +1003,8 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     return Analysis(pos, "deal", top, moves, best, None, result.nodes + expectimax_nodes,
                     time.perf_counter() - run.t0, result.completions, run.seed, note,
                     None, extra=extra, stopped="time" if result.coverage < 1.0 else None,
-                    ess=result.ess)
+                    # one hand: nothing weighed (as the note says)
+                    ess=result.ess if result.total > 1 else None)
 
 
 def _deal_note(pos: Position, problem, result) -> str:
@@ -1010,7 +1015,7 @@ def _deal_note(pos: Position, problem, result) -> str:
         what = "every hand is known: the current deal solved exactly (alpha-beta)"
     elif result.enumerated and result.total == 1:
         what = (f"the current deal solved exactly (alpha-beta) for the one hand {names} "
-                "may hold (the cards not seen)")
+                "may hold (what is seen and declared leaves no other)")
     elif result.enumerated:
         what = (f"the current deal solved exactly (alpha-beta) for each of the "
                 f"{result.total} hands {names} may hold, weighted by the ways to draw it")

@@ -138,7 +138,7 @@ def _kind(a: Analysis) -> str:
             return f"this deal exact for the hands known; {rest}"
         if a.extra.get("enumerated") and a.extra.get("hands") == 1 and cover >= 1.0:
             # the cards not seen leave one hand: nothing is hidden in fact
-            return f"this deal exact (the hidden cards can only be the cards not seen); {rest}"
+            return f"this deal exact (what is seen and declared leaves one hand); {rest}"
         seen = _as_if_seen(a)
         if cover < 1.0:
             # the time ran out: say how much was searched, never "every hand"

@@ -135,6 +135,9 @@ def with_match(a: Analysis, m: MatchAnalysis, note: str = "") -> Analysis:
     a.seconds += m.seconds
     t = m.table
     sampled = f", {m.samples} determinisations" if m.samples else ""
+    if m.ess is not None:
+        sampled += (" weighted by the other seats' plays this deal (inference: worth "
+                    f"{round(m.ess)} unweighted)")
     a.note = (f"match objective: {m.method} search of the chance of winning the match "
               f"(the compiled core, {m.nodes:,} nodes{sampled}), the end of the hand valued by "
               f"the "
