@@ -156,13 +156,14 @@ READ = ("5b.2c.6o 1b.4b.12o/?.? ? S dealer=S score=37,38 taken=9,17 last=N "
 READ_UNSEEN = "10o.1o.2e.5e.7c.12e.11b.10e".split(".")
 
 
-def _clairvoyant_means(weighed: bool) -> dict[str, float]:
+def _clairvoyant_means() -> tuple[dict[str, float], dict[str, float]]:
     """Each play's chance of winning the match averaged over every hand N may
     hold (2 of the 8 unseen cards) and every split of the last deal (3 of the
-    other 6 to S), each solved exactly with every card known; with
-    ``weighed`` each hand counts by the likelihood of N's 12c given it (the
-    play model's, as the sampled search reads it). The mean a determinised
-    search estimates, computed by enumeration instead of drawing."""
+    other 6 to S), each solved exactly with every card known: ``(weighed,
+    plain)``, the first with each hand counted by the likelihood of N's 12c
+    given it (the play model's, as the sampled search reads it), the second
+    with every hand alike. The means a determinised search estimates,
+    computed by enumeration instead of drawing."""
     import itertools
     from solver.analysis.inference import Evidence
     from solver.cards import parse_card
@@ -170,17 +171,20 @@ def _clairvoyant_means(weighed: bool) -> dict[str, float]:
     rest = READ.split("/?.? ? ", 1)[1].rsplit(" hist=", 1)[0]
     s_hand = [parse_card(c).index for c in "1b.4b.12o".split(".")]
     sums: dict[str, float] = {}
-    total = 0.0
+    plain: dict[str, float] = {}
+    total = count = 0.0
     for hand in itertools.combinations(READ_UNSEEN, 2):
-        w = evidence.likelihood([s_hand, [parse_card(c).index for c in hand]]) if weighed else 1.0
+        w = evidence.likelihood([s_hand, [parse_card(c).index for c in hand]])
         stock = [c for c in READ_UNSEEN if c not in hand]
         for first in itertools.combinations(stock, 3):
             order = list(first) + [c for c in stock if c not in first]
             full = parse_position(f"5b.2c.6o 1b.4b.12o/{'.'.join(hand)} {'.'.join(order)} {rest}")
             for m in evaluate_match(full, method="exact", points=False).moves:
                 sums[m.move] = sums.get(m.move, 0.0) + w * m.chance
+                plain[m.move] = plain.get(m.move, 0.0) + m.chance
             total += w
-    return {k: v / total for k, v in sums.items()}
+            count += 1
+    return ({k: v / total for k, v in sums.items()}, {k: v / count for k, v in plain.items()})
 
 
 def test_the_match_search_reads_the_other_players_plays_as_the_points_search_does():
@@ -191,7 +195,7 @@ def test_the_match_search_reads_the_other_players_plays_as_the_points_search_doe
     chances agree with the weighted mean computed by enumeration, and the
     unweighted mean is several standard errors away."""
     from solver.match_equity.table import equity_array
-    weighed, plain = _clairvoyant_means(True), _clairvoyant_means(False)
+    weighed, plain = _clairvoyant_means()
     assert weighed["4b"] - plain["4b"] > 0.02       # the play read moves the chance
     leaves = equity_array(PRESETS["lmodire"], 2)
     a = evaluate(parse_position(READ), method="determinised", samples=3000, seed=5, z=None,
