@@ -23,7 +23,6 @@ import math
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 import numpy as np
@@ -31,8 +30,9 @@ import numpy as np
 from ..runtime import clock
 from . import kernels as kn
 from .budget import Budget  # noqa: F401  (re-exported)
-from .budget import _REASONS, SearchAborted, _run, outcome_cap, run_jobs, table_entries
+from .budget import _REASONS, SearchAborted, _run, outcome_cap, table_entries
 from .pimc import SampleResult, Z_99, summarise_array
+from .sample_threads import SampleThreads
 
 #: memory the compiled search of one perfect-information hand needs
 SMALL_TABLE_ENTRIES = 1 << 14
@@ -629,64 +629,33 @@ class Searcher:
 # --- determinised search on threads -------------------------------------------------
 
 
-class Sampler:
+class Sampler(SampleThreads):
     """Determinised search of one position on the compiled core: each
     sample drawn by the game from a DrawSpec, every root move solved
-    exactly; ``workers`` threads, each with its own table of
-    ``memory_mb / workers``."""
+    exactly; ``workers`` threads (:class:`.sample_threads.SampleThreads`),
+    each with its own table of ``memory_mb / workers``."""
 
     def __init__(self, spec, memory_mb: float = 64.0, workers: int = 1) -> None:
-        self.spec = spec
-        self.workers = max(1, workers)
+        super().__init__(spec, workers, kn.solve_samples, 13, (10,))
         per = memory_mb / self.workers
-        self.scratch = []
         for _ in range(self.workers):
             TT, TF = kn.new_table(min(table_entries(per), SMALL_TABLE_ENTRIES * 16))
             self.scratch.append((kn.new_scratch(), TT, TF, kn.new_counters(),
                                  *kn.new_sample_buffers(spec)))
-        self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
 
-    def close(self) -> None:
-        """Stop the threads."""
-        if self.pool is not None:
-            self.pool.shutdown()
-            self.pool = None
+    def _ready(self, scratch: tuple, n: int) -> None:
+        _K, TT, _TF, C = scratch[:4]
+        if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
+            TT[:] = 0
+            C[kn.C_GEN] = 1
+        C[kn.C_ABORT] = 0
 
-    def solve(self, indices: list[int], seed: int, deadline: float | None = None):
-        """Solve samples ``indices`` (consecutive): ``(values, nodes,
-        done, drawn)`` arrays over them, ``values[i]`` the root move values
-        (NaN where illegal), ``done[i]`` 1 finished, 0 stopped by the
-        deadline, -1 no drawing agrees with declared=, ``drawn[i]`` the
-        hands of the determinisation (card sets, one a seat)."""
-        from ..engine.sampling import sample_seed
-        n = len(indices)
-        seeds = np.array([sample_seed(seed, i) for i in indices], dtype=np.int64)
-        out = np.full((n, 10), np.nan)
-        nodes = np.zeros(n, dtype=np.int64)
-        done = np.zeros(n, dtype=np.int64)
-        drawn = np.zeros((n, 4), dtype=np.int64)
+    def _job(self, scratch: tuple, seeds, claim, out, nodes, done, drawn) -> tuple:
+        K, TT, TF, C, OK, OP, OR, D, stock, work = scratch
         spec = self.spec
-        jobs = []
-        claim = np.zeros(1, dtype=np.int64)     # the next sample a thread takes
-        for w in range(min(self.workers, n)):
-            K, TT, TF, C, OK, OP, OR, D, stock, work = self.scratch[w]
-            if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
-                TT[:] = 0
-                C[kn.C_GEN] = 1
-            C[kn.C_ABORT] = 0
-            jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
-                         spec.mode, spec.cons, seeds, claim, K, TT, TF, C, OK, OP, OR, D, stock,
-                         work, out, nodes, done, drawn))
-        try:
-            self._solve(jobs, deadline)
-        except KeyboardInterrupt as e:
-            # the samples finished before the stop are kept for the answer so far
-            e.finished = (out, nodes, done, drawn)
-            raise
-        return out, nodes, done, drawn
-
-    def _solve(self, jobs, deadline) -> None:
-        run_jobs(self.pool, kn.solve_samples, jobs, 13, deadline)
+        return (spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock, spec.mode,
+                spec.cons, seeds, claim, K, TT, TF, C, OK, OP, OR, D, stock, work, out, nodes,
+                done, drawn)
 
 
 def determinised(spec, samples: int, seed: int = 0, *, workers: int = 1,

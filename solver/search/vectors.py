@@ -13,16 +13,16 @@ from __future__ import annotations
 import math
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from ..runtime import clock
 from . import kernels as kn
 from . import kernels_vec as kv
-from .budget import SearchAborted, _REASONS, _run, outcome_cap, run_jobs, table_entries
+from .budget import SearchAborted, _REASONS, _run, outcome_cap, table_entries
 from ..engine.core import MAX_MOVES, P_SIDE as _P_SIDE, has_chance
 from ..engine.endgame3 import new_memo
+from .sample_threads import SampleThreads
 
 SEARCHES = ("maxn", "paranoid")
 
@@ -283,19 +283,18 @@ def paranoid_choice(vectors: dict, scalars: dict, side: int, root: int) -> int:
     return max(tied, key=lambda m: (round(vectors[m][side], 9), -m))
 
 
-class VectorSampler:
+class VectorSampler(SampleThreads):
     """Determinised search of one three-side position: each sample drawn by
     the game from a DrawSpec and every root move's vector solved; ``workers``
-    threads, each with its own tables of ``memory_mb / workers``."""
+    threads (:class:`.sample_threads.SampleThreads`), each with its own
+    tables of ``memory_mb / workers``."""
 
     def __init__(self, spec, memory_mb: float = 64.0, workers: int = 1,
                  search: str = "maxn") -> None:
-        self.spec = spec
+        super().__init__(spec, workers, kv.solve_samples_vec, 15, (MAX_MOVES, 3))
         self.search = 0 if search == "maxn" else 1
-        self.workers = max(1, workers)
         per = memory_mb / self.workers
         n = min(table_entries(per) // 2, 1 << 18)
-        self.scratch = []
         for _ in range(self.workers):
             K, V = kv.new_vscratch()
             TT, TF = kn.new_table(n if self.search else 2)
@@ -304,41 +303,22 @@ class VectorSampler:
             C[kn.C_LEAN2] = lean2_default(spec.P)
             self.scratch.append((K, V, TT, TF, kv.new_vector_table(n), C, new_memo(),
                                  *kn.new_sample_buffers(spec)))
-        self.pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
 
-    def close(self) -> None:
-        """Stop the threads."""
-        if self.pool is not None:
-            self.pool.shutdown()
-            self.pool = None
+    def _ready(self, scratch: tuple, n: int) -> None:
+        _K, _V, TT, _TF, VT, C, M = scratch[:7]
+        if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
+            TT[:] = 0
+            VT[:] = 0
+            M[:] = 0
+            C[kn.C_GEN] = 1
+        C[kn.C_ABORT] = 0
 
-    def solve(self, indices: list[int], seed: int, deadline: float | None = None):
-        """Solve samples ``indices``: ``(values, nodes, done, drawn)`` with
-        ``values[i, m, k]`` the vectors (NaN where illegal), as
-        :meth:`solver.search.compiled.Sampler.solve`."""
-        from ..engine.sampling import sample_seed
-        n = len(indices)
-        seeds = np.array([sample_seed(seed, i) for i in indices], dtype=np.int64)
-        out = np.full((n, MAX_MOVES, 3), np.nan)
-        nodes = np.zeros(n, dtype=np.int64)
-        done = np.zeros(n, dtype=np.int64)
-        drawn = np.zeros((n, 4), dtype=np.int64)
+    def _job(self, scratch: tuple, seeds, claim, out, nodes, done, drawn) -> tuple:
+        K, V, TT, TF, VT, C, M, OK, OP, OR, D, stock, work = scratch
         spec = self.spec
-        jobs = []
-        claim = np.zeros(1, dtype=np.int64)     # the next sample a thread takes
-        for w in range(min(self.workers, n)):
-            K, V, TT, TF, VT, C, M, OK, OP, OR, D, stock, work = self.scratch[w]
-            if C[kn.C_GEN] > kn.MAX_GEN - n - 1:
-                TT[:] = 0
-                VT[:] = 0
-                M[:] = 0
-                C[kn.C_GEN] = 1
-            C[kn.C_ABORT] = 0
-            jobs.append((spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock,
-                         spec.mode, spec.cons, seeds, claim, K, V, TT, TF, VT, C, M, OK, OP, OR,
-                         D, stock, work, out, nodes, done, drawn, self.search))
-        run_jobs(self.pool, kv.solve_samples_vec, jobs, 15, deadline)
-        return out, nodes, done, drawn
+        return (spec.P, spec.base, spec.pool, spec.hidden, spec.stock, spec.nstock, spec.mode,
+                spec.cons, seeds, claim, K, V, TT, TF, VT, C, M, OK, OP, OR, D, stock, work,
+                out, nodes, done, drawn, self.search)
 
 
 def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
