@@ -560,3 +560,11 @@ def test_one_hand_left_is_solved_exactly_and_says_so():
     full = evaluate(parse_position(f"5b.6o.10o.4b.12o.7c 12e.11b.10e/2e.5e - {rest}"),
                     method="exact")
     assert {mv.move: mv.value for mv in a.moves} == {mv.move: mv.value for mv in full.moves}
+    # the equilibrium of the same line: one chance outcome, nothing weighed
+    eq = evaluate(parse_position(f"5b.6o.10o.4b.12o.7c 12e.11b.10e/?.? ? {rest} "
+                                 "hist=5b.6o.10o.4b.12o:N7c"), method="equilibrium")
+    assert eq.extra["hidden_hands"] == 1 and eq.ess is None and "read" not in eq.extra
+    assert "the one that what is seen and declared leaves" in eq.note
+    assert "likelihood" not in eq.note
+    assert {mv.move: mv.value for mv in eq.moves} == pytest.approx(
+        {mv.move: mv.value for mv in full.moves}, abs=1e-9)

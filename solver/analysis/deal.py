@@ -160,7 +160,9 @@ class DealResult:
     boundary ``level`` (cards to deal when the deal ends; 0 at the end of
     the hand); ``model_error`` the error in points of a difference between
     two plays; ``exposure`` the chance that the next player can hit or make
-    a missa after each play; ``ess`` with inference."""
+    a missa after each play; ``ess`` and ``evidence`` (the plays read)
+    with inference, or of drawn hands (None and 0 with one hand: nothing
+    weighed)."""
 
     values: dict[int, float]
     stderr: dict[int, float]
@@ -361,13 +363,16 @@ def search(problem: DealProblem, deadline: float | None = None, searcher=None):
         n = len(d)
         diff_se[m] = (math.sqrt((w * w * (d - mean) ** 2).sum() * n / (n - 1)) / w.sum()
                       if n > 1 else 0.0)
+    # one hand left (what is seen and declared leaves no other): nothing
+    # weighed, no plays read
+    read = len(problem.evidence.items) if problem.evidence and len(comps) > 1 else 0
     ess = None
-    if problem.evidence is not None or not problem.enumerated:
+    if (read or not problem.enumerated) and len(comps) > 1:
         ess = float(w.sum() ** 2 / (w * w).sum())
     return DealResult(means, ses, diff_se, int(ok.sum()), len(comps),
                       float(w.sum() / weights.sum()), problem.enumerated, model,
                       problem.left, problem.model_error(), nodes=searcher.nodes - n0, ess=ess,
-                      evidence=len(problem.evidence.items) if problem.evidence else 0)
+                      evidence=read)
 
 
 def exposure(problem: DealProblem, moves: list[int]) -> dict[int, float]:

@@ -629,7 +629,7 @@ def _equilibrium(run: _Run, share: float = 1.0) -> Analysis:
                 f"deal's {vg.leaves:,} ends by the learned model (its held-out error against "
                 f"exact expectimax: {rmse:.2f} point; of a difference between two plays: "
                 f"{err:.2f}; plays within {tol:.2f} are close); equilibrium policy {policy}")
-    if vg.read and vg.hands_dealt > 1:      # one hand left: nothing to weigh
+    if vg.read:
         note += (f"; each hand the other player may hold weighed by the ways to draw it and "
                  f"by the likelihood of its {counted(vg.read, 'play')} this deal (inference; "
                  f"worth {counted(round(vg.ess), 'unweighted hand')})")
@@ -1003,8 +1003,7 @@ def _deal(run: _Run, why: str, expectimax_nodes: int = 0) -> Analysis:
     return Analysis(pos, "deal", top, moves, best, None, result.nodes + expectimax_nodes,
                     time.perf_counter() - run.t0, result.completions, run.seed, note,
                     None, extra=extra, stopped="time" if result.coverage < 1.0 else None,
-                    # one hand: nothing weighed (as the note says)
-                    ess=result.ess if result.total > 1 else None)
+                    ess=result.ess)
 
 
 def _deal_note(pos: Position, problem, result) -> str:
@@ -1022,7 +1021,7 @@ def _deal_note(pos: Position, problem, result) -> str:
     else:
         what = (f"the current deal solved exactly (alpha-beta) for {result.completions} "
                 f"draws of the hands of {names}")
-    if result.evidence and result.total > 1:      # one hand: nothing to weigh
+    if result.evidence:
         what += (f" and by the likelihood of {counted(result.evidence, 'play')} this deal "
                  f"(inference; worth {counted(round(result.ess), 'unweighted hand')})")
     if result.coverage < 1.0:

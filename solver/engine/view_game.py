@@ -125,8 +125,9 @@ class ViewGame:
     weighs by the ways to draw alone. ``tree`` is the root
     :class:`Node`; ``leaves`` counts the end-of-deal states solved,
     ``hands_dealt`` the chance outcomes, ``read`` the plays weighed
-    (0 without evidence) and ``ess`` the Kish effective number of hands
-    of the weights (with evidence, else None).
+    (0 without evidence, or with one hand left: nothing to weigh) and
+    ``ess`` the Kish effective number of hands of the weights (None
+    when nothing was weighed).
     """
 
     def __init__(self, pos: Position, hands: list[tuple[int, ...]] | None = None,
@@ -190,8 +191,9 @@ class ViewGame:
             if not weights:
                 raise CompileError("the plays recorded in hist= are impossible for every "
                                    "hand the other player may hold")
-            self.read = len(evidence.items)
-            self.ess = sum(weights.values()) ** 2 / sum(w * w for w in weights.values())
+            if len(weights) > 1:        # one hand left: nothing weighed
+                self.read = len(evidence.items)
+                self.ess = sum(weights.values()) ** 2 / sum(w * w for w in weights.values())
         if len(weights) > MAX_HANDS:
             raise CompileError(f"{len(weights)} possible hidden hands: too many for the "
                                "equilibrium (use determinised)")

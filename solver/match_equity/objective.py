@@ -24,6 +24,7 @@ either way; its ``objective`` says which was searched.
 from __future__ import annotations
 
 
+from ..numbers import counted
 from ..runtime import clock
 from ..analysis.evaluation import Analysis, BudgetError, evaluate
 from ..position import Position
@@ -137,7 +138,7 @@ def with_match(a: Analysis, m: MatchAnalysis, note: str = "") -> Analysis:
     sampled = f", {m.samples} determinisations" if m.samples else ""
     if m.ess is not None:
         sampled += (" weighted by the other seats' plays this deal (inference: worth "
-                    f"{round(m.ess)} unweighted)")
+                    f"{counted(round(m.ess), 'unweighted sample')})")
     a.note = (f"match objective: {m.method} search of the chance of winning the match "
               f"(the compiled core, {m.nodes:,} nodes{sampled}), the end of the hand valued by "
               f"the "
