@@ -1024,9 +1024,8 @@ def _check_declared(pos: Position, deal_size: int) -> None:
         open_slots = sum(1 for c in hand if c is None) + (deal_size - len(hand))
         # hist= records the seat's plays of the deal: the hand dealt is its
         # hand and those plays (not any cards in their place)
-        played = ([c for s, c in pos.hist.plays if s == decl.seat]
-                  if pos.hist is not None else [])
-        dealt = bool(played) and len(hand) + len(played) == deal_size
+        played = pos.plays_dealt(decl.seat, deal_size)
+        dealt = bool(played)
         if dealt:
             have.update(c.rank for c in played)
             open_slots = sum(1 for c in hand if c is None)

@@ -171,6 +171,23 @@ class Position:
         """Cards in each side's capture pile (zeros when not given)."""
         return self.taken if self.taken is not None else (0,) * n_sides(self.players)
 
+    def plays_dealt(self, seat: int, deal_size: int) -> list[Card] | None:
+        """The cards ``seat`` played this deal, when its hand dealt is its
+        hand now and these: none while it holds the whole deal
+        (``deal_size`` cards), ``hist=``'s plays of it once it has played,
+        None when ``hist=`` does not say which cards it played.
+
+        >>> from solver.notation import parse_position
+        >>> pos = parse_position("1.3.10.12.5 ?.?/2.4.6 ? N dealer=N prev=5 hist=1.3.10.12:S5")
+        >>> pos.plays_dealt(0, 3), pos.plays_dealt(1, 3)
+        ([Card(rank=5, suit=None)], [])
+        """
+        if len(self.hands[seat]) == deal_size:
+            return []
+        played = ([c for s, c in self.hist.plays if s == seat]
+                  if self.hist is not None else [])
+        return played if len(self.hands[seat]) + len(played) == deal_size else None
+
     def stock_count(self) -> int:
         """Cards in the stock: those written, or for a ``?`` stock the rest
         of the deck (40 less the table, the hands and the piles).

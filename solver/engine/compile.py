@@ -252,13 +252,8 @@ def declared_plays(pos: Position, seat: int, deal_size: int) -> list[int] | None
     gone, and which of those were its own is not known)."""
     if not any(d.seat == seat for d in pos.declared):
         return None
-    if len(pos.hands[seat]) == deal_size:
-        return []
-    played = ([c.index for s, c in pos.hist.plays if s == seat]
-              if pos.hist is not None else [])
-    if len(pos.hands[seat]) + len(played) == deal_size:
-        return played
-    return None
+    played = pos.plays_dealt(seat, deal_size)
+    return None if played is None else [c.index for c in played]
 
 
 def declared_fits(pos: Position, seat: int, hand: list[int], deal_size: int) -> bool:
