@@ -197,3 +197,49 @@ def test_match_value_fails_high_at_once_soundly(system):
                 assert b <= v <= exact
                 bounds += v != exact
     assert bounds > 0
+
+
+def _at_deal(rules, players: int, seed: str, deal: int):
+    """A seeded hand at the start of deal ``deal`` (1 = the first), every
+    play so far the lowest legal card (as bench/bench_systems.py)."""
+    from solver.games.match import HandState, deal_hand
+    table, stock = deal_hand(rules, players, random.Random(seed))
+    hs = HandState(rules, players, 0, table, stock=list(stock))
+    hs.deal()
+    while hs.deal_no < deal or hs.awaiting_deal:
+        if hs.awaiting_deal:
+            hs.deal()
+            continue
+        hs.play(min(hs.legal_cards(), key=lambda c: c.index))
+    return hs
+
+
+@pytest.mark.parametrize("players, deal, lean", [(2, 1, 6), (2, 2, 4), (4, 2, 6), (4, 3, 4)])
+def test_lean_by_root_keeps_values(players, deal, lean):
+    """A new search of the match objective sets ``C_LEAN`` by its root
+    (:func:`endgame.lean_for`: more of the last deal by its lines from the
+    first deal of two players, the first two of four): the setting
+    expected from the deal, and every root move's value equal to the
+    general kernel's without the last-deal solver (``C_LEAN`` 0, which the
+    searcher then keeps: the caller's setting stands)."""
+    from solver.match_equity.table import equity_array
+    from solver.rules import PRESETS
+    rules = PRESETS["lmodire"]
+    leaves = equity_array(rules, 2)
+    for i in range(2):
+        hs = _at_deal(rules, players, f"lean-{players}-{deal}-{i}", deal)
+        pos = hs.full_position()
+        pos.score = (30, 30)
+        prob = known_problem(pos, match=leaves)
+        on = Searcher(prob.P, prob.D, 64.0)
+        got = on.root_values(prob.st)
+        assert on.C[kn.C_LEAN] == lean
+        off = Searcher(prob.P, prob.D, 64.0)
+        off.C[kn.C_LEAN] = 0
+        off.C[kn.C_LEXACT] = 0
+        want = off.root_values(prob.st)
+        assert off.C[kn.C_LEAN] == 0
+        assert off.stats()["last_deal_nodes"] == 0
+        assert got.keys() == want.keys()
+        for m in want:
+            assert abs(got[m] - want[m]) <= 1e-9 * max(1.0, abs(want[m])), (pos, got, want)

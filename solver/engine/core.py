@@ -1674,7 +1674,7 @@ def _with_x(a, b, x):
     return a, b
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def state_keys(st):
     """The table's key of ``st`` where the search bounds states by their
     groups (two sides: :func:`group_word` in place of the x word, the

@@ -82,6 +82,27 @@ def lean_default(P) -> int:
     return 4 if P[P_MATCH] != 0 and P[P_NSIDES] == 2 else 0
 
 
+def lean_for(P, work: int) -> int:
+    """``C_LEAN`` for a search whose root has ``work`` cards still to play
+    (:func:`solver.engine.core.work_left`): :func:`lean_default`, more
+    cards of the last deal by their lines where the search is large
+    enough to meet each last deal's lines again and again (the root in
+    the hand's first deal; four players also in the second). Measured on
+    the match objective's searches from the start of each deal, their
+    time at this setting against 4 (docs/performance.md): two players,
+    6 cards, 0.95x from the first deal, 1.00x from the second, 1.03-1.07x
+    from the later ones; four players, 8 cards, 0.58x from the first deal,
+    0.90x (6 cards alike) from the second, 1.15x from the last."""
+    lean = lean_default(P)
+    if lean == 0:
+        return 0
+    if P[P_PLAYERS] == 2 and work > 30:
+        return 6
+    if P[P_PLAYERS] == 4 and work > 12:
+        return 8 if work > 24 else 6
+    return lean
+
+
 @njit(cache=True)
 def forced(P, D, st):
     """The value of ``st`` for the mover when every hand holds at most one

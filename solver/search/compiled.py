@@ -246,6 +246,9 @@ class Searcher:
         self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb), board=workers > 1)
         from ..engine.endgame import lean_default
         self.C[kn.C_LEAN] = lean_default(P)
+        #: the ``C_LEAN`` this searcher set (:meth:`_fit_table` sets it by
+        #: the root while the caller has not set another)
+        self._lean = int(self.C[kn.C_LEAN])
         self.memory_mb = memory_mb
         self.workers = max(1, workers)
         from ..engine.core import has_chance
@@ -422,10 +425,17 @@ class Searcher:
         return float(v)
 
     def _fit_table(self, st) -> None:
-        """Before the first search of a large expectimax: start with a
+        """Before a search of ``st``: the last deal's lines by the root
+        (:func:`~solver.engine.endgame.lean_for`, unless the caller set
+        ``C_LEAN``); before the first search of a large expectimax, a
         larger table (nothing stored yet, so nothing to move)."""
         from ..engine.core import work_left
+        from ..engine.endgame import lean_for
         work = int(work_left(self.P, st))
+        if int(self.C[kn.C_LEAN]) == self._lean:
+            self._lean = lean_for(self.P, work)
+            for C in self._counters():
+                C[kn.C_LEAN] = self._lean
         first = min(LARGE_FIRST_ENTRIES if work < HUGE_WORK else HUGE_FIRST_ENTRIES,
                     self.max_entries)
         if (self.chance and self.grown == 0 and self.TT.shape[0] < first

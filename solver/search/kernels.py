@@ -465,7 +465,7 @@ def _child_keys(TT, G, ch, groups):
     bucket when ``groups``); its hashes, for the child's own search."""
     if groups:
         ck, cc, gk, gc = state_keys(ch)
-        _prefetch(G, _group_row(G, gk))
+        _prefetch_group(G, _group_row(G, gk))
     else:
         ck, cc = state_key(ch)
         gk = NOKEY
@@ -674,19 +674,27 @@ def groups_fresh(G, C):
     G[0, 0] = gen
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _group_row(G, gk):
     """The first row of the bucket of group hash ``gk``."""
     nb = G.shape[0] // GROUP_SLOTS - 1
     return (1 + np.int64(gk & np.uint64(nb - 1))) * GROUP_SLOTS
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
+def _prefetch_group(G, row):
+    """Ask for the bucket at ``row``: its ``GROUP_SLOTS`` entries span two
+    cache lines (the probe reads every entry's tag)."""
+    _prefetch(G, row)
+    _prefetch(G, row + GROUP_SLOTS - 1)
+
+
+@njit(cache=True, inline='always')
 def _group_tag(C, gc):
     return (gc & ~_LOW24) | np.uint64(C[C_GEN])
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def group_bounds(P, G, C, st, row, gc):
     """Sure bounds ``(lo, hi)`` on ``st``'s value from its group's entries
     (its bucket at ``row``, verification hash ``gc``): a state at least as
@@ -715,7 +723,7 @@ def group_bounds(P, G, C, st, row, gc):
     return lo, hi, move
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def group_store(G, C, st, row, gc, lo, hi, move):
     """Keep ``st``'s bounds and best move (-1: none) in its group's bucket:
     over its own entry, else as the newest (the oldest dropped)."""
@@ -850,7 +858,7 @@ def negamax(P, D, K, TT, TF, C, OK, OP, OR, G, ply, st, alpha, beta, hk, hc, hg,
         elif groups:
             key, chk, gk, gc = state_keys(st)
             grow = _group_row(G, gk)
-            _prefetch(G, grow)
+            _prefetch_group(G, grow)
         else:
             key, chk = state_key(st)
         chk = chk >> _S32
