@@ -328,7 +328,7 @@ def _line_award(P, w, na, seat, ev):
     return w | (((pts << 1) | P[P_SIDE + seat]) << (3 + 6 * na)), na + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _line_end(P, D, st, w, na):
     """Play ``st`` (x word ``_X0``) to the end of the hand, each hand
     holding at most one card, and finish the line word: its awards, then
@@ -535,7 +535,7 @@ def _entry4(F, base, st):
             np.int64(b | np.uint64(1)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _append4(P, D, F, base, e, st, w, na, level, n, e2, chk):
     """Append to ``F[e + 2 + n:]`` the lines of the 4-card state ``st``
     (its line cache entry ``e2``, check word ``chk``: played and stored
