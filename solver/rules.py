@@ -346,6 +346,20 @@ def stock_sizes(rules: Rules, players: int) -> dict[int, int]:
     return out
 
 
+def dealt_this_deal(rules: Rules, players: int, stock: int) -> int:
+    """Cards each player was dealt on the deal in play, the stock holding
+    ``stock`` cards (a size :func:`stock_sizes` lists; another counts as
+    the last deal's).
+
+    >>> dealt_this_deal(PRESETS["lmodire"], 2, 30), dealt_this_deal(PRESETS["lmodire"], 2, 0)
+    (3, 3)
+    >>> [dealt_this_deal(PRESETS["online"], 4, n) for n in (24, 8, 0)]
+    [4, 4, 2]
+    """
+    sizes = deal_sizes(rules, players)
+    return sizes[stock_sizes(rules, players).get(stock, len(sizes)) - 1]
+
+
 def target_winner(score: Sequence[int], target: int) -> int | None:
     """The side that has won on ``score``: of the sides at ``target`` or
     over, the one with the most points (two tied, as a split declaration

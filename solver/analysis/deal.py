@@ -233,10 +233,8 @@ class DealProblem:
 
     def _deal_size(self) -> int:
         """The cards a player was dealt this deal."""
-        from ..rules import deal_sizes, stock_sizes
-        pos = self.pos
-        sizes = deal_sizes(pos.rules, pos.players)
-        return sizes[stock_sizes(pos.rules, pos.players).get(self.left, len(sizes)) - 1]
+        from ..rules import dealt_this_deal
+        return dealt_this_deal(self.pos.rules, self.pos.players, self.left)
 
     def _enumerate(self, pool: list[int], fixed_stock: bool, stock: list[int]):
         """Every hand the one hidden seat may hold (rank multisets), each

@@ -22,7 +22,7 @@ import numpy as np
 from ..cards import RANK_INDEX, RANKS, Card
 from .scoring import RONDA, TRINGA, best_declaration, cardset
 from ..position import Position, n_sides, side_of
-from ..rules import deal_sizes, stock_sizes
+from ..rules import dealt_this_deal, stock_sizes
 
 
 class CompileError(ValueError):
@@ -141,7 +141,6 @@ def build_problem(pos: Position, hands: list[list[int]], stock: list[int],
     the match objective's :class:`~solver.engine.tables.MatchLeaves`.
     Raises CompileError for a stock that does not fill whole deals."""
     from .tables import deal_rows, rule_params, sides_of
-    from ..rules import stock_sizes
     if len(stock) not in stock_sizes(pos.rules, pos.players):
         raise CompileError(f"a stock of {len(stock)} cards does not fill whole deals")
     P = rule_params(pos.rules, pos.players, pos.leader(), 0 if shuffled else len(stock),
@@ -298,8 +297,7 @@ def sampler(pos: Position, build=None):
     # A declaration binds a hidden hand dealt: its hand now and, once it
     # has played, its plays of the deal (hist=); without hist= nothing
     # binds then (declared_plays)
-    sizes = deal_sizes(pos.rules, pos.players)
-    deal_size = sizes[stock_sizes(pos.rules, pos.players).get(nstock, len(sizes)) - 1]
+    deal_size = dealt_this_deal(pos.rules, pos.players, nstock)
     bound = {s: played for s, k in hidden_seats if k
              for played in [declared_plays(pos, s, deal_size)] if played is not None}
 

@@ -32,7 +32,7 @@ from ..position import Position
 from .compile import CompileError, Problem, build_problem, declared_plays, unseen_pool
 from .core import D_COLS, NRANKS, best_declaration, build_deals, popcount
 from .scoring import RONDA, TRINGA, cardset
-from ..rules import deal_sizes, stock_sizes
+from ..rules import dealt_this_deal
 
 MODE_KNOWN, MODE_SHUFFLED, MODE_UNKNOWN = 0, 1, 2
 MAX_ATTEMPTS = 50000
@@ -88,8 +88,7 @@ def draw_spec(pos: Position, match=None) -> DrawSpec:
             + ("" if pos.stock_kind == "unknown" else " exactly"))
     known_hands = [[c.index for c in h if c is not None] for h in pos.hands]
     known_stock = [c.index for c in pos.stock]
-    sizes = deal_sizes(pos.rules, pos.players)
-    deal_size = sizes[stock_sizes(pos.rules, pos.players).get(nstock, len(sizes)) - 1]
+    deal_size = dealt_this_deal(pos.rules, pos.players, nstock)
     cons = []
     for s, k in enumerate(hidden):
         played = declared_plays(pos, s, deal_size) if k else None
