@@ -19,7 +19,7 @@ def run() -> None:
         exit_interrupted(e)
     except KeyboardInterrupt as e:      # pragma: no cover - before the handlers
         exit_interrupted(e)
-    except ImportError as e:            # an import the signal landed in
+    except (ImportError, RuntimeError) as e:    # an import the signal landed in
         exit_if_interrupted(e)
         raise
     main()

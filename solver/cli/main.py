@@ -125,10 +125,11 @@ class DefaultGroup(click.Group):
             return out
         except KeyboardInterrupt as e:      # a command that keeps nothing
             exit_interrupted(e)
-        except ImportError as e:
+        except (ImportError, RuntimeError) as e:
             # a signal that landed in a module's import (a command loads
             # its engine lazily) fails that import with the interruption
-            # as its context: an interruption, not a crash
+            # as its context, or a class being made with it as the cause
+            # ("Error calling __set_name__"): an interruption, not a crash
             exit_if_interrupted(e)
             raise
 

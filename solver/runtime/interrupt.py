@@ -257,7 +257,9 @@ def interruption_in(exc: BaseException | None) -> KeyboardInterrupt | None:
     one, else the first in its chain of causes and contexts. A signal that
     lands inside an extension module's import makes that import fail with
     an ImportError whose context is the :class:`Interrupted` (numba:
-    "numba._devicearray failed to import").
+    "numba._devicearray failed to import"), and one that lands in a
+    class's making (a dataclass field's ``__set_name__``) makes it a
+    RuntimeError caused by it.
 
     >>> try:
     ...     try:
@@ -267,6 +269,15 @@ def interruption_in(exc: BaseException | None) -> KeyboardInterrupt | None:
     ... except ImportError as e:
     ...     interruption_in(e).signum, interruption_in(ValueError())
     (15, None)
+    >>> class Field:
+    ...     def __set_name__(self, owner, name):
+    ...         raise Interrupted(signal.SIGINT)
+    >>> try:
+    ...     class Made:
+    ...         f = Field()
+    ... except RuntimeError as e:
+    ...     interruption_in(e).signum
+    2
     """
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
