@@ -8,13 +8,13 @@ from solver.engine import core
 from solver.games.match import HandState, deal_hand
 
 
-def played_to_deal(rules, rng, deal: int, choose=None):
-    """A two-player hand of ``rules`` dealt by ``rng`` and played to the
-    start of deal ``deal`` (0 = the first deal made): each play
+def played_to_deal(rules, rng, deal: int, choose=None, players: int = 2):
+    """A hand of ``rules`` for ``players`` dealt by ``rng`` and played to
+    the start of deal ``deal`` (0 or 1: the first deal made): each play
     ``choose(legal cards)``, by default a card drawn by ``rng``. None when
     the hand ended first."""
-    table, stock = deal_hand(rules, 2, rng)
-    hs = HandState(rules, 2, 0, table, stock=list(stock))
+    table, stock = deal_hand(rules, players, rng)
+    hs = HandState(rules, players, 0, table, stock=list(stock))
     hs.deal()
     while hs.deal_no < deal or hs.awaiting_deal:
         if hs.finished:

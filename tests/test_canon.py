@@ -18,25 +18,18 @@ import pytest
 
 from solver.engine import core
 from solver.engine.compile import known_problem, shuffled_problem
-from solver.games.match import HandState, deal_hand
 from solver.rules import PRESETS
 from solver.search import kernels as kn
 from solver.search.compiled import Searcher
 from solver.search.vectors import VectorSearcher
+from hands import played_to_deal
 
 
 def _at_deal(rules, players: int, seed: str, deal: int, played: int = 0):
     """A seeded hand at deal ``deal`` (1 = the first) after ``played`` more
     plays, every play a random legal card."""
     rng = random.Random(seed)
-    table, stock = deal_hand(rules, players, rng)
-    hs = HandState(rules, players, 0, table, stock=list(stock))
-    hs.deal()
-    while hs.deal_no < deal or hs.awaiting_deal:
-        if hs.awaiting_deal:
-            hs.deal()
-            continue
-        hs.play(rng.choice(hs.legal_cards()))
+    hs = played_to_deal(rules, rng, deal, players=players)
     for _ in range(played):
         hs.play(rng.choice(hs.legal_cards()))
     return hs

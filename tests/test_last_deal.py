@@ -19,6 +19,7 @@ from solver.engine import core
 from solver.search import kernels as kn
 from solver.search.compiled import Searcher
 import kernel_calls
+from hands import played_to_deal
 from systems import agree, engine_values, random_leaves, random_position, reference_values, systems
 
 TWO_SIDED = [s for s in systems() if s.players != 3]
@@ -199,20 +200,6 @@ def test_match_value_fails_high_at_once_soundly(system):
     assert bounds > 0
 
 
-def _at_deal(rules, players: int, seed: str, deal: int):
-    """A seeded hand at the start of deal ``deal`` (1 = the first), every
-    play so far the lowest legal card (as bench/bench_systems.py)."""
-    from solver.games.match import HandState, deal_hand
-    table, stock = deal_hand(rules, players, random.Random(seed))
-    hs = HandState(rules, players, 0, table, stock=list(stock))
-    hs.deal()
-    while hs.deal_no < deal or hs.awaiting_deal:
-        if hs.awaiting_deal:
-            hs.deal()
-            continue
-        hs.play(min(hs.legal_cards(), key=lambda c: c.index))
-    return hs
-
 
 @pytest.mark.parametrize("players, deal, lean", [(2, 1, 6), (2, 2, 4), (4, 2, 6), (4, 3, 4)])
 def test_lean_by_root_keeps_values(players, deal, lean):
@@ -227,7 +214,9 @@ def test_lean_by_root_keeps_values(players, deal, lean):
     rules = PRESETS["lmodire"]
     leaves = equity_array(rules, 2)
     for i in range(2):
-        hs = _at_deal(rules, players, f"lean-{players}-{deal}-{i}", deal)
+        hs = played_to_deal(rules, random.Random(f"lean-{players}-{deal}-{i}"), deal,
+                            choose=lambda legal: min(legal, key=lambda c: c.index),
+                            players=players)
         pos = hs.full_position()
         pos.score = (30, 30)
         prob = known_problem(pos, match=leaves)
