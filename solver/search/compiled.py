@@ -246,7 +246,7 @@ class Searcher:
         self.C = kn.new_counters(outcome_cap=outcome_cap(memory_mb), board=workers > 1)
         from ..engine.endgame import lean_default
         self.C[kn.C_LEAN] = lean_default(P)
-        #: the ``C_LEAN`` this searcher set (:meth:`_fit_table` sets it by
+        #: the ``C_LEAN`` this searcher set (:meth:`_fit_root` sets it by
         #: the root while the caller has not set another)
         self._lean = int(self.C[kn.C_LEAN])
         self.memory_mb = memory_mb
@@ -418,13 +418,13 @@ class Searcher:
         """The value of ``st`` for the side to move (fail-soft outside the
         window). Raises SearchAborted past ``deadline``."""
         t0 = time.perf_counter()
-        self._fit_table(st)
+        self._fit_root(st)
         v = self._call(kn.value, lambda: (self.P, self.D, self.K, self.TT, self.TF, self.C,
                                           *self.O, st, alpha, beta), deadline)
         self._check(t0)
         return float(v)
 
-    def _fit_table(self, st) -> None:
+    def _fit_root(self, st) -> None:
         """Before a search of ``st``: the last deal's lines by the root
         (:func:`~solver.engine.endgame.lean_for`, unless the caller set
         ``C_LEAN``); before the first search of a large expectimax, a
@@ -451,7 +451,7 @@ class Searcher:
         workers the root moves are shared out between threads (one table).
         Raises SearchAborted past ``deadline``."""
         t0 = time.perf_counter()
-        self._fit_table(st)
+        self._fit_root(st)
         out = np.full(10, np.nan)
         heavy = self._searched_moves(st)
         level = self._first_chance_work(st) if self.workers > 1 and heavy else 0
@@ -609,7 +609,7 @@ class Searcher:
         one kernel call (one thread for the deadline, not one a ply): the
         answer of an exact solve. Raises SearchAborted past ``deadline``."""
         t0 = time.perf_counter()
-        self._fit_table(st)
+        self._fit_root(st)
         out = np.full(10, np.nan)
         pv = np.zeros(max(1, max_plies), dtype=np.int64)
         n = self._call(kn.root_values_and_pv, lambda: (self.P, self.D, self.K, self.TT, self.TF,
