@@ -41,14 +41,14 @@ LEAN_ROW = 3
 LEAN_SLOTS = 8
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def covers(P):
     """Whether :func:`solve` plays this rule system (else the search's
     general last-deal alpha-beta does): two sides, points or the match."""
     return P[P_NSIDES] == 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exact_last_chance(P, S):
     """Whether the search solves a chance node that deals the last deal
     exactly, every outcome by :func:`solve` (``C_LEXACT``):
@@ -62,7 +62,7 @@ def exact_last_chance(P, S):
                                     and P[P_VOLEUR] == 0 and S.shape[0] > LINES_PLY)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exact_last_points(P):
     """Whether the search solves a chance node that deals the last deal
     exactly, every outcome by :func:`solve` (``C_LEXACT``): two sides
@@ -103,7 +103,7 @@ def lean_for(P, work: int) -> int:
     return lean
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def forced(P, D, st):
     """The value of ``st`` for the mover when every hand holds at most one
     card and the stock is empty (the rest of the hand is forced)."""
@@ -184,7 +184,7 @@ def value(P, D, S, C, count, ply, st, alpha, beta):
 # --- the match objective --------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def forced_match(P, D, st, side):
     """The match objective: the value for ``side`` of ``st`` when every
     hand holds at most one card and the stock is empty (the rest forced,
@@ -291,7 +291,7 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve(P, D, S, C, count, ply, st, alpha, beta):
     """The value of ``st`` of the last deal for the mover by :func:`value`
     or :func:`match_value` (the systems :func:`covers`)."""
@@ -316,7 +316,7 @@ _X0 = (21 << X_PILE) | (21 << (X_PILE + 6))
 _D0 = 64            # a pile's change is stored plus this (an answer takes cards)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _line_award(P, w, na, seat, ev):
     """The line word ``w`` with the award of a play by ``seat`` (events
     ``ev``) appended: ``(w, na)``, ``na`` -1 when it does not fit."""
@@ -328,7 +328,7 @@ def _line_award(P, w, na, seat, ev):
     return w | (((pts << 1) | P[P_SIDE + seat]) << (3 + 6 * na)), na + 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _line_end(P, D, st, w, na):
     """Play ``st`` (x word ``_X0``) to the end of the hand, each hand
     holding at most one card, and finish the line word: its awards, then
@@ -355,7 +355,7 @@ def _line_end(P, D, st, w, na):
     return w | na | (d0 << 33) | (d1 << 40)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lines_build(P, D, F, e, chk, st):
     """Store at ``F[e:e + LINE_COLS]`` the lines of ``st`` (a last-deal
     state, two sides without Ronda voleur, the match objective): every
@@ -419,7 +419,7 @@ def lines_build(P, D, F, e, chk, st):
     F[e + 1] = n | (kinds << 3)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _line_value(P, x, w, side):
     """A line's value for ``side`` from the x word ``x``: its awards in
     order (the immediate win check after each), then each side's card
@@ -453,7 +453,7 @@ def _line_value(P, x, w, side):
     return leaf_value2(P, a, b, side)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lines_value(P, F, e, x, side):
     """The exact value for ``side`` (the mover's) of the state whose lines
     ``F[e:]`` holds, with the x word ``x``: the best first choice, each
@@ -527,7 +527,7 @@ def _lines_rec(P, D, F, e, st, w, na, level, n):
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _entry4(F, base, st):
     """The line cache's entry of the 4-card state ``st`` and its check word."""
     a, b = _cards_key(st, True)
@@ -535,7 +535,7 @@ def _entry4(F, base, st):
             np.int64(b | np.uint64(1)))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _append4(P, D, F, base, e, st, w, na, level, n, e2, chk):
     """Append to ``F[e + 2 + n:]`` the lines of the 4-card state ``st``
     (its line cache entry ``e2``, check word ``chk``: played and stored
@@ -636,7 +636,7 @@ def _lines_rec4(P, D, F, base, e, st, w, na, level, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lines_build_tree(P, D, F, base, e, chk, st):
     """Store at ``F[e:e + BIG_COLS]`` the lines of ``st`` (a last-deal state,
     two sides without Ronda voleur, the match objective: an outcome of the
@@ -677,7 +677,7 @@ def lines_build_tree(P, D, F, base, e, chk, st):
     F[e + 1] = n | (levels << 6) | (kinds << 9)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _ab_step(hi, v, best, alpha, beta):
     """A node's best value and window after a child's value ``v`` (a node
     of the root mover's side, ``hi``, takes the largest)."""
@@ -693,7 +693,7 @@ def _ab_step(hi, v, best, alpha, beta):
     return best, alpha, beta
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _ab_start(F, e, kinds, level, i):
     """A tree node's choices above it (a mask of the line words' path
     bits), their value in its first line ``i``, its kind and its start value."""
@@ -703,7 +703,7 @@ def _ab_start(F, e, kinds, level, i):
     return mask, prefix, hi, (-MATCH_INF if hi else MATCH_INF)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _ab_past(F, e, n, j, mask, prefix):
     """The first line from ``j`` past the node of those choices."""
     while j < n and ((F[e + 2 + j] >> _PATH) & mask) == prefix:
@@ -711,7 +711,7 @@ def _ab_past(F, e, n, j, mask, prefix):
     return j
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _ab_lines(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     """Alpha-beta at the tree node at ``level`` whose children are lines,
     its first line ``i``: ``(value, the first line past the node)``."""
@@ -726,7 +726,7 @@ def _ab_lines(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     return best, j
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _ab_up1(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     """:func:`_ab_lines` at a node one level above the lines."""
     mask, prefix, hi, best = _ab_start(F, e, kinds, level, i)
@@ -739,7 +739,7 @@ def _ab_up1(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     return best, j
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def _ab_up2(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     """:func:`_ab_lines` at a node two levels above the lines."""
     mask, prefix, hi, best = _ab_start(F, e, kinds, level, i)
@@ -752,7 +752,7 @@ def _ab_up2(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     return best, j
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def lines_tree_ab(P, F, e, x, side, alpha, beta):
     """The value for ``side`` (the mover's) of the state whose lines' tree
     ``F[e:]`` holds, with the x word ``x``, by alpha-beta over the tree:
@@ -784,7 +784,7 @@ def lines_tree_ab(P, F, e, x, side, alpha, beta):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trees_on(P, S):
     """Whether :func:`match_cached` values a 5-6 card state from its lines'
     tree (two sides playing for the match without Ronda voleur, a line
@@ -794,7 +794,7 @@ def trees_on(P, S):
             and S[LINES_PLY, 0, 1] > 0)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def tree_entry(F, base, a):
     """The index in ``F`` (the scratch's words, the line caches from
     ``base``) of the tree entry of a 5-6 card state whose cards' hash
@@ -804,7 +804,7 @@ def tree_entry(F, base, a):
             + BIG_COLS * np.int64(a & np.uint64(F[base + 1] - 1)))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline='always', _nrt=False)
 def tree_value(P, D, S, F, C, count, ply, st, e, b, alpha, beta):
     """:func:`match_value` of the 5-6 card state ``st`` (the immediate win
     check passed) from its lines' tree, entry ``e`` of ``F`` (the
@@ -820,7 +820,7 @@ def tree_value(P, D, S, F, C, count, ply, st, e, b, alpha, beta):
     return lines_tree_ab(P, F, e, st[10], P[P_SIDE + st[5]], alpha, beta)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def match_cached(P, D, S, C, count, ply, st, alpha, beta):
     """:func:`match_value` through the line cache in the scratch's plies
     past ``LINES_PLY``: the state's lines looked up (or played and stored)
