@@ -19,7 +19,10 @@ hand) and prints the median and max time and the nodes:
   every root move, ``--workers`` threads;
 - ``match2``: the match objective (lmodire to 41, scores 30-30), exact
   whole two-player hand, every root move, next to the points objective on
-  the same hands (the ratio of the medians), best of 3 runs a hand;
+  the same hands, best of 3 runs a hand; the ratio of the two medians,
+  and the ratios position by position (each position's match time over
+  its own points time: their median and range; the medians' ratio
+  compares whichever positions fall in the middle of each list);
 - ``match12``: the match objective, expectimax with 12 unseen cards (start
   of deal 4 of 6, scores 33-35), next to points on the same positions,
   best of 3 runs a position (one run each swung the ratio by 0.3-0.6 on
@@ -188,9 +191,11 @@ def fmt_row(name: str, r: dict) -> str:
              f"nodes median {statistics.median(r['nodes']):,.0f}"]
     if r.get("points_times"):
         ratio = statistics.median(r["times"]) / statistics.median(r["points_times"])
+        paired = [m / p for m, p in zip(r["times"], r["points_times"])]
         parts.append(f"points objective: {_ms(r['points_times'])}, nodes median "
                      f"{statistics.median(r['points_nodes']):,.0f}; match / points "
-                     f"{ratio:.2f}x")
+                     f"{ratio:.2f}x (medians); position by position median "
+                     f"{statistics.median(paired):.2f}x, {min(paired):.2f}-{max(paired):.2f}x")
     parts.append(f"peak RSS {r['peak_mb']:.0f} MB")
     return "; ".join(parts)
 
