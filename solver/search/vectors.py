@@ -351,6 +351,12 @@ def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
     try:
         done = 0
         while done < samples:
+            # no batch starts past the budget (a sample the watcher is late
+            # to stop would finish after it: a whole hand of three sides
+            # takes a few milliseconds)
+            if deadline is not None and clock.now() >= deadline:
+                stopped = "time"
+                break
             n = min(batch, samples - done)
             try:
                 vals, nds, ok, drawn = sampler.solve(list(range(done, done + n)), seed,
@@ -381,11 +387,7 @@ def determinised_vec(spec, samples: int, seed: int = 0, *, workers: int = 1,
                     and separated(so_far[:, :, side], z, w_so_far)):
                 stopped = "separated"
                 break
-            if deadline is not None and clock.now() >= deadline:
-                stopped = "time"
-                break
-        # no sample past the budget: a whole hand of three sides takes tenths
-        # of a second (max^n prunes little), so the caller answers otherwise
+        # no sample within the budget: the caller answers otherwise
     finally:
         sampler.close()
     if not rows:
