@@ -26,7 +26,10 @@ hand) and prints the median and max time and the nodes:
 - ``match12``: the match objective, expectimax with 12 unseen cards (start
   of deal 4 of 6, scores 33-35), next to points on the same positions,
   best of 3 runs a position (one run each swung the ratio by 0.3-0.6 on
-  a shared machine).
+  a shared machine), twice ``--positions`` positions as match2 (with ten,
+  the medians' ratio read 1.92-2.01x in five runs of the same code as
+  positions fell in or out of the middle of each list; with twenty,
+  1.58-1.69x).
 
 Run: ``python bench/bench_systems.py [--rows exact3,...] [--positions N]
 [--workers W] [--cpu]`` (``--cpu``: the process's CPU time instead of the
@@ -175,7 +178,7 @@ def run_row(name: str, args) -> dict:
     elif name == "match2":
         out = row_match(args.positions * 2, args.workers, 0)
     else:
-        out = row_match(args.positions, args.workers, 12)
+        out = row_match(args.positions * 2, args.workers, 12)
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
 
