@@ -35,13 +35,9 @@ node), :func:`has_chance`, :func:`is_chance`, :func:`deal_table` and
 :func:`dealt_child`, :func:`chance_bounds`, :func:`is_last_deal`,
 :func:`state_key` and :func:`work_left`. They never learn what a hit is.
 
-The functions a search calls at every node are compiled with ``_nrt=False``
-(here, in :mod:`solver.engine.endgame` and :mod:`solver.search.kernels`):
-they neither allocate nor return arrays, so numba counts no references to
-their array arguments (a call each way per array, even for the borrowed
-views of :func:`solver.search.kernels.borrow`: 12-14% of a search's time,
-docs/performance.md). Their callees are compiled the same way, so a
-function that allocates (:func:`deal_table`) stays out of them.
+The functions a search calls at every node (here, in
+:mod:`solver.engine.endgame` and :mod:`solver.search.kernels`) are
+compiled by :func:`per_node`, without numba's reference counting.
 """
 
 from __future__ import annotations
@@ -52,6 +48,19 @@ from numba import njit
 from . import _cache
 
 _cache.check()      # before any kernel is loaded from numba's cache
+
+
+def per_node(*signature, **options):
+    """``njit`` (cached) for a function a search calls at every node:
+    compiled without numba's reference counting (``_nrt=False``), which
+    otherwise calls out once each way for every array argument of every
+    call, even for the borrowed views of
+    :func:`solver.search.kernels.borrow` (12-14% of a search's time,
+    docs/performance.md). Such a function neither allocates nor returns
+    an array, and numba compiles its callees the same way: a function that
+    allocates (:func:`deal_table`) stays out of them (numba refuses the
+    compile)."""
+    return njit(*signature, cache=True, _nrt=False, **options)
 
 NRANKS = 10
 NSTATE = 11
@@ -183,7 +192,7 @@ def _hand_less(h0, h1, h2, h3, seat, sh):
     return h0, h1, h2, h3
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def play(P, D, st, r):
     """Play rank index ``r`` from the mover's hand: ``(child, gain, ev)``
     (gain in half-points for the mover's side, ev the event bits). Rule systems that track the
@@ -324,7 +333,7 @@ def won_by(P, x):
     return -1
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _award(P, x, k, pts):
     """Add ``pts`` match points to side ``k``: ``(x, won)``, ``won`` True when
     the immediate win check ends the match there."""
@@ -336,7 +345,7 @@ def _award(P, x, k, pts):
     return x, False
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _award_all(P, x, p0, p1, p2):
     """Add a deal's declarations to every side at once (one award: sides
     reaching the target together with equal totals win nothing yet):
@@ -352,7 +361,7 @@ def _award_all(P, x, p0, p1, p2):
     return x, False
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _canon(P, x, left):
     """``x`` made canonical for a search (``P_CANON``): a pile that cannot
     end over 20 cards (its cards plus the ``left`` cards still to be won,
@@ -368,7 +377,7 @@ def _canon(P, x, left):
     return x
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _canon_tops(P, x, h0, h1, h2, h3, stock):
     """``x`` with the voleur pile tops no opponent can still steal written
     as "none" (``CANON_TOPS``): a top of rank r is taken only by an
@@ -436,7 +445,7 @@ def _steal_ranks(a0, a1, stock):
     return (a0 & a1) | (s1 & (a0 | a1)) | s2
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def play_general(P, D, st, r):
     """:func:`play` for the rule systems that track the x word: piles (three
     sides: each seat's card count), Ronda voleur (opponent pile tops count
@@ -582,7 +591,7 @@ def play_general(P, D, st, r):
             ev | EV_END | (EV_WON if won else 0))
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def play_match2(P, D, st, r):
     """The match objective's play: :func:`play_general` for two sides
     without Ronda voleur (two players or partnerships; the others through
@@ -732,7 +741,7 @@ def lowest_rank(hand):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def gen_children(P, D, K, ply, st):
     """Every distinct play of ``st`` into ``K[ply, i]`` (columns: the
     child state, then ``K_GAIN``, ``K_ORDER``, ``K_MOVE``, ``K_KIND``), in
@@ -858,7 +867,7 @@ def equity2(P, a, b):
     return P[P_Q + (d * n + (T - a)) * n + (T - b)]
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def leaf_value(P, x, side):
     """The value of a finished line (the hand over, or the match won) for
     ``side``, in the search's unit: the match equity ``2 P - 1`` times
@@ -880,7 +889,7 @@ def leaf_value2(P, a, b, side):
     return 2 * e - EQ_SCALE if side == 0 else EQ_SCALE - 2 * e
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def gen_children_match(P, D, K, ply, st):
     """:func:`gen_children` for the match objective: the gain of a play is 0
     and a line that ends (the hand over, the match won at once, or the
@@ -1384,7 +1393,7 @@ def deal_table(P, st, limit):
     return probs, rows
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def dealt_child(P, st, rows, i):
     """The child state of deal row ``i`` at the chance node ``st`` (the match
     objective: the deal's declarations added to the scores, in side order,
@@ -1455,7 +1464,7 @@ def deal_outcomes(P, st, limit):
     return probs, gains, children
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def chance_bounds(P, st):
     """Sure bounds ``(lo, hi)`` on a chance node's value, half-points for
     the side to move (every card left, every missa and hit the ranks still
@@ -1579,7 +1588,7 @@ def reachable_scores(P, st, a0, b0, k0, k1):
     return a0 + pts + max(0, k0 + left - 20), b0 + pts + max(0, k1 + left - 20)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def match_bounds(P, st):
     """Sure bounds ``(lo, hi)`` on the value of the match objective's
     chance node ``st`` for the side to move (two sides): the scores only
@@ -1649,7 +1658,7 @@ def state_key(st):
     return _with_x(a, b, st[10])
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _cards_key(st, last):
     """:func:`state_key` before the x word (with the last capturer, or
     without it: :func:`state_keys`)."""

@@ -20,13 +20,12 @@ tests/test_last_deal.py.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .hints import prefetch
 from .core import (EV_END, EV_WON, MAX_SCORE, NRANKS, P_BONUS, P_GENERAL, P_IMMEDIATE,
                    P_MATCH, P_NSIDES, P_PLAYERS, P_PTS, P_SIDE, P_TARGET, P_VOLEUR, X_PILE,
-                   _cards_key, hand_of, leaf_value, leaf_value2, lowest_rank, pile_of, play,
-                   play_match2, popcount, score_of, won_by, won_by2)
+                   _cards_key, hand_of, leaf_value, leaf_value2, lowest_rank, per_node, pile_of,
+                   play, play_match2, popcount, score_of, won_by, won_by2)
 
 #: the most moves a hand can have (one per rank)
 MAX_LEAN_MOVES = NRANKS
@@ -41,14 +40,14 @@ LEAN_ROW = 3
 LEAN_SLOTS = 8
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def covers(P):
     """Whether :func:`solve` plays this rule system (else the search's
     general last-deal alpha-beta does): two sides, points or the match."""
     return P[P_NSIDES] == 2
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def exact_last_chance(P, S):
     """Whether the search solves a chance node that deals the last deal
     exactly, every outcome by :func:`solve` (``C_LEXACT``):
@@ -62,7 +61,7 @@ def exact_last_chance(P, S):
                                     and P[P_VOLEUR] == 0 and S.shape[0] > LINES_PLY)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def exact_last_points(P):
     """Whether the search solves a chance node that deals the last deal
     exactly, every outcome by :func:`solve` (``C_LEXACT``): two sides
@@ -103,7 +102,7 @@ def lean_for(P, work: int) -> int:
     return lean
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def forced(P, D, st):
     """The value of ``st`` for the mover when every hand holds at most one
     card and the stock is empty (the rest of the hand is forced)."""
@@ -117,8 +116,8 @@ def forced(P, D, st):
     return total
 
 
-@njit("int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64[::1], int64, int64, "
-      "UniTuple(int64, 11), int64, int64)", cache=True)
+@per_node("int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64[::1], int64, int64, "
+          "UniTuple(int64, 11), int64, int64)")
 def value(P, D, S, C, count, ply, st, alpha, beta):
     """The value of ``st`` (the stock empty) for the mover, fail-soft in
     ``(alpha, beta)``; ``S[ply, 0, :MAX_LEAN_MOVES]`` scratch for the
@@ -184,7 +183,7 @@ def value(P, D, S, C, count, ply, st, alpha, beta):
 # --- the match objective --------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def forced_match(P, D, st, side):
     """The match objective: the value for ``side`` of ``st`` when every
     hand holds at most one card and the stock is empty (the rest forced,
@@ -197,8 +196,8 @@ def forced_match(P, D, st, side):
     return leaf_value(P, st[10], side)
 
 
-@njit("int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64[::1], int64, int64, "
-      "UniTuple(int64, 11), int64, int64)", cache=True)
+@per_node("int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64[::1], int64, int64, "
+          "UniTuple(int64, 11), int64, int64)")
 def match_value(P, D, S, C, count, ply, st, alpha, beta):
     """:func:`value` for the match objective (two sides): the mover's
     side's equity ``2 P - 1`` times ``EQ_SCALE`` (integers, as the general
@@ -291,7 +290,7 @@ def match_value(P, D, S, C, count, ply, st, alpha, beta):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def solve(P, D, S, C, count, ply, st, alpha, beta):
     """The value of ``st`` of the last deal for the mover by :func:`value`
     or :func:`match_value` (the systems :func:`covers`)."""
@@ -316,7 +315,7 @@ _X0 = (21 << X_PILE) | (21 << (X_PILE + 6))
 _D0 = 64            # a pile's change is stored plus this (an answer takes cards)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _line_award(P, w, na, seat, ev):
     """The line word ``w`` with the award of a play by ``seat`` (events
     ``ev``) appended: ``(w, na)``, ``na`` -1 when it does not fit."""
@@ -328,7 +327,7 @@ def _line_award(P, w, na, seat, ev):
     return w | (((pts << 1) | P[P_SIDE + seat]) << (3 + 6 * na)), na + 1
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _line_end(P, D, st, w, na):
     """Play ``st`` (x word ``_X0``) to the end of the hand, each hand
     holding at most one card, and finish the line word: its awards, then
@@ -355,7 +354,7 @@ def _line_end(P, D, st, w, na):
     return w | na | (d0 << 33) | (d1 << 40)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def lines_build(P, D, F, e, chk, st):
     """Store at ``F[e:e + LINE_COLS]`` the lines of ``st`` (a last-deal
     state, two sides without Ronda voleur, the match objective): every
@@ -419,7 +418,7 @@ def lines_build(P, D, F, e, chk, st):
     F[e + 1] = n | (kinds << 3)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _line_value(P, x, w, side):
     """A line's value for ``side`` from the x word ``x``: its awards in
     order (the immediate win check after each), then each side's card
@@ -453,7 +452,7 @@ def _line_value(P, x, w, side):
     return leaf_value2(P, a, b, side)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def lines_value(P, F, e, x, side):
     """The exact value for ``side`` (the mover's) of the state whose lines
     ``F[e:]`` holds, with the x word ``x``: the best first choice, each
@@ -493,8 +492,8 @@ MAX_LEVELS = 4
 _PATH = 47
 
 
-@njit("int64(int64[::1], int64[:, ::1], int64[::1], int64, UniTuple(int64, 11), int64, "
-      "int64, int64, int64)", cache=True)
+@per_node("int64(int64[::1], int64[:, ::1], int64[::1], int64, UniTuple(int64, 11), int64, "
+          "int64, int64, int64)")
 def _lines_rec(P, D, F, e, st, w, na, level, n):
     """Append to ``F[e + 2 + n:]`` the lines below ``st`` (the line word so
     far ``w``, ``na`` awards, at choice level ``level``): the new line
@@ -527,7 +526,7 @@ def _lines_rec(P, D, F, e, st, w, na, level, n):
     return n
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _entry4(F, base, st):
     """The line cache's entry of the 4-card state ``st`` and its check word."""
     a, b = _cards_key(st, True)
@@ -535,7 +534,7 @@ def _entry4(F, base, st):
             np.int64(b | np.uint64(1)))
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _append4(P, D, F, base, e, st, w, na, level, n, e2, chk):
     """Append to ``F[e + 2 + n:]`` the lines of the 4-card state ``st``
     (its line cache entry ``e2``, check word ``chk``: played and stored
@@ -571,8 +570,8 @@ def _append4(P, D, F, base, e, st, w, na, level, n, e2, chk):
     return n
 
 
-@njit("int64(int64[::1], int64[:, ::1], int64[::1], int64, int64, UniTuple(int64, 11), "
-      "int64, int64, int64, int64)", cache=True)
+@per_node("int64(int64[::1], int64[:, ::1], int64[::1], int64, int64, UniTuple(int64, 11), "
+          "int64, int64, int64, int64)")
 def _lines_rec4(P, D, F, base, e, st, w, na, level, n):
     """:func:`_lines_rec` for two players, the plays down to the 4-card
     states only: each 4-card state's lines taken from the line cache
@@ -636,7 +635,7 @@ def _lines_rec4(P, D, F, base, e, st, w, na, level, n):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def lines_build_tree(P, D, F, base, e, chk, st):
     """Store at ``F[e:e + BIG_COLS]`` the lines of ``st`` (a last-deal state,
     two sides without Ronda voleur, the match objective: an outcome of the
@@ -677,7 +676,7 @@ def lines_build_tree(P, D, F, base, e, chk, st):
     F[e + 1] = n | (levels << 6) | (kinds << 9)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _ab_step(hi, v, best, alpha, beta):
     """A node's best value and window after a child's value ``v`` (a node
     of the root mover's side, ``hi``, takes the largest)."""
@@ -693,7 +692,7 @@ def _ab_step(hi, v, best, alpha, beta):
     return best, alpha, beta
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _ab_start(F, e, kinds, level, i):
     """A tree node's choices above it (a mask of the line words' path
     bits), their value in its first line ``i``, its kind and its start value."""
@@ -703,7 +702,7 @@ def _ab_start(F, e, kinds, level, i):
     return mask, prefix, hi, (-MATCH_INF if hi else MATCH_INF)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _ab_past(F, e, n, j, mask, prefix):
     """The first line from ``j`` past the node of those choices."""
     while j < n and ((F[e + 2 + j] >> _PATH) & mask) == prefix:
@@ -711,7 +710,7 @@ def _ab_past(F, e, n, j, mask, prefix):
     return j
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _ab_lines(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     """Alpha-beta at the tree node at ``level`` whose children are lines,
     its first line ``i``: ``(value, the first line past the node)``."""
@@ -726,7 +725,7 @@ def _ab_lines(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     return best, j
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _ab_up1(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     """:func:`_ab_lines` at a node one level above the lines."""
     mask, prefix, hi, best = _ab_start(F, e, kinds, level, i)
@@ -739,7 +738,7 @@ def _ab_up1(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     return best, j
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def _ab_up2(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     """:func:`_ab_lines` at a node two levels above the lines."""
     mask, prefix, hi, best = _ab_start(F, e, kinds, level, i)
@@ -752,7 +751,7 @@ def _ab_up2(P, F, e, n, x, side, kinds, level, i, alpha, beta):
     return best, j
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def lines_tree_ab(P, F, e, x, side, alpha, beta):
     """The value for ``side`` (the mover's) of the state whose lines' tree
     ``F[e:]`` holds, with the x word ``x``, by alpha-beta over the tree:
@@ -784,7 +783,7 @@ def lines_tree_ab(P, F, e, x, side, alpha, beta):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def trees_on(P, S):
     """Whether :func:`match_cached` values a 5-6 card state from its lines'
     tree (two sides playing for the match without Ronda voleur, a line
@@ -794,7 +793,7 @@ def trees_on(P, S):
             and S[LINES_PLY, 0, 1] > 0)
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def tree_entry(F, base, a):
     """The index in ``F`` (the scratch's words, the line caches from
     ``base``) of the tree entry of a 5-6 card state whose cards' hash
@@ -804,7 +803,7 @@ def tree_entry(F, base, a):
             + BIG_COLS * np.int64(a & np.uint64(F[base + 1] - 1)))
 
 
-@njit(cache=True, inline='always', _nrt=False)
+@per_node(inline='always')
 def tree_value(P, D, S, F, C, count, ply, st, e, b, alpha, beta):
     """:func:`match_value` of the 5-6 card state ``st`` (the immediate win
     check passed) from its lines' tree, entry ``e`` of ``F`` (the
@@ -820,7 +819,7 @@ def tree_value(P, D, S, F, C, count, ply, st, e, b, alpha, beta):
     return lines_tree_ab(P, F, e, st[10], P[P_SIDE + st[5]], alpha, beta)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def match_cached(P, D, S, C, count, ply, st, alpha, beta):
     """:func:`match_value` through the line cache in the scratch's plies
     past ``LINES_PLY``: the state's lines looked up (or played and stored)

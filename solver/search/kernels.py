@@ -54,7 +54,8 @@ from ..engine.core import (CANON_DOMINANCE, DR_GAIN, _cards_key, K_COLS, K_GAIN,
                            deal_table,
                            dealt_child, dominance, gen_children, gen_children_match,
                            group_key, group_word,
-                           has_chance, is_chance, is_last_deal, is_terminal, leaf_value, play,
+                           has_chance, is_chance, is_last_deal, is_terminal, leaf_value,
+                           per_node, play,
                            state_key,
                            state_keys, won_by, work_left)
 
@@ -207,7 +208,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _meta(TT, j):
     return np.int64(TT[j, 1] & _LOW32)
 
@@ -234,7 +235,7 @@ def fence(typingctx):
     return sig, codegen
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _post(C, st):
     """Post the chance node ``st`` on this thread's board (sequence lock:
     written while the generation is odd, readable once it is even); its
@@ -262,14 +263,14 @@ def fetch_add(typingctx, arr, i, v):
     return sig, codegen
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def board_cap(C):
     """The outcomes a posted chance node of this thread may have (0: the
     counters have no board)."""
     return BOARD_CAP if C.shape[0] >= C_BOARD_SIZE else 0
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _unpost(C):
     fence()
     C[C_BGEN] += 1
@@ -314,14 +315,14 @@ _SM2 = np.uint64(0xC4CEB9FE1A85EC53)
 _S33 = np.uint64(33)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def bucket(T, key):
     """The first row of ``key``'s bucket in the table ``T`` (two entries a
     bucket, a power of two of them)."""
     return np.int64(key & np.uint64((T.shape[0] >> 1) - 1)) << 1
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _mix(h):
     h ^= h >> _S33
     h *= _SM1
@@ -331,7 +332,7 @@ def _mix(h):
     return h
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _seal(w1, w2, w3):
     """What the key word is XORed with: the other three words through a
     full mixing function (murmur3's finaliser). Anything weaker lets torn
@@ -341,7 +342,7 @@ def _seal(w1, w2, w3):
     return _mix(w1 ^ _mix(w2 ^ _mix(w3)))
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _store(TT, TF, C, slot, found, key, chk, lo, hi, move, work):
     gen = C[C_GEN]
     if found >= 0:
@@ -459,7 +460,7 @@ def _outcomes(P, st, C, OK, OP, OR):
 PREFETCH_AHEAD = 8
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _child_keys(TT, G, ch, groups):
     """Ask for the table bucket of the child state ``ch`` (and its group's
     bucket when ``groups``); its hashes, for the child's own search."""
@@ -474,13 +475,13 @@ def _child_keys(TT, G, ch, groups):
     return ck, cc, gk, gc
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _prefetch_child(P, TT, G, st, rows, i, groups):
     """:func:`_child_keys` of the chance node ``st``'s outcome ``i``."""
     return _child_keys(TT, G, dealt_child(P, st, rows, i), groups)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _keep_key(K, ply, r, key, chk, gk, gc):
     """Keep a child's hashes in columns ``K_KEY..`` of its scratch row."""
     K[ply, r, K_KEY] = np.int64(key)
@@ -489,13 +490,13 @@ def _keep_key(K, ply, r, key, chk, gk, gc):
     K[ply, r, K_KEY + 3] = np.int64(gc)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _kept_key(K, ply, r):
     return (np.uint64(K[ply, r, K_KEY]), np.uint64(K[ply, r, K_KEY + 1]),
             np.uint64(K[ply, r, K_KEY + 2]), np.uint64(K[ply, r, K_KEY + 3]))
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def row_state(K, ply, r):
     """The state in row ``r`` of ply ``ply`` of the children scratch
     (its first ``NSTATE`` words)."""
@@ -504,14 +505,14 @@ def row_state(K, ply, r):
             K[ply, r, 10])
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def kid_state(kids, i):
     """The state in row ``i`` of a 2-D array of states (an outcome list)."""
     return (kids[i, 0], kids[i, 1], kids[i, 2], kids[i, 3], kids[i, 4], kids[i, 5],
             kids[i, 6], kids[i, 7], kids[i, 8], kids[i, 9], kids[i, 10])
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def order_children(K, ply, n, first):
     """The search order of the ``n`` children at ``ply`` into row
     MAX_MOVES of the ply's scratch: the ordering guess, then the gain, then
@@ -545,8 +546,8 @@ def order_children(K, ply, n, first):
                 break
 
 
-@njit("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64[::1], int64, "
-      "UniTuple(int64, 11), float64, float64)", cache=True, _nrt=False)
+@per_node("float64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64[::1], int64, "
+          "UniTuple(int64, 11), float64, float64)")
 def last_deal(P, D, K, C, ply, st, alpha, beta):
     """:func:`negamax` of a state of the last deal (no chance node below):
     plain alpha-beta, fail-soft, without the transposition table (no key,
@@ -586,7 +587,7 @@ def last_deal(P, D, K, C, ply, st, alpha, beta):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def _match_last_chance(P, D, K, C, ply, st, probs, rows, start, k):
     """The exact value of the last chance node ``st`` of the match objective
     (two sides, a line cache in the scratch ``K``; its ``k`` outcomes the
@@ -654,14 +655,14 @@ def new_groups(rows: int) -> np.ndarray:
     return zeroed(((nb + 1) * GROUP_SLOTS, 4), np.uint64)
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def groups_on(P, G):
     """Whether the search bounds states by their groups (the game allows it,
     ``CANON_DOMINANCE``, and there is a group table)."""
     return (P[P_CANON] & CANON_DOMINANCE) != 0 and G.shape[0] >= 2 * GROUP_SLOTS
 
 
-@njit(cache=True, _nrt=False)
+@per_node()
 def groups_fresh(G, C):
     """At a search's start: clear the group table if the generation went
     back (the transposition table was cleared and the count restarted),
