@@ -200,7 +200,6 @@ def test_match_value_fails_high_at_once_soundly(system):
     assert bounds > 0
 
 
-
 @pytest.mark.parametrize("players, deal, lean", [(2, 1, 6), (2, 2, 4), (4, 2, 6), (4, 3, 4)])
 def test_lean_by_root_keeps_values(players, deal, lean):
     """A new search of the match objective sets ``C_LEAN`` by its root
